@@ -1,0 +1,239 @@
+"""Numbers with a source: the one way a figure reaches a page or a README.
+
+Templates never see plain JSON. They see ``Node`` objects that remember the key path
+they were read from (``sukoro/stats.census.3x4.unique``). A number is printed through the
+``num`` filter, which writes the value, its key and its format next to the text, so that
+``build-site check`` can recompute the text from the JSON. Digits that are vocabulary
+(a board size labelling a table row, "the 2×2 rule") go through ``lit``. Printing a
+numeric Node any other way is an error at build time.
+
+In HTML the filters emit ``<data value=.. data-key=.. data-fmt=..>text</data>`` and
+``<span class="lit">text</span>``. In plain text (README files) they emit invisible
+sentinels that ``strip_marks`` turns into clean text plus a side table of offsets.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from markupsafe import Markup, escape
+
+
+class ProvenanceError(ValueError):
+    """A template printed a number without a source, or asked for a key that is absent."""
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+_FMT = re.compile(r"^(int|f[0-4]|pct[0-3]|x[0-3])$")
+
+
+def format_value(value: Any, fmt: str | None = None) -> str:
+    """The text a number is printed as. Shared by the renderer and the checker.
+
+    ``int``: thousands separators (1,254,128). ``fN``: N decimals (3.84).
+    ``pctN``: a fraction shown as a percentage with N decimals (0.728 -> 72.8%).
+    ``xN``: N decimals followed by × (a ratio such as 1.37×).
+    ``None`` prints as an em dash.
+    """
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        raise ProvenanceError(f"a boolean ({value}) is not a number to print")
+    if not _is_number(value):
+        raise ProvenanceError(f"{value!r} is not a number")
+    if fmt is None:
+        fmt = "int" if isinstance(value, int) else "f2"
+    if not _FMT.match(fmt):
+        raise ProvenanceError(f"unknown number format {fmt!r}")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ProvenanceError(f"{value!r} is not a finite number")
+    if fmt == "int":
+        if isinstance(value, float) and value != int(value):
+            raise ProvenanceError(f"{value!r} is not an integer; give a format such as f2")
+        return f"{int(value):,}"
+    digits = int(fmt[-1])
+    if fmt.startswith("pct"):
+        return f"{value * 100:,.{digits}f}%"
+    if fmt.startswith("x"):
+        return f"{value:,.{digits}f}×"
+    return f"{value:,.{digits}f}"
+
+
+def encode_value(value: Any) -> str:
+    """The machine-readable form stored in ``<data value=...>``."""
+    return json.dumps(value, separators=(",", ":"))
+
+
+class Node:
+    """A JSON value plus the key path it came from."""
+
+    __slots__ = ("_value", "_path")
+
+    def __init__(self, value: Any, path: str) -> None:
+        self._value = value
+        self._path = path
+
+    # -- reading ---------------------------------------------------------------------
+    def _child(self, key: Any) -> Node:
+        v = self._value
+        if isinstance(v, dict):
+            if key not in v:
+                raise ProvenanceError(f"no key {self._path}.{key} in the JSON")
+            return Node(v[key], f"{self._path}.{key}")
+        if isinstance(v, list):
+            try:
+                i = int(key)
+                return Node(v[i], f"{self._path}.{i if i >= 0 else len(v) + i}")
+            except (ValueError, IndexError):
+                raise ProvenanceError(f"no item {self._path}[{key}] in the JSON") from None
+        raise ProvenanceError(f"{self._path} is a {type(v).__name__}, it has no {key!r}")
+
+    def __getattr__(self, name: str) -> Node:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return self._child(name)
+
+    def __getitem__(self, key: Any) -> Node:
+        return self._child(key)
+
+    def __contains__(self, key: Any) -> bool:
+        return isinstance(self._value, dict) and key in self._value
+
+    def __iter__(self) -> Iterator[Node]:
+        v = self._value
+        if isinstance(v, list):
+            return (Node(x, f"{self._path}.{i}") for i, x in enumerate(v))
+        if isinstance(v, dict):
+            return iter([Node(k, f"{self._path}:key") for k in v])
+        raise ProvenanceError(f"{self._path} is not a list")
+
+    def __len__(self) -> int:
+        return len(self._value)
+
+    def items(self) -> list[tuple[str, Node]]:
+        """(key, child) pairs of a JSON object, in file order."""
+        if not isinstance(self._value, dict):
+            raise ProvenanceError(f"{self._path} is not an object")
+        return [(k, Node(x, f"{self._path}.{k}")) for k, x in self._value.items()]
+
+    @property
+    def v(self) -> Any:
+        """The raw value, for logic (``if``, sorting, charts); never for printing."""
+        return self._value
+
+    @property
+    def path(self) -> str:
+        return self._path
+
+    def __bool__(self) -> bool:
+        return bool(self._value)
+
+    def __eq__(self, other: object) -> bool:
+        return self._value == (other._value if isinstance(other, Node) else other)
+
+    def __hash__(self) -> int:
+        return hash(self._path)
+
+    # -- printing --------------------------------------------------------------------
+    def __str__(self) -> str:
+        v = self._value
+        if isinstance(v, str):
+            return v
+        raise ProvenanceError(
+            f"{self._path} = {v!r} printed without a filter: use |num (a measured figure) "
+            "or |lit (vocabulary)")
+
+    def __html__(self) -> str:
+        return str(escape(str(self)))
+
+    def __repr__(self) -> str:
+        return f"Node({self._path}={self._value!r})"
+
+
+def wrap(value: Any, path: str) -> Node:
+    return Node(value, path)
+
+
+# -- sentinels for plain text --------------------------------------------------------
+_OPEN, _MID, _CLOSE = "\ue000", "\ue001", "\ue002"
+_MARK = re.compile(f"{_OPEN}([^{_MID}]*){_MID}([^{_CLOSE}]*){_CLOSE}")
+
+
+class Filters:
+    """The ``num`` and ``lit`` filters for one output mode (``html`` or ``text``)."""
+
+    def __init__(self, mode: str) -> None:
+        if mode not in ("html", "text"):
+            raise ValueError(mode)
+        self.mode = mode
+
+    def num(self, node: Any, fmt: str | None = None) -> Markup:
+        if not isinstance(node, Node):
+            raise ProvenanceError(
+                f"|num got {node!r}, which has no JSON source; numbers must come from JSON")
+        text = format_value(node.v, fmt)
+        fmt_used = fmt or ("int" if isinstance(node.v, int) else "f2")
+        if self.mode == "html":
+            return Markup(
+                f'<data value="{escape(encode_value(node.v))}" data-key="{escape(node.path)}"'
+                f' data-fmt="{fmt_used}">{escape(text)}</data>')
+        meta = json.dumps({"k": "num", "key": node.path, "value": node.v, "fmt": fmt_used},
+                          ensure_ascii=False, separators=(",", ":"))
+        return Markup(f"{_OPEN}{meta}{_MID}{text}{_CLOSE}")
+
+    def lit(self, value: Any) -> Markup:
+        text = value.v if isinstance(value, Node) else value
+        text = str(text)
+        if self.mode == "html":
+            return Markup(f'<span class="lit">{escape(text)}</span>')
+        meta = json.dumps({"k": "lit"}, separators=(",", ":"))
+        return Markup(f"{_OPEN}{meta}{_MID}{text}{_CLOSE}")
+
+
+def strip_marks(text: str) -> tuple[str, list[dict[str, Any]]]:
+    """Remove text-mode sentinels; return clean text and the side table of entries."""
+    out: list[str] = []
+    table: list[dict[str, Any]] = []
+    pos = 0
+    length = 0
+    for m in _MARK.finditer(text):
+        chunk = text[pos:m.start()]
+        out.append(chunk)
+        length += len(chunk)
+        meta = json.loads(m.group(1))
+        shown = m.group(2)
+        meta.update({"start": length, "text": shown})
+        table.append(meta)
+        out.append(shown)
+        length += len(shown)
+        pos = m.end()
+    out.append(text[pos:])
+    clean = "".join(out)
+    if any(ch in clean for ch in (_OPEN, _MID, _CLOSE)):
+        raise ProvenanceError("a number filter was nested inside another")
+    return clean, table
+
+
+def lookup(sources: dict[str, Any], key: str) -> Any:
+    """Resolve ``slug/stage.a.b.0`` against ``{"slug/stage": data}``."""
+    root, _, rest = key.partition(".")
+    if root not in sources:
+        raise KeyError(key)
+    v = sources[root]
+    if not rest:
+        return v
+    for part in rest.split("."):
+        if isinstance(v, list):
+            v = v[int(part)]
+        elif isinstance(v, dict):
+            v = v[part]
+        else:
+            raise KeyError(key)
+    return v

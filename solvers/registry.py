@@ -1,0 +1,31 @@
+"""The puzzles this site knows, keyed by slug."""
+
+from __future__ import annotations
+
+import importlib
+from functools import cache
+
+from solvers.common import Puzzle, PuzzleError
+
+# slug -> package under solvers/
+PACKAGES: dict[str, str] = {
+    "canal-view": "solvers.canal_view",
+    "sukoro": "solvers.sukoro",
+}
+
+
+@cache
+def get(slug: str) -> Puzzle:
+    """The puzzle registered under ``slug``; a PuzzleError naming the known slugs if none."""
+    if slug not in PACKAGES:
+        known = ", ".join(sorted(PACKAGES))
+        raise PuzzleError(f"unknown puzzle {slug!r} (known: {known})")
+    return importlib.import_module(PACKAGES[slug]).PUZZLE
+
+
+def slugs() -> list[str]:
+    return sorted(PACKAGES)
+
+
+def all_puzzles() -> list[Puzzle]:
+    return [get(s) for s in slugs()]
