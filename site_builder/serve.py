@@ -1,0 +1,263 @@
+"""`build-site serve`: build, serve dist/ on loopback, rebuild on change, reload the browser.
+
+The server is the `livereload` package (tornado underneath). What this module adds:
+
+* one watcher over ``templates/``, ``content/``, ``solvers/`` and ``site_builder/`` that
+  takes a snapshot of (mtime, size) per file, rebuilds once per batch of changes, then
+  re-takes the snapshot so files the build itself wrote (a stage rewriting
+  ``content/<slug>/*.json``) do not trigger a second rebuild;
+* template and content edits re-render in this process through ``build_site`` (its
+  stage cache skips the heavy stages whose inputs did not change);
+* Python edits in ``solvers/`` or ``site_builder/`` cannot be reloaded into a running
+  process safely, so from the first such edit on every rebuild runs in a fresh
+  interpreter (``python -c 'build_site(...)'`` with the project root first on
+  ``sys.path``); restart ``serve`` to get fast in-process re-renders back;
+* a static file handler that only ever answers with files whose real path lies inside
+  the output folder (``..``, ``%2e%2e`` and symlinks that leave it get 403/404), and
+  that rejects requests for a foreign ``Host`` when bound to loopback (DNS rebinding).
+
+A failed rebuild prints its error and keeps serving the previous site: ``build_site``
+swaps the output folder in atomically, so the old pages stay whole.
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+import os
+import subprocess
+import sys
+import time
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+
+try:  # the lead's module; a local stand-in keeps this importable while it is being written
+    from site_builder.errors import UserError
+except ImportError:  # pragma: no cover
+    class UserError(Exception):  # type: ignore[no-redef]
+        """An error the user can fix; the CLI prints the message and exits 2."""
+
+
+WATCHED = ("templates", "content", "solvers", "site_builder")
+CODE_DIRS = ("solvers", "site_builder")
+POLL_SECONDS = 0.25
+_IGNORED_DIRS = {"__pycache__", ".git", ".pytest_cache", ".ruff_cache", "node_modules"}
+_IGNORED_SUFFIXES = (".pyc", ".pyo", ".swp", ".swx", ".tmp", "~")
+LOOPBACK_HOSTS = {"127.0.0.1", "localhost", "::1", "[::1]"}
+
+Snapshot = dict[str, tuple[int, int]]
+
+
+def _ignored(name: str) -> bool:
+    return (
+        name.endswith(_IGNORED_SUFFIXES)
+        or name.startswith(".#")  # emacs lock files
+        or (name.startswith(".") and name.endswith(".tmp"))
+    )
+
+
+def snapshot(root: Path, dirs: tuple[str, ...] = WATCHED) -> Snapshot:
+    """(mtime_ns, size) of every watched file under ``root``, keyed by relative path."""
+    snap: Snapshot = {}
+    for d in dirs:
+        top = root / d
+        for here, subdirs, files in os.walk(top):
+            subdirs[:] = [s for s in subdirs if s not in _IGNORED_DIRS and not s.startswith(".")]
+            for f in files:
+                if _ignored(f):
+                    continue
+                p = os.path.join(here, f)
+                try:
+                    st = os.stat(p)
+                except OSError:  # vanished between listdir and stat
+                    continue
+                snap[os.path.relpath(p, root)] = (st.st_mtime_ns, st.st_size)
+    return snap
+
+
+def changed_paths(old: Snapshot, new: Snapshot) -> list[str]:
+    """Relative paths added, removed or modified between two snapshots, sorted."""
+    return sorted(k for k in old.keys() | new.keys() if old.get(k) != new.get(k))
+
+
+def is_code_change(paths: list[str]) -> bool:
+    """True when any changed file is Python code the running process has imported."""
+    return any(
+        Path(p).parts[0] in CODE_DIRS and p.endswith(".py") for p in paths
+    )
+
+
+class Rebuilder:
+    """Runs the build in this process, or in a subprocess once Python code changed."""
+
+    def __init__(self, root: Path, out: Path, base_url: str = "",
+                 log: Callable[[str], None] | None = None) -> None:
+        self.root = root
+        self.out = out
+        self.base_url = base_url
+        self.code_changed = False
+        self.log = log or (lambda s: print(s, flush=True))
+
+    def build_in_process(self) -> str:
+        from site_builder.build import build_site
+
+        report = build_site(self.root, self.out, base_url=self.base_url, quiet=True)
+        ran = ", ".join(report.stages_run) or "none"
+        return f"{report.pages} pages in {report.seconds:.2f} s (stages run: {ran})"
+
+    def build_in_subprocess(self) -> str:
+        code = (
+            "import sys; from pathlib import Path;"
+            "from site_builder.build import build_site;"
+            "r = build_site(Path(sys.argv[1]), Path(sys.argv[2]), base_url=sys.argv[3],"
+            " quiet=True);"
+            "print(r.pages, ','.join(r.stages_run))"
+        )
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(
+            [str(self.root)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])
+        )
+        t0 = time.perf_counter()
+        proc = subprocess.run(
+            [sys.executable, "-c", code, str(self.root), str(self.out), self.base_url],
+            cwd=self.root, env=env, capture_output=True, text=True,
+        )
+        if proc.returncode != 0:
+            tail = (proc.stderr.strip().splitlines() or ["(no output)"])[-1]
+            raise UserError(f"build in a subprocess failed: {tail}")
+        pages, _, stages = proc.stdout.strip().rpartition("\n")[2].partition(" ")
+        return (f"{pages} pages in {time.perf_counter() - t0:.2f} s, fresh interpreter "
+                f"(stages run: {stages or 'none'})")
+
+    def __call__(self, changed: list[str]) -> bool:
+        """Rebuild after ``changed``; True when the build succeeded."""
+        shown = ", ".join(changed[:3]) + (f" and {len(changed) - 3} more" if len(changed) > 3 else "")
+        if is_code_change(changed) and not self.code_changed:
+            self.code_changed = True
+            self.log("Python code changed: rebuilding in a fresh interpreter from now on "
+                     "(restart serve for fast in-process re-renders)")
+        t0 = time.perf_counter()
+        try:
+            if self.code_changed:
+                what = self.build_in_subprocess()
+            else:
+                what = self.build_in_process()
+        except UserError as e:
+            self.log(f"[serve] rebuild failed after {shown}: {e}")
+            return False
+        except Exception:  # a broken template must not stop the server
+            self.log(f"[serve] rebuild failed after {shown}:\n{traceback.format_exc().rstrip()}")
+            return False
+        self.log(f"[serve] {shown} changed: rebuilt {what} "
+                 f"[{time.perf_counter() - t0:.2f} s]")
+        return True
+
+
+def _make_watcher(root: Path, rebuild: Callable[[list[str]], bool]):
+    from livereload.watcher import Watcher
+    from tornado import ioloop
+
+    class SiteWatcher(Watcher):
+        """Snapshot diff over the watched folders; one rebuild per batch of changes."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.snap = snapshot(root)
+            for d in WATCHED:  # registers tasks so livereload does not watch the cwd
+                super().watch(str(root / d))
+
+        def start(self, callback) -> bool:
+            ioloop.PeriodicCallback(callback, POLL_SECONDS * 1000).start()
+            return True  # polling set up here, at our own rate
+
+        def examine(self):
+            if self._changes:  # livereload's own start-up marker
+                return self._changes.pop()
+            new = snapshot(root)
+            changed = changed_paths(self.snap, new)
+            if not changed:
+                return None, None
+            ok = rebuild(changed)
+            # absorb what the build itself wrote under content/ (stage outputs)
+            self.snap = snapshot(root)
+            self.filepath = changed[0] if ok else None
+            return self.filepath, None
+
+    return SiteWatcher()
+
+
+def _make_handler(out: Path, host: str):
+    from livereload.handlers import StaticFileHandler
+    from tornado import web
+
+    loopback = host in LOOPBACK_HOSTS
+
+    class SiteFileHandler(StaticFileHandler):
+        """Files of the output folder only; never a path whose real location leaves it."""
+
+        def prepare(self) -> None:
+            if loopback:
+                name = self.request.host_name.lower()
+                if name not in LOOPBACK_HOSTS:
+                    raise web.HTTPError(403)
+
+        def validate_absolute_path(self, root: str, absolute_path: str) -> str | None:
+            real_root = os.path.realpath(root)
+            real = os.path.realpath(absolute_path)
+            if real != real_root and not real.startswith(real_root + os.sep):
+                raise web.HTTPError(403)
+            return super().validate_absolute_path(root, absolute_path)
+
+        def set_extra_headers(self, path: str) -> None:
+            self.set_header("Cache-Control", "no-store")
+
+    return SiteFileHandler
+
+
+def serve(root: Path, out: Path, host: str = "127.0.0.1", port: int = 8000,
+          base_url: str = "") -> None:
+    """Build, then serve ``out`` with live reload until Ctrl+C."""
+    from livereload import Server
+    from livereload.handlers import LiveReloadHandler
+
+    root = Path(root).resolve()
+    out = Path(out).resolve()
+    for d in ("templates", "content"):
+        if not (root / d).is_dir():
+            raise UserError(f"{root} has no {d}/ folder; run serve from the project root")
+
+    rebuild = Rebuilder(root, out, base_url)
+    t0 = time.perf_counter()
+    try:
+        what = rebuild.build_in_process()
+    except UserError:
+        raise
+    print(f"built {what} [{time.perf_counter() - t0:.2f} s]", flush=True)
+
+    # livereload ignores changes that arrive within 3 s of the previous reload; our watcher
+    # already batches one rebuild per change set, so reload on every successful rebuild.
+    LiveReloadHandler.DEFAULT_RELOAD_TIME = 0
+    server = Server(watcher=_make_watcher(root, rebuild))
+    server.SFH = _make_handler(out, host)
+    logging.getLogger("tornado.access").setLevel(logging.WARNING)
+
+    shown_host = f"[{host}]" if ":" in host and not host.startswith("[") else host
+    url = f"http://{shown_host}:{port}/"
+    try:
+        # Server.serve() binds, then blocks; print the URL from the first loop tick so it
+        # is only shown once the socket is listening.
+        from tornado.ioloop import IOLoop
+
+        IOLoop.current().add_callback(
+            lambda: print(f"Serving {out} at {url} (watching {', '.join(WATCHED)}; "
+                          "Ctrl+C to stop)", flush=True))
+        server.serve(host=host, port=port, root=str(out), restart_delay=0)
+    except OSError as e:
+        if e.errno in (errno.EADDRINUSE, errno.EACCES, errno.EADDRNOTAVAIL):
+            raise UserError(f"cannot listen on {host}:{port}: {e.strerror}; "
+                            "pick another --port or --host") from None
+        raise
+    except KeyboardInterrupt:
+        pass
+    print("serve: stopped", flush=True)
