@@ -1,0 +1,161 @@
+"""`build-site build`: bring the JSON up to date, render every page, swap dist/ in whole."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from site_builder import pipeline
+from site_builder.errors import UserError
+from site_builder.jsonio import dumps
+from site_builder.site import LANGS, Site
+from solvers import registry
+
+BUILD_INFO = ".build.json"
+
+
+@dataclass
+class BuildReport:
+    pages: int = 0
+    files: int = 0
+    seconds: float = 0.0
+    stages_run: list[str] = field(default_factory=list)
+
+
+def inputs_hash(root: Path) -> str:
+    """A hash of everything under content/ and templates/ (what rendering reads)."""
+    h = hashlib.sha256()
+    for top in ("content", "templates"):
+        base = root / top
+        for f in sorted(base.rglob("*")):
+            if f.is_file() and "__pycache__" not in f.parts and not f.name.startswith("."):
+                h.update(f.relative_to(root).as_posix().encode())
+                h.update(b"\0")
+                h.update(f.read_bytes())
+                h.update(b"\0")
+    return h.hexdigest()[:20]
+
+
+def _readme_files(site: Site, p: Any) -> dict[str, str | bytes]:
+    files: dict[str, str | bytes] = {}
+    table: dict[str, Any] = {}
+    for lang, name in (("en", "README.md"), ("ja", "README.ja.md")):
+        text, entries = site.text(f"{p.slug}/README.{lang}.md.j2", site.puzzle_ctx(p, lang))
+        files[f"{p.slug}/{name}"] = text
+        table[name] = entries
+    files[f"{p.slug}/README.provenance.json"] = dumps(table)
+    return files
+
+
+def render_all(root: Path, base_url: str = "", slugs: list[str] | None = None) -> dict[str, str | bytes]:
+    """Every file of the site, keyed by its path inside dist/."""
+    site = Site(root, base_url, slugs)
+    files: dict[str, str | bytes] = {}
+    hooks = {lang: {p.slug: site.markdown_inline(f"{p.slug}/hook.{lang}.md.j2",
+                                                 site.puzzle_ctx(p, lang))
+                    for p in site.puzzles} for lang in LANGS}
+    cards = [{"slug": p.slug, "names": dict(p.names), "bank": site.node(p.slug, "bank")}
+             for p in site.puzzles]
+    files["index.html"] = site.render_page(
+        "index.html.j2", lang="en", path="index.html", title="Puzzle Portfolio · パズル・ポートフォリオ",
+        alternates={"en": "en/index.html", "ja": "ja/index.html", "x-default": "index.html"},
+        cards=cards, hooks=hooks, show_langs=LANGS)
+    for lang in LANGS:
+        files[f"{lang}/index.html"] = site.render_page(
+            "index.html.j2", lang=lang, path=f"{lang}/index.html",
+            title={"en": "Puzzle Portfolio", "ja": "パズル・ポートフォリオ"}[lang],
+            cards=cards, hooks=hooks, show_langs=(lang,))
+        for p in site.puzzles:
+            ctx = site.puzzle_ctx(p, lang)
+            body = site.markdown(f"{p.slug}/article.{lang}.md.j2", ctx)
+            files[f"{lang}/{p.slug}/index.html"] = site.render_page(
+                "article.html.j2", lang=lang, path=f"{lang}/{p.slug}/index.html",
+                title=p.names[lang], description=str(hooks[lang][p.slug].striptags()),
+                body=body, **{k: v for k, v in ctx.items() if k != "lang"})
+    for p in site.puzzles:
+        files.update(_readme_files(site, p))
+        files.update(_play_files(site, p))
+    files["404.html"] = site.render_page("404.html.j2", lang="en", path="404.html",
+                                         title="Page not found", alternates={})
+    static = root / "templates" / "static"
+    for f in sorted(static.rglob("*")):
+        if f.is_file() and "__pycache__" not in f.parts:
+            files[f"static/{f.relative_to(static).as_posix()}"] = f.read_bytes()
+    files["sitemap.xml"] = _sitemap(sorted(k for k in files if k.endswith(".html")
+                                           and k != "404.html"), site.base_url)
+    files["robots.txt"] = "User-agent: *\nAllow: /\n" + (
+        f"Sitemap: {site.base_url}sitemap.xml\n" if site.base_url else "")
+    return files
+
+
+def _play_files(site: Site, p: Any) -> dict[str, str | bytes]:
+    try:
+        from site_builder import play
+    except ImportError:
+        return {}
+    return play.play_files(site, p, site.data[f"{p.slug}/bank"])
+
+
+def _sitemap(pages: list[str], base: str) -> str:
+    lines = ['<?xml version="1.0" encoding="UTF-8"?>',
+             '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">']
+    for page in pages:
+        loc = page[: -len("index.html")] if page.endswith("index.html") else page
+        lines.append(f"  <url><loc>{base or '/'}{loc}</loc></url>")
+    lines.append("</urlset>")
+    return "\n".join(lines) + "\n"
+
+
+def write_tree(out: Path, files: dict[str, str | bytes]) -> None:
+    """Write ``files`` into a fresh sibling folder, then swap it in for ``out``."""
+    out = out.resolve()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.parent / f".{out.name}.tmp-{os.getpid()}"
+    old = out.parent / f".{out.name}.old-{os.getpid()}"
+    shutil.rmtree(tmp, ignore_errors=True)
+    try:
+        for rel_path, content in files.items():
+            dest = tmp / rel_path
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            dest.write_bytes(content.encode("utf-8") if isinstance(content, str) else content)
+        if out.exists():
+            os.replace(out, old)
+        os.replace(tmp, out)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def render_site(root: Path, out: Path, base_url: str = "", slugs: list[str] | None = None) -> int:
+    """Render from the JSON as it is (no stages) and swap the result in. Returns pages."""
+    files = render_all(root, base_url, slugs)
+    files[BUILD_INFO] = dumps({"inputs": inputs_hash(root), "base_url": base_url,
+                               "slugs": slugs or registry.slugs(),
+                               "files": sorted(files)})
+    write_tree(out, files)
+    return sum(1 for k in files if k.endswith(".html"))
+
+
+def build_site(root: Path, out: Path, *, only: list[str] | None = None, regenerate: bool = False,
+               jobs: int | None = None, base_url: str = "", quiet: bool = False) -> BuildReport:
+    start = time.monotonic()
+    for s in only or []:
+        registry.get(s)  # raises a clear error for an unknown slug
+    slugs = only or registry.slugs()
+
+    def log(msg: str) -> None:
+        print(msg, file=sys.stderr)
+
+    ran = pipeline.run_all(root, slugs, regenerate=regenerate, jobs=jobs, quiet=quiet, log=log)
+    render_slugs = only or None
+    files_pages = render_site(root, out, base_url, render_slugs)
+    info = json.loads((out / BUILD_INFO).read_text())
+    return BuildReport(pages=files_pages, files=len(info["files"]),
+                       seconds=time.monotonic() - start, stages_run=ran)

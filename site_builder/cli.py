@@ -1,0 +1,254 @@
+"""The `build-site` command: build, serve, check, deploy, solve, verify."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from site_builder.errors import UserError
+from solvers.common import PuzzleError
+
+COMMANDS = ("build", "serve", "check", "deploy", "solve", "verify")
+
+
+def find_root(start: Path | None = None) -> Path:
+    """The project folder: the nearest parent of the working directory holding
+    templates/ and content/ beside a pyproject.toml; else the folder of this package."""
+    here = (start or Path.cwd()).resolve()
+    for d in (here, *here.parents):
+        if (d / "pyproject.toml").exists() and (d / "templates").is_dir():
+            return d
+    return Path(__file__).resolve().parent.parent
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(
+        prog="build-site",
+        description="Build, preview, check and publish the puzzle portfolio site.")
+    sub = ap.add_subparsers(dest="command")
+
+    b = sub.add_parser("build", help="run stale stages and render dist/ (the default)")
+    b.add_argument("--out", default="dist", help="output folder (default: dist)")
+    b.add_argument("--only", nargs="+", metavar="SLUG", help="only these puzzles")
+    b.add_argument("--regenerate", action="store_true",
+                   help="recompute every stage from its fixed seed, ignoring the cache")
+    b.add_argument("--jobs", type=int, default=None,
+                   help="puzzles processed in parallel (default: number of cores)")
+    b.add_argument("--base-url", default="", help="absolute URL the site is served from")
+    b.add_argument("--quiet", action="store_true", help="no progress display")
+
+    s = sub.add_parser("serve", help="build, then preview with live reload")
+    s.add_argument("--host", default="127.0.0.1")
+    s.add_argument("--port", type=int, default=8000)
+    s.add_argument("--out", default="dist")
+    s.add_argument("--base-url", default="")
+
+    c = sub.add_parser("check", help="prove every number on every page equals its JSON")
+    c.add_argument("dir", nargs="?", default="dist")
+
+    d = sub.add_parser("deploy", help="publish dist/ as a commit on a branch, or into a folder")
+    g = d.add_mutually_exclusive_group(required=True)
+    g.add_argument("--to", metavar="REMOTE", help="git repository path or URL")
+    g.add_argument("--dir", metavar="PATH", help="mirror the site into this folder instead")
+    d.add_argument("--branch", default="gh-pages")
+    d.add_argument("--message", default=None)
+    d.add_argument("--out", default="dist", help="the built site to publish (default: dist)")
+
+    v = sub.add_parser("solve", help="solve a puzz.link URL or a board JSON file")
+    v.add_argument("slug")
+    v.add_argument("input", help="puzz.link URL or path to a board JSON file")
+    v.add_argument("--level", default=None, help="highest rung to use (default: all)")
+    v.add_argument("--limit", type=int, default=2, help="stop after this many solutions")
+    v.add_argument("--json", action="store_true", help="print one JSON object")
+
+    f = sub.add_parser("verify", help="re-prove every banked board unique")
+    f.add_argument("slugs", nargs="*", metavar="SLUG")
+    f.add_argument("--json", action="store_true")
+    return ap
+
+
+def _out(root: Path, out: str) -> Path:
+    p = Path(out)
+    return p if p.is_absolute() else Path.cwd() / p
+
+
+def cmd_build(args: argparse.Namespace, root: Path) -> int:
+    from site_builder.build import build_site
+
+    r = build_site(root, _out(root, args.out), only=args.only, regenerate=args.regenerate,
+                   jobs=args.jobs, base_url=args.base_url, quiet=args.quiet)
+    ran = f", stages run: {', '.join(r.stages_run)}" if r.stages_run else ", all stages current"
+    print(f"built {r.pages} pages ({r.files} files) into {args.out} in {r.seconds:.2f}s{ran}")
+    return 0
+
+
+def cmd_check(args: argparse.Namespace, root: Path) -> int:
+    from site_builder.check import check_site
+
+    problems = check_site(_out(root, args.dir), root)
+    for p in problems:
+        print(p)
+    if problems:
+        print(f"check failed: {len(problems)} problem(s)", file=sys.stderr)
+        return 1
+    print(f"check passed: every number in {args.dir} has its JSON source")
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace, root: Path) -> int:
+    from site_builder import serve
+
+    serve.serve(root, _out(root, args.out), host=args.host, port=args.port,
+                base_url=args.base_url)
+    return 0
+
+
+def cmd_deploy(args: argparse.Namespace, root: Path) -> int:
+    from site_builder import deploy
+    from site_builder.check import check_site
+
+    out = _out(root, args.out)
+    problems = check_site(out, root)
+    if problems:
+        for p in problems[:20]:
+            print(p, file=sys.stderr)
+        raise UserError(f"deploy refused: `build-site check` found {len(problems)} problem(s)")
+    if args.dir:
+        deploy.deploy_dir(out, Path(args.dir))
+        print(f"mirrored {args.out} into {args.dir}")
+        return 0
+    sha = deploy.deploy(out, args.to, branch=args.branch, message=args.message)
+    print(f"deployed {args.out} to {args.to} {args.branch}: "
+          f"{sha if sha else 'no change, no new commit'}")
+    return 0
+
+
+def _load_board(puzzle: Any, text: str) -> Any:
+    """A board from a puzz.link URL, or from a JSON file (a board or a bank entry)."""
+    path = Path(text)
+    if path.suffix == ".json" or path.is_file():
+        from site_builder.jsonio import read_json
+
+        doc = read_json(path)
+        if isinstance(doc, dict) and isinstance(doc.get("board"), dict):
+            doc = doc["board"]
+        try:
+            return puzzle.board_from_json(doc)
+        except PuzzleError as e:
+            raise UserError(f"{path}: {e}") from None
+    return puzzle.decode(text)
+
+
+def cmd_solve(args: argparse.Namespace, root: Path) -> int:
+    from solvers import registry
+
+    puzzle = registry.get(args.slug)
+    if args.level is not None and args.level not in puzzle.rungs:
+        raise UserError(f"unknown rung {args.level!r} for {args.slug} "
+                        f"(rungs: {', '.join(puzzle.rungs)})")
+    if args.limit < 1:
+        raise UserError("--limit must be at least 1")
+    board = _load_board(puzzle, args.input)
+    t0 = time.perf_counter()
+    res = puzzle.solve(board, level=args.level, limit=args.limit)
+    ms = (time.perf_counter() - t0) * 1000
+    first = res.solutions[0] if res.solutions else None
+    if args.json:
+        print(json.dumps({"solutions": len(res.solutions),
+                          "answer": puzzle.answer_rows(first) if first is not None else None,
+                          "rung": res.rung, "nodes": res.nodes, "ms": round(ms, 3)},
+                         ensure_ascii=False))
+        return 0
+    print(puzzle.render_board(board, None))
+    print()
+    more = "+" if len(res.solutions) >= args.limit else ""
+    print(f"solutions found: {len(res.solutions)}{more} (limit {args.limit})")
+    if first is not None:
+        print(puzzle.render_board(board, first))
+    elif res.fixed:
+        print(f"no complete solution at level {args.level}; cells fixed: {len(res.fixed)}")
+    print(f"completed by rung: {res.rung or '—'}; search nodes: {res.nodes}; time: {ms:.1f} ms")
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace, root: Path) -> int:
+    from site_builder.jsonio import read_stage
+    from solvers import registry
+
+    slugs = args.slugs or registry.slugs()
+    report: dict[str, Any] = {}
+    failures: list[str] = []
+    for slug in slugs:
+        puzzle = registry.get(slug)
+        path = root / "content" / slug / "bank.json"
+        bank = read_stage(path, slug, "bank")["data"]
+        by_size: dict[str, dict[str, int]] = {}
+        by_grade: dict[str, int] = {}
+        unique = brute_checked = 0
+        times = []
+        for e in bank["boards"]:
+            board = puzzle.board_from_json(e["board"])
+            t0 = time.perf_counter()
+            res = puzzle.solve(board, limit=2)
+            times.append(time.perf_counter() - t0)
+            ok = len(res.solutions) == 1 and puzzle.answer_rows(res.solutions[0]) == \
+                puzzle.answer_rows(puzzle.answer_from_json(e["answer"]))
+            if ok and e["h"] * e["w"] <= puzzle.brute_max_cells:
+                bres = puzzle.brute(board, limit=2)
+                brute_checked += 1
+                ok = len(bres.solutions) == 1
+            s = by_size.setdefault(e["size"], {"boards": 0, "unique": 0})
+            s["boards"] += 1
+            if ok:
+                unique += 1
+                s["unique"] += 1
+                by_grade[res.rung or "none"] = by_grade.get(res.rung or "none", 0) + 1
+            else:
+                failures.append(f"{slug} {e['id']}: not proven unique")
+        report[slug] = {"boards": len(bank["boards"]), "unique": unique, "by_size": by_size,
+                        "by_grade": by_grade, "brute_checked": brute_checked}
+        if not args.json:
+            med = statistics.median(times) * 1000 if times else 0.0
+            print(f"{slug}: {unique}/{len(bank['boards'])} boards proven unique "
+                  f"(second engine on {brute_checked}); median {med:.1f} ms a board")
+            for size, s in by_size.items():
+                print(f"  {size}: {s['unique']}/{s['boards']}")
+            print("  grades: " + ", ".join(f"{g} {n}" for g, n in by_grade.items()))
+    if args.json:
+        print(json.dumps(report, ensure_ascii=False, sort_keys=True))
+    for f in failures:
+        print(f, file=sys.stderr)
+    return 1 if failures else 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help")):
+        argv = ["build", *argv]
+    args = _parser().parse_args(argv)
+    root = find_root()
+    handlers = {"build": cmd_build, "serve": cmd_serve, "check": cmd_check,
+                "deploy": cmd_deploy, "solve": cmd_solve, "verify": cmd_verify}
+    try:
+        return handlers[args.command](args, root)
+    except (UserError, PuzzleError) as e:
+        msg = " ".join(str(e).split())
+        print(f"build-site: error: {msg}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("build-site: interrupted; dist/ and content/ were left as they were",
+              file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        os._exit(0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,67 @@
+"""Reading and writing the pipeline's JSON files: schema-checked, atomic, deterministic."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from site_builder.errors import UserError
+
+SCHEMA = 1
+
+
+def dumps(obj: Any) -> str:
+    """The one serialisation used for every file the pipeline writes."""
+    return json.dumps(obj, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+
+
+def write_atomic(path: Path, text: str | bytes) -> None:
+    """Write to a temporary file beside ``path``, then rename it into place."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_json(path: Path, obj: Any) -> None:
+    write_atomic(path, dumps(obj))
+
+
+def read_json(path: Path) -> Any:
+    """Parse a JSON file; a UserError naming the file and the place it breaks."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UserError(f"{path}: file not found") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise UserError(f"{path}: cannot read ({e})") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise UserError(f"{path}: corrupt JSON at line {e.lineno} column {e.colno}: {e.msg}") from None
+
+
+def read_stage(path: Path, slug: str, stage: str) -> dict[str, Any]:
+    """Read a stage file and check its envelope (schema, slug, stage, data)."""
+    doc = read_json(path)
+    if not isinstance(doc, dict):
+        raise UserError(f"{path}: expected a JSON object at the top level")
+    if doc.get("schema") != SCHEMA:
+        raise UserError(f"{path}: field 'schema' is {doc.get('schema')!r}, this version reads {SCHEMA}")
+    for field, want in (("slug", slug), ("stage", stage)):
+        if doc.get(field) != want:
+            raise UserError(f"{path}: field '{field}' is {doc.get(field)!r}, expected {want!r}")
+    if not isinstance(doc.get("data"), dict):
+        raise UserError(f"{path}: field 'data' is missing or not an object")
+    if not isinstance(doc.get("producer"), dict) or "key" not in doc["producer"]:
+        raise UserError(f"{path}: field 'producer' is missing or has no 'key'")
+    return doc

@@ -1,0 +1,145 @@
+"""The rendering context: Jinja environments, JSON Nodes, page shells and relative links."""
+
+from __future__ import annotations
+
+import posixpath
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markdown_it import MarkdownIt
+from markupsafe import Markup
+
+from site_builder import charts
+from site_builder.boards import board_svg
+from site_builder.errors import UserError
+from site_builder.jsonio import read_stage
+from site_builder.provenance import Filters, Node, ProvenanceError, strip_marks
+
+LANGS = ("en", "ja")
+STAGES = ("bank", "stats", "ledger")
+
+UI = {
+    "en": {"home": "All puzzles", "article": "Article", "play": "Play", "readme": "README",
+           "other": "日本語", "langname": "English", "skip": "Skip to content",
+           "tagline": "Pencil puzzles with real solvers, real generators and measured facts.",
+           "notfound": "Page not found", "notfound_text": "There is nothing at this address.",
+           "site": "Puzzle Portfolio"},
+    "ja": {"home": "パズル一覧", "article": "記事", "play": "遊ぶ", "readme": "README",
+           "other": "English", "langname": "日本語", "skip": "本文へ移動",
+           "tagline": "本物のソルバーと生成器、そして実測した事実でつくるペンシルパズル集。",
+           "notfound": "ページが見つかりません", "notfound_text": "このアドレスには何もありません。",
+           "site": "パズル・ポートフォリオ"},
+}
+
+
+def rel(from_path: str, target: str) -> str:
+    """A relative URL from the page at ``from_path`` to ``target`` (both dist-relative).
+
+    A target ending in ``/`` (or ``index.html``) is a directory and keeps its slash.
+    """
+    if target.endswith("index.html"):
+        target = target[: -len("index.html")]
+    is_dir = target == "" or target.endswith("/")
+    start = posixpath.dirname(from_path) or "."
+    r = posixpath.relpath(target or ".", start)
+    if is_dir:
+        r = "./" if r == "." else r + "/"
+    return r
+
+
+class Site:
+    """Everything a template can reach; built once per render of the whole site."""
+
+    def __init__(self, root: Path, base_url: str = "", slugs: list[str] | None = None) -> None:
+        from solvers import registry
+
+        self.root = root
+        self.templates = root / "templates"
+        self.base_url = base_url.rstrip("/") + "/" if base_url else ""
+        self.puzzles = [registry.get(s) for s in (slugs or registry.slugs())]
+        self.data: dict[str, dict[str, Any]] = {}
+        for p in self.puzzles:
+            for stage in STAGES:
+                path = root / "content" / p.slug / f"{stage}.json"
+                if not path.exists():
+                    raise UserError(f"{path}: file not found; run `build-site build --only "
+                                    f"{p.slug}` to generate it")
+                self.data[f"{p.slug}/{stage}"] = read_stage(path, p.slug, stage)["data"]
+        self.md = MarkdownIt("commonmark", {"html": True, "typographer": False}).enable("table")
+
+    # -- environments ------------------------------------------------------------------
+    def _env(self, mode: str, autoescape: bool) -> jinja2.Environment:
+        env = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(str(self.templates)),
+            autoescape=autoescape, undefined=jinja2.StrictUndefined,
+            keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
+        f = Filters(mode)
+        env.filters["num"] = f.num
+        env.filters["lit"] = f.lit
+        env.globals.update(bar_chart=charts.bar_chart, line_chart=charts.line_chart,
+                           board_svg=board_svg, ui=UI)
+        return env
+
+    @cached_property
+    def html_env(self) -> jinja2.Environment:
+        return self._env("html", True)
+
+    @cached_property
+    def md_env(self) -> jinja2.Environment:
+        return self._env("html", False)
+
+    @cached_property
+    def text_env(self) -> jinja2.Environment:
+        return self._env("text", False)
+
+    def node(self, slug: str, stage: str) -> Node:
+        return Node(self.data[f"{slug}/{stage}"], f"{slug}/{stage}")
+
+    def puzzle_ctx(self, p: Any, lang: str) -> dict[str, Any]:
+        return {"stats": self.node(p.slug, "stats"), "ledger": self.node(p.slug, "ledger"),
+                "bank": self.node(p.slug, "bank"), "lang": lang,
+                "puzzle": {"slug": p.slug, "names": dict(p.names), "name": p.names[lang],
+                           "rungs": list(p.rungs)}}
+
+    # -- rendering ---------------------------------------------------------------------
+    def _render(self, env: jinja2.Environment, name: str, ctx: dict[str, Any]) -> str:
+        try:
+            return env.get_template(name).render(**ctx)
+        except jinja2.TemplateSyntaxError as e:
+            raise UserError(f"{e.filename or name}:{e.lineno}: template syntax error: {e.message}") from None
+        except jinja2.TemplateNotFound as e:
+            raise UserError(f"templates/{e.name}: template not found") from None
+        except (ProvenanceError, jinja2.UndefinedError) as e:
+            raise UserError(f"templates/{name}: {e}") from None
+        except (OSError, UnicodeDecodeError) as e:
+            raise UserError(f"templates/{name}: cannot read template ({e})") from None
+
+    def markdown(self, name: str, ctx: dict[str, Any]) -> Markup:
+        return Markup(self.md.render(self._render(self.md_env, name, ctx)))
+
+    def markdown_inline(self, name: str, ctx: dict[str, Any]) -> Markup:
+        return Markup(self.md.renderInline(self._render(self.md_env, name, ctx).strip()))
+
+    def text(self, name: str, ctx: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
+        return strip_marks(self._render(self.text_env, name, ctx))
+
+    def render_page(self, template: str, *, lang: str, path: str, title: str,
+                    alternates: dict[str, str] | None = None, description: str = "",
+                    **ctx: Any) -> str:
+        """Render a page template that extends layout.html.j2, written at ``path``."""
+        if alternates is None:
+            other = {"en": "ja", "ja": "en"}[lang]
+            parts = path.split("/", 1)
+            alternates = {lang: path}
+            if parts[0] == lang and len(parts) == 2:
+                alternates[other] = f"{other}/{parts[1]}"
+        canon = path[: -len("index.html")] if path.endswith("index.html") else path
+        full = dict(ctx)
+        full.update(
+            lang=lang, page_path=path, title=title, description=description, t=UI[lang],
+            rel=lambda target: rel(path, target), alternates=alternates,
+            canonical=self.base_url + canon if self.base_url else "",
+            base_url=self.base_url, puzzles=self.puzzles)
+        return self._render(self.html_env, template, full)
