@@ -1,0 +1,313 @@
+"""Sukoro boards and answers: JSON, puzz.link URLs, the rule check, a text rendering.
+
+A board is an H×W grid of clues (``None``, a digit, or ``"?"`` for a numbered cell whose
+value is hidden). An answer is an H×W grid of values, ``0`` for blank and ``1``-``4`` for a
+numbered cell. Each number is the count of its numbered orthogonal neighbours.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from solvers.common import Cell, PuzzleError, Violation
+
+PID = "sukoro"
+Clue = int | str | None
+
+
+@dataclass(frozen=True)
+class Board:
+    h: int
+    w: int
+    clues: tuple[tuple[Clue, ...], ...]
+
+    def __post_init__(self) -> None:
+        if not (isinstance(self.h, int) and isinstance(self.w, int)) or self.h < 1 or self.w < 1:
+            raise PuzzleError(f"board size must be positive integers, got h={self.h!r} w={self.w!r}")
+        if len(self.clues) != self.h:
+            raise PuzzleError(f"clues has {len(self.clues)} rows, expected h={self.h}")
+        for r, row in enumerate(self.clues):
+            if len(row) != self.w:
+                raise PuzzleError(f"clues row {r} has {len(row)} entries, expected w={self.w}")
+            for c, v in enumerate(row):
+                if v is None or v == "?":
+                    continue
+                if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 9:
+                    raise PuzzleError(
+                        f"clue at row {r}, column {c} is {v!r}; expected null, \"?\" or 0-9")
+
+    @classmethod
+    def empty(cls, h: int, w: int) -> Board:
+        return cls(h, w, tuple(tuple(None for _ in range(w)) for _ in range(h)))
+
+    @classmethod
+    def from_flat(cls, h: int, w: int, flat: list[Clue]) -> Board:
+        return cls(h, w, tuple(tuple(flat[r * w:(r + 1) * w]) for r in range(h)))
+
+    def flat(self) -> list[Clue]:
+        return [v for row in self.clues for v in row]
+
+    def clue_count(self) -> int:
+        return sum(v is not None for v in self.flat())
+
+    def to_json(self) -> dict[str, Any]:
+        return {"h": self.h, "w": self.w, "clues": [list(row) for row in self.clues]}
+
+    @classmethod
+    def from_json(cls, d: Any) -> Board:
+        if not isinstance(d, dict):
+            raise PuzzleError(f"board must be an object with h, w, clues; got {type(d).__name__}")
+        for k in ("h", "w", "clues"):
+            if k not in d:
+                raise PuzzleError(f"board is missing the field {k!r}")
+        clues = d["clues"]
+        if not isinstance(clues, list) or not all(isinstance(r, list) for r in clues):
+            raise PuzzleError("board field 'clues' must be a list of rows (lists)")
+        return cls(d["h"], d["w"], tuple(tuple(r) for r in clues))
+
+
+@dataclass(frozen=True)
+class Answer:
+    h: int
+    w: int
+    values: tuple[tuple[int, ...], ...]
+
+    @classmethod
+    def from_flat(cls, h: int, w: int, flat: list[int]) -> Answer:
+        return cls(h, w, tuple(tuple(flat[r * w:(r + 1) * w]) for r in range(h)))
+
+    def flat(self) -> list[int]:
+        return [v for row in self.values for v in row]
+
+    def rows(self) -> list[str]:
+        return ["".join(str(v) if v else "." for v in row) for row in self.values]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rows": self.rows()}
+
+    @classmethod
+    def from_json(cls, d: Any) -> Answer:
+        if not isinstance(d, dict) or "rows" not in d:
+            raise PuzzleError("answer must be an object with a field 'rows'")
+        rows = d["rows"]
+        if not isinstance(rows, list) or not rows or not all(isinstance(r, str) for r in rows):
+            raise PuzzleError("answer field 'rows' must be a non-empty list of strings")
+        w = len(rows[0])
+        vals = []
+        for r, row in enumerate(rows):
+            if len(row) != w:
+                raise PuzzleError(f"answer row {r} has {len(row)} characters, expected {w}")
+            out = []
+            for c, ch in enumerate(row):
+                if ch == ".":
+                    out.append(0)
+                elif ch in "1234":
+                    out.append(int(ch))
+                else:
+                    raise PuzzleError(
+                        f"answer row {r}, column {c}: {ch!r} is not '.' or a digit 1-4")
+            vals.append(tuple(out))
+        if w == 0:
+            raise PuzzleError("answer rows are empty")
+        return cls(len(rows), w, tuple(vals))
+
+
+def answer_rows(answer: Answer) -> list[str]:
+    return answer.rows()
+
+
+def render_board(board: Board, answer: Answer | None = None) -> str:
+    """Plain text: clues as digits (``?`` hidden), answer numbers in place, ``.`` blank."""
+    lines = []
+    for r in range(board.h):
+        cells = []
+        for c in range(board.w):
+            clue = board.clues[r][c]
+            if answer is not None:
+                v = answer.values[r][c]
+                cells.append(str(v) if v else ".")
+            elif clue is None:
+                cells.append(".")
+            else:
+                cells.append(str(clue))
+        lines.append(" ".join(cells))
+    return "\n".join(lines)
+
+
+# -- puzz.link ------------------------------------------------------------------------
+
+_PARAM = re.compile(r"^[A-Za-z0-9_]+=[A-Za-z0-9_]*&")
+
+
+def decode(url: str) -> Board:
+    """A puzz.link / pzv.jp / pzprxs URL (or the bare ``sukoro/W/H/body``) -> Board."""
+    if not isinstance(url, str):
+        raise PuzzleError("URL must be a string")
+    text = url.replace("\r", "").replace("\n", "").strip()
+    if "?" in text:
+        text = text.split("?", 1)[1]
+    while _PARAM.match(text):
+        text = _PARAM.sub("", text, count=1)
+    parts = text.split("/")
+    pid = parts[0]
+    for suffix in ("_edit", "_play"):
+        if pid.endswith(suffix):
+            pid = pid[: -len(suffix)]
+    if pid != PID:
+        raise PuzzleError(f"URL names the puzzle {pid!r}, expected {PID!r}")
+    rest = parts[1:]
+    if rest and rest[0].startswith("v:"):
+        rest = rest[1:]
+    if rest and not rest[0].isdigit():
+        rest = rest[1:]
+    if len(rest) < 2:
+        raise PuzzleError("URL lacks the width and height after 'sukoro/'")
+    for name, piece in (("width", rest[0]), ("height", rest[1])):
+        if not piece.isdigit() or int(piece) < 1:
+            raise PuzzleError(f"URL {name} {piece!r} is not a positive whole number")
+    w, h = int(rest[0]), int(rest[1])
+    if w * h > 10000:
+        raise PuzzleError(f"board {w}×{h} is too large (at most 10000 cells)")
+    body_parts = rest[2:]
+    if body_parts and body_parts[-1] == "":
+        body_parts = body_parts[:-1]
+    body = "/".join(body_parts)
+    n = w * h
+    flat: list[Clue] = [None] * n
+    i = 0
+    for pos, ch in enumerate(body):
+        if i >= n:
+            break
+        if "0" <= ch <= "9":
+            flat[i] = int(ch)
+            i += 1
+        elif ch == ".":
+            flat[i] = "?"
+            i += 1
+        elif "a" <= ch <= "z":
+            i += ord(ch) - ord("a") + 1
+        elif ch.isascii() and ch.isprintable():
+            # pzprjs: any other character uses one cell and sets nothing
+            i += 1
+        else:
+            raise PuzzleError(f"URL body character {ch!r} at position {pos} is not valid")
+    return Board.from_flat(h, w, flat)
+
+
+def encode(board: Board) -> str:
+    out = []
+    run = 0
+    for r, row in enumerate(board.clues):
+        for c, v in enumerate(row):
+            if v is None:
+                run += 1
+                if run == 26:
+                    out.append("z")
+                    run = 0
+                continue
+            if run:
+                out.append(chr(ord("a") + run - 1))
+                run = 0
+            if v == "?":
+                out.append(".")
+            elif isinstance(v, int) and 0 <= v <= 9:
+                out.append(str(v))
+            else:
+                raise PuzzleError(f"clue {v!r} at row {r}, column {c} cannot be written")
+    if run:
+        out.append(chr(ord("a") + run - 1))
+    core = f"{PID}/{board.w}/{board.h}/{''.join(out)}"
+    if not core[-1].isalnum():
+        core += "/"
+    return "https://puzz.link/p?" + core
+
+
+# -- the rule check -------------------------------------------------------------------
+
+RULES: tuple[tuple[str, str, str], ...] = (
+    ("sukoro.clue",
+     "A printed number must be in the answer with the same value.",
+     "印刷された数字のマスは、同じ数字のまま答えに残す必要があります。"),
+    ("sukoro.count",
+     "A number must equal how many of its four neighbours hold numbers.",
+     "数字は、上下左右で数字が入っているマスの個数と一致しなければなりません。"),
+    ("sukoro.equal",
+     "Two numbers side by side must differ.",
+     "隣り合う数字どうしは違う数でなければなりません。"),
+    ("sukoro.isolated",
+     "A number needs at least one numbered neighbour.",
+     "数字のマスには、少なくとも一つ隣に数字が必要です。"),
+    ("sukoro.connect",
+     "All numbers must form one connected group.",
+     "数字のマスはすべて一つにつながっていなければなりません。"),
+)
+RULE_IDS = tuple(r[0] for r in RULES)
+_MSG = {r[0]: (r[1], r[2]) for r in RULES}
+
+
+def _v(rule: str, cells: list[Cell]) -> Violation:
+    en, ja = _MSG[rule]
+    return Violation(rule, tuple(sorted(cells)), en, ja)
+
+
+def violations(board: Board, answer: Answer) -> list[Violation]:
+    if (board.h, board.w) != (answer.h, answer.w):
+        raise PuzzleError(
+            f"answer is {answer.h}×{answer.w} but the board is {board.h}×{board.w}")
+    h, w = board.h, board.w
+    val = answer.values
+    out: list[Violation] = []
+
+    def nbrs(r: int, c: int) -> list[Cell]:
+        return [(r + dr, c + dc) for dr, dc in ((-1, 0), (0, -1), (0, 1), (1, 0))
+                if 0 <= r + dr < h and 0 <= c + dc < w]
+
+    for r in range(h):
+        for c in range(w):
+            clue = board.clues[r][c]
+            if clue is None:
+                continue
+            if val[r][c] == 0 or (clue != "?" and val[r][c] != clue):
+                out.append(_v("sukoro.clue", [(r, c)]))
+    for r in range(h):
+        for c in range(w):
+            if val[r][c] and val[r][c] != sum(1 for a, b in nbrs(r, c) if val[a][b]):
+                out.append(_v("sukoro.count", [(r, c)]))
+    for r in range(h):
+        for c in range(w):
+            v = val[r][c]
+            if not v:
+                continue
+            if c + 1 < w and val[r][c + 1] == v:
+                out.append(_v("sukoro.equal", [(r, c), (r, c + 1)]))
+            if r + 1 < h and val[r + 1][c] == v:
+                out.append(_v("sukoro.equal", [(r, c), (r + 1, c)]))
+    for r in range(h):
+        for c in range(w):
+            if val[r][c] and not any(val[a][b] for a, b in nbrs(r, c)):
+                out.append(_v("sukoro.isolated", [(r, c)]))
+    # connectivity: groups in reading order of their earliest cell
+    seen: set[Cell] = set()
+    groups: list[list[Cell]] = []
+    for r in range(h):
+        for c in range(w):
+            if val[r][c] and (r, c) not in seen:
+                stack, grp = [(r, c)], []
+                seen.add((r, c))
+                while stack:
+                    cell = stack.pop()
+                    grp.append(cell)
+                    for nb in nbrs(*cell):
+                        if val[nb[0]][nb[1]] and nb not in seen:
+                            seen.add(nb)
+                            stack.append(nb)
+                groups.append(grp)
+    if len(groups) > 1:
+        best = max(range(len(groups)), key=lambda i: (len(groups[i]), -i))
+        rest = [cell for i, g in enumerate(groups) if i != best for cell in g]
+        out.append(_v("sukoro.connect", rest))
+    order = {rid: i for i, rid in enumerate(RULE_IDS)}
+    out.sort(key=lambda v: (order[v.rule], v.cells))
+    return out

@@ -1,0 +1,445 @@
+"""Engine 1: the deduction ladder over five-value bitmask domains, then search.
+
+Each cell holds a 5-bit domain: bit 0 = blank, bit v = the number v (1-4).
+Rungs, from the cheapest:
+
+* ``deg``   a number v needs exactly v numbered neighbours, so
+            (sure numbered neighbours) <= v <= (possibly numbered neighbours); and back:
+            at the upper end the undecided neighbours are blank, at the lower end numbered.
+* ``neq``   a decided number forbids its own value in its neighbours.
+* ``conn``  cells that cannot reach the decided numbers are blank; cells whose removal
+            would split the decided numbers (articulation points of the graph of cells
+            that may still hold a number, one Tarjan pass) are numbered.
+* ``probe`` singleton consistency: try each value of each undecided cell, propagate the
+            rungs below, drop the values that lead to a contradiction.
+* ``search`` branch on the cell with the smallest domain.
+
+Every rung is sound: it never removes a value that some answer has at that cell.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import cache
+
+from solvers.common import SolveResult
+
+from .board import Answer, Board
+
+RUNGS = ("deg", "neq", "conn", "probe", "search")
+LEVEL = {name: i for i, name in enumerate(RUNGS)}
+FULL, BLANK, NUMS = 31, 1, 30
+
+POP = [bin(m).count("1") for m in range(32)]
+LOW = [next((v for v in range(1, 5) if m >> v & 1), 0) for m in range(32)]
+HIGH = [next((v for v in range(4, 0, -1) if m >> v & 1), 0) for m in range(32)]
+SINGLE = [(LOW[m] if (m & NUMS) and POP[m] == 1 else 0) for m in range(32)]
+# RANGE[s][p]: number bits v with max(1, s) <= v <= p
+RANGE = [[sum(1 << v for v in range(max(1, s), min(p, 4) + 1)) for p in range(5)]
+         for s in range(5)]
+BITS = [[b for b in (2, 4, 8, 16, 1) if m & b] for m in range(32)]
+
+
+@dataclass(frozen=True)
+class Rules:
+    neq: bool = True
+    connect: bool = True
+
+
+STANDARD = Rules()
+
+
+class Capped(Exception):
+    """Search passed its branch cap."""
+
+
+@cache
+def neighbours(h: int, w: int) -> tuple[tuple[int, ...], ...]:
+    out = []
+    for r in range(h):
+        for c in range(w):
+            nb = []
+            if r > 0:
+                nb.append((r - 1) * w + c)
+            if c > 0:
+                nb.append(r * w + c - 1)
+            if c + 1 < w:
+                nb.append(r * w + c + 1)
+            if r + 1 < h:
+                nb.append((r + 1) * w + c)
+            out.append(tuple(nb))
+    return tuple(out)
+
+
+def initial(board: Board) -> list[int]:
+    dom = []
+    for v in board.flat():
+        if v is None:
+            dom.append(FULL)
+        elif v == "?":
+            dom.append(NUMS)
+        else:
+            dom.append(1 << v if 1 <= v <= 4 else 0)
+    return dom
+
+
+def _local(dom: list[int], nb, todo, neq: bool) -> bool:
+    """deg (and neq) to a fixpoint, starting from the cells in ``todo``."""
+    n = len(dom)
+    inq = [False] * n
+    stack = []
+    for i in todo:
+        if not inq[i]:
+            inq[i] = True
+            stack.append(i)
+    pop, push = stack.pop, stack.append
+    while stack:
+        i = pop()
+        inq[i] = False
+        d = dom[i]
+        if not d:
+            return False
+        nbi = nb[i]
+        sure = poss = 0
+        for j in nbi:
+            dj = dom[j]
+            if dj & NUMS:
+                poss += 1
+                if not dj & BLANK:
+                    sure += 1
+        nd = d & (BLANK | RANGE[sure if sure < 5 else 4][poss])
+        if nd != d:
+            if not nd:
+                return False
+            dom[i] = d = nd
+            for j in nbi:
+                if not inq[j]:
+                    inq[j] = True
+                    push(j)
+        if d & BLANK:
+            continue
+        # a definitely numbered cell
+        if poss > sure:
+            lo, hi = LOW[d], HIGH[d]
+            fill = 0
+            if sure == hi:
+                fill = BLANK
+            elif poss == lo:
+                fill = NUMS
+            if fill:
+                for j in nbi:
+                    dj = dom[j]
+                    if dj & BLANK and dj & NUMS:
+                        dom[j] = dj & fill
+                        for k in nb[j]:
+                            if not inq[k]:
+                                inq[k] = True
+                                push(k)
+                        if not inq[j]:
+                            inq[j] = True
+                            push(j)
+        if neq:
+            v = SINGLE[d]
+            if v:
+                bit = 1 << v
+                for j in nbi:
+                    dj = dom[j]
+                    if dj & bit:
+                        dj &= ~bit
+                        if not dj:
+                            return False
+                        dom[j] = dj
+                        if not inq[j]:
+                            inq[j] = True
+                            push(j)
+                        for k in nb[j]:
+                            if not inq[k]:
+                                inq[k] = True
+                                push(k)
+    return True
+
+
+def _conn(dom: list[int], nb) -> list[int] | None:
+    """The conn rung, one pass. Returns the changed cells, or None on contradiction."""
+    n = len(dom)
+    root = -1
+    nfixed = 0
+    for i in range(n):
+        d = dom[i]
+        if d & NUMS and not d & BLANK:
+            nfixed += 1
+            if root < 0:
+                root = i
+    if root < 0:
+        return []
+    disc = [0] * n
+    low = [0] * n
+    fcnt = [0] * n
+    t = 1
+    disc[root] = low[root] = t
+    fcnt[root] = 1
+    forced = []
+    stack = [(root, iter(nb[root]))]
+    parent = {root: -1}
+    while stack:
+        v, it = stack[-1]
+        advanced = False
+        for u in it:
+            if not dom[u] & NUMS:
+                continue
+            if disc[u] == 0:
+                t += 1
+                disc[u] = low[u] = t
+                d = dom[u]
+                fcnt[u] = 1 if not d & BLANK else 0
+                parent[u] = v
+                stack.append((u, iter(nb[u])))
+                advanced = True
+                break
+            if u != parent[v] and disc[u] < low[v]:
+                low[v] = disc[u]
+        if advanced:
+            continue
+        stack.pop()
+        p = parent[v]
+        if p >= 0:
+            if low[v] < low[p]:
+                low[p] = low[v]
+            fcnt[p] += fcnt[v]
+            # p separates v's subtree from the rest
+            if low[v] >= disc[p] and fcnt[v] > 0 and dom[p] & BLANK:
+                outside = nfixed - fcnt[v]
+                if outside > 0:
+                    forced.append(p)
+    changed = []
+    for i in range(n):
+        d = dom[i]
+        if d & NUMS and disc[i] == 0:
+            if not d & BLANK:
+                return None
+            dom[i] = BLANK
+            changed.append(i)
+    for p in forced:
+        d = dom[p]
+        if d & BLANK:
+            dom[p] = d & NUMS
+            changed.append(p)
+    return changed
+
+
+def _touch(cells, nb):
+    out = set(cells)
+    for i in cells:
+        out.update(nb[i])
+    return out
+
+
+def propagate(dom: list[int], nb, level: int, rules: Rules = STANDARD,
+              todo=None) -> bool:
+    """Apply the rungs up to ``level`` (index into RUNGS, at most probe) to a fixpoint."""
+    neq = rules.neq and level >= 1
+    if todo is None:
+        todo = range(len(dom))
+    if not _local(dom, nb, todo, neq):
+        return False
+    if level < 2:
+        return True
+    while True:
+        if rules.connect:
+            ch = _conn(dom, nb)
+            if ch is None:
+                return False
+            if ch:
+                if not _local(dom, nb, _touch(ch, nb), neq):
+                    return False
+                continue
+        if level < 3:
+            return True
+        res = _probe(dom, nb, rules)
+        if res is None:
+            return False
+        if not res:
+            return True
+
+
+def _probe(dom: list[int], nb, rules: Rules) -> bool | None:
+    """One sweep of singleton consistency: None on contradiction, else whether it narrowed."""
+    n = len(dom)
+    narrowed = False
+    for i in range(n):
+        d = dom[i]
+        if POP[d] < 2:
+            continue
+        keep = 0
+        for b in BITS[d]:
+            trial = dom[:]
+            trial[i] = b
+            if propagate(trial, nb, 2, rules, todo=_touch((i,), nb)) and _valid_if_done(
+                    trial, nb, rules):
+                keep |= b
+        if keep != d:
+            if not keep:
+                return None
+            dom[i] = keep
+            if not propagate(dom, nb, 2, rules, todo=_touch((i,), nb)):
+                return None
+            narrowed = True
+    return narrowed
+
+
+def complete(dom: list[int]) -> bool:
+    return all(POP[d] == 1 for d in dom)
+
+
+def _valid_if_done(dom: list[int], nb, rules: Rules) -> bool:
+    if not complete(dom):
+        return True
+    return valid(dom, nb, rules)
+
+
+def valid(dom: list[int], nb, rules: Rules) -> bool:
+    """A complete assignment (each domain one bit) obeys every rule in force."""
+    vals = [LOW[d] if d & NUMS else 0 for d in dom]
+    cells = [i for i, v in enumerate(vals) if v]
+    if not cells:
+        return False
+    for i in cells:
+        cnt = 0
+        for j in nb[i]:
+            if vals[j]:
+                cnt += 1
+                if rules.neq and vals[j] == vals[i]:
+                    return False
+        if cnt != vals[i]:
+            return False
+    if rules.connect:
+        seen = {cells[0]}
+        stack = [cells[0]]
+        while stack:
+            i = stack.pop()
+            for j in nb[i]:
+                if vals[j] and j not in seen:
+                    seen.add(j)
+                    stack.append(j)
+        if len(seen) != len(cells):
+            return False
+    return True
+
+
+def to_answer(dom: list[int], h: int, w: int) -> Answer:
+    return Answer.from_flat(h, w, [LOW[d] if d & NUMS else 0 for d in dom])
+
+
+class _Search:
+    def __init__(self, nb, level: int, limit: int, rules: Rules, cap: int | None,
+                 rng: random.Random | None, bias: float):
+        self.nb, self.level, self.limit, self.rules = nb, level, limit, rules
+        self.cap, self.rng, self.bias = cap, rng, bias
+        self.nodes = 0
+        self.sols: list[list[int]] = []
+
+    def run(self, dom: list[int]) -> None:
+        best, bp = -1, 9
+        for i, d in enumerate(dom):
+            p = POP[d]
+            if 1 < p < bp:
+                best, bp = i, p
+                if p == 2:
+                    break
+        if best < 0:
+            if valid(dom, self.nb, self.rules):
+                self.sols.append(dom)
+            return
+        order = BITS[dom[best]]
+        if self.rng is not None:
+            order = list(order)
+            self.rng.shuffle(order)
+            if BLANK in order and self.rng.random() < self.bias:
+                order.remove(BLANK)
+                order.append(BLANK)
+        todo = _touch((best,), self.nb)
+        for b in order:
+            self.nodes += 1
+            if self.cap is not None and self.nodes > self.cap:
+                raise Capped
+            trial = dom[:]
+            trial[best] = b
+            if propagate(trial, self.nb, self.level, self.rules, todo=todo):
+                self.run(trial)
+                if len(self.sols) >= self.limit:
+                    return
+
+
+def search(dom: list[int], h: int, w: int, limit: int = 2, *, node_level: int = 2,
+           rules: Rules = STANDARD, cap: int | None = None,
+           rng: random.Random | None = None, bias: float = 0.0) -> tuple[list[list[int]], int]:
+    """Depth-first search from ``dom`` (already propagated); returns (solutions, nodes).
+
+    Raises Capped when more than ``cap`` branches were needed.
+    """
+    s = _Search(neighbours(h, w), node_level, limit, rules, cap, rng, bias)
+    s.run(dom)
+    return s.sols, s.nodes
+
+
+def decided(dom: list[int]) -> list[bool]:
+    """Whether each cell's number/blank status is known."""
+    return [not (d & BLANK and d & NUMS) for d in dom]
+
+
+def fixpoint(board: Board, level: str, rules: Rules = STANDARD) -> list[int] | None:
+    """The domains after the rungs up to ``level`` reach a fixpoint (None: contradiction)."""
+    dom = initial(board)
+    if not propagate(dom, neighbours(board.h, board.w), min(LEVEL[level], 3), rules):
+        return None
+    return dom
+
+
+def solve(board: Board, level: str | None = None, limit: int = 2,
+          rules: Rules = STANDARD) -> SolveResult:
+    if level is not None and level not in LEVEL:
+        raise ValueError(f"unknown rung {level!r}; rungs are {', '.join(RUNGS)}")
+    h, w = board.h, board.w
+    nb = neighbours(h, w)
+    top = LEVEL["search"] if level is None else LEVEL[level]
+    flat = board.flat()
+    dom = initial(board)
+    if not all(dom):
+        return SolveResult([], rung=None, stats={"contradiction": True})
+    fixed: list = []
+    for k in range(min(top, 3) + 1):
+        if not propagate(dom, nb, k, rules):
+            return SolveResult([], rung=RUNGS[k], stats={"contradiction": True})
+        if complete(dom):
+            sols = [to_answer(dom, h, w)] if valid(dom, nb, rules) else []
+            fixed = [(i // w, i % w) for i in range(h * w) if flat[i] is None]
+            return SolveResult(sols, rung=RUNGS[k], fixed=fixed)
+    if top < LEVEL["search"]:
+        dec = decided(dom)
+        fixed = [(i // w, i % w) for i in range(h * w) if flat[i] is None and dec[i]]
+        return SolveResult([], rung=None, fixed=fixed)
+    sols, nodes = search(dom, h, w, limit, node_level=2, rules=rules)
+    return SolveResult([to_answer(s, h, w) for s in sols], nodes=nodes, rung="search")
+
+
+def count_solutions(board: Board, limit: int, rules: Rules = STANDARD) -> int:
+    return len(solve(board, limit=limit, rules=rules).solutions)
+
+
+def random_answer(h: int, w: int, rng: random.Random, bias: float = 0.85) -> Answer:
+    """A random answer of the empty h×w board: randomized search preferring numbers."""
+    nb = neighbours(h, w)
+    while True:
+        dom = [FULL] * (h * w)
+        start = rng.randrange(h * w)
+        dom[start] = NUMS
+        if not propagate(dom, nb, 2):
+            continue
+        try:
+            sols, _ = search(dom, h, w, 1, node_level=2, rng=rng, bias=bias,
+                             cap=20 * h * w)
+        except Capped:
+            continue
+        if sols:
+            return to_answer(sols[0], h, w)
