@@ -29,8 +29,8 @@ def board_svg(entry: Any, solved: bool = False, cell: int = CELL, label: str = "
     canal = "#" in "".join(rows) if rows else e.get("kind") == "canal"
     width, height = w * cell + 2, h * cell + 2
     alt = label or f"{'solved ' if solved else ''}board"
-    out = [f'<svg class="board" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
-           f'role="img" aria-label="{escape(alt)}" xmlns="http://www.w3.org/2000/svg">',
+    out = [(f'<svg class="board" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
+           f'role="img" aria-label="{escape(alt)}" xmlns="http://www.w3.org/2000/svg">'),
            f'<rect x="1" y="1" width="{w * cell}" height="{h * cell}" fill="#fff"/>']
     for r in range(h):
         for c in range(w):

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 from site_builder import pipeline
-from site_builder.errors import UserError
 from site_builder.jsonio import dumps
 from site_builder.site import LANGS, Site
 from solvers import registry
@@ -107,7 +106,7 @@ def _sitemap(pages: list[str], base: str) -> str:
     lines = ['<?xml version="1.0" encoding="UTF-8"?>',
              '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">']
     for page in pages:
-        loc = page[: -len("index.html")] if page.endswith("index.html") else page
+        loc = page.removesuffix("index.html")
         lines.append(f"  <url><loc>{base or '/'}{loc}</loc></url>")
     lines.append("</urlset>")
     return "\n".join(lines) + "\n"

@@ -38,13 +38,13 @@ def _tick_text(v: float, fmt: str) -> str:
     if fmt.startswith("pct"):
         return format_value(v, "pct0")
     if fmt == "int":
-        return format_value(int(round(v)), "int")
+        return format_value(round(v), "int")
     return format_value(v, fmt)
 
 
 def _frame(title: str, y_max: float, fmt: str, y_label: str, legend: Sequence[str]) -> list[str]:
-    out = [f'<svg viewBox="0 0 {W} {H}" role="img" aria-label="{escape(title)}" '
-           f'xmlns="http://www.w3.org/2000/svg" class="chart-svg">']
+    out = [(f'<svg viewBox="0 0 {W} {H}" role="img" aria-label="{escape(title)}" '
+           f'xmlns="http://www.w3.org/2000/svg" class="chart-svg">')]
     ph = H - MT - MB
     for i in range(5):
         v = y_max * i / 4

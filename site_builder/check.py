@@ -25,7 +25,7 @@ from site_builder.site import STAGES
 EXEMPT = {"svg", "script", "style"}
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
         "track", "wbr"}
-DIGIT = re.compile(r"\d")
+DIGIT = re.compile(r"\d[\d,.]*")
 
 
 class _PageScan(HTMLParser):

@@ -42,7 +42,7 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--jobs", type=int, default=None,
                    help="puzzles processed in parallel (default: number of cores)")
     b.add_argument("--base-url", default="", help="absolute URL the site is served from")
-    b.add_argument("--quiet", action="store_true", help="no progress display")
+    b.add_argument("-q", "--quiet", action="store_true", help="no progress display")
 
     s = sub.add_parser("serve", help="build, then preview with live reload")
     s.add_argument("--host", default="127.0.0.1")

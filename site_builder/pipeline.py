@@ -18,7 +18,7 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from site_builder.errors import UserError
 from site_builder.jsonio import SCHEMA, read_stage, write_json
@@ -37,12 +37,14 @@ def stage_key(puzzle: Puzzle, stage: Stage, input_keys: dict[str, str]) -> str:
 
 
 def _stored_key(path: Path, slug: str, stage: str) -> str | None:
+    """The key a stage file was written with; a corrupt file is an error, not a miss
+    (``--regenerate`` rewrites it)."""
     if not path.exists():
         return None
     try:
         return read_stage(path, slug, stage)["producer"]["key"]
-    except UserError:
-        return None
+    except UserError as e:
+        raise UserError(f"{e} (run with --regenerate to rewrite it)") from None
 
 
 @dataclass
@@ -115,7 +117,7 @@ class ProgressPrinter:
         self._stop = threading.Event()
         self.thread = threading.Thread(target=self._loop, daemon=True)
 
-    def __enter__(self) -> ProgressPrinter:
+    def __enter__(self) -> Self:
         self.thread.start()
         return self
 

@@ -74,7 +74,7 @@ def encode_value(value: Any) -> str:
 class Node:
     """A JSON value plus the key path it came from."""
 
-    __slots__ = ("_value", "_path")
+    __slots__ = ("_path", "_value")
 
     def __init__(self, value: Any, path: str) -> None:
         self._value = value

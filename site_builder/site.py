@@ -39,8 +39,7 @@ def rel(from_path: str, target: str) -> str:
 
     A target ending in ``/`` (or ``index.html``) is a directory and keeps its slash.
     """
-    if target.endswith("index.html"):
-        target = target[: -len("index.html")]
+    target = target.removesuffix("index.html")
     is_dir = target == "" or target.endswith("/")
     start = posixpath.dirname(from_path) or "."
     r = posixpath.relpath(target or ".", start)
@@ -135,7 +134,7 @@ class Site:
             alternates = {lang: path}
             if parts[0] == lang and len(parts) == 2:
                 alternates[other] = f"{other}/{parts[1]}"
-        canon = path[: -len("index.html")] if path.endswith("index.html") else path
+        canon = path.removesuffix("index.html")
         full = dict(ctx)
         full.update(
             lang=lang, page_path=path, title=title, description=description, t=UI[lang],

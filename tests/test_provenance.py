@@ -1,0 +1,92 @@
+"""The number filters and the check, on small hand-made pages."""
+
+from __future__ import annotations
+
+import jinja2
+import pytest
+
+from site_builder.check import check_html, check_readme
+from site_builder.provenance import Filters, Node, ProvenanceError, format_value, strip_marks
+from site_builder.site import rel
+
+SOURCES = {"p/stats": {"share": 0.728, "n": 1254128, "sizes": {"8x8": {"mean": 3.8412}},
+                       "list": [5, 7], "none": None}}
+
+
+def render(tpl: str, mode: str = "html") -> str:
+    env = jinja2.Environment(autoescape=mode == "html")
+    f = Filters(mode)
+    env.filters.update(num=f.num, lit=f.lit)
+    return env.from_string(tpl).render(stats=Node(SOURCES["p/stats"], "p/stats"))
+
+
+@pytest.mark.parametrize(("value", "fmt", "text"), [
+    (1254128, None, "1,254,128"), (0.728, "pct1", "72.8%"), (3.8412, None, "3.84"),
+    (3.8412, "f1", "3.8"), (1.37, "x2", "1.37×"), (None, None, "—"), (1.0, "int", "1"),
+    (0.0, "pct0", "0%")])
+def test_format_value(value: object, fmt: str | None, text: str) -> None:
+    assert format_value(value, fmt) == text
+
+
+@pytest.mark.parametrize("bad", [(True, None), ("7", None), (1.5, "int"), (1, "hex")])
+def test_format_value_refuses(bad: tuple[object, str | None]) -> None:
+    with pytest.raises(ProvenanceError):
+        format_value(*bad)
+
+
+def test_num_records_key_and_check_accepts() -> None:
+    html = render("<p>{{ stats.share|num('pct1') }} of {{ stats.n|num }}; "
+                  "{{ stats.sizes['8x8'].mean|num }} on {{ '8×8'|lit }}; {{ stats.list[1]|num }}</p>")
+    assert 'data-key="p/stats.share"' in html and ">72.8%<" in html
+    assert 'data-key="p/stats.list.1"' in html
+    assert check_html("page.html", html, SOURCES) == []
+
+
+def test_bare_numeric_node_is_an_error() -> None:
+    with pytest.raises(ProvenanceError, match="p/stats.n"):
+        render("{{ stats.n }}")
+
+
+def test_missing_key_is_an_error() -> None:
+    with pytest.raises(ProvenanceError, match="p/stats.nope"):
+        render("{{ stats.nope|num }}")
+
+
+def test_check_catches_tampered_text_value_and_bare_digits() -> None:
+    html = render("<p>{{ stats.share|num('pct1') }} and {{ stats.n|num }}</p>")
+    bad = html.replace(">72.8%<", ">72.9%<")
+    assert check_html("a.html", bad, SOURCES) == ["a.html: p/stats.share expected 72.8% found 72.9%"]
+    bad = html.replace('value="1254128"', 'value="1254129"')
+    assert "expected value 1254128 found 1254129" in check_html("a.html", bad, SOURCES)[0]
+    problems = check_html("a.html", html + "<p>about 40 more</p>", SOURCES)
+    assert len(problems) == 1 and "40" in problems[0]
+    # digits inside svg, script and style are drawings and code, not prose
+    assert check_html("a.html", html + "<svg><text>12</text></svg><script>x=1</script>",
+                      SOURCES) == []
+
+
+def test_check_rejects_unknown_key() -> None:
+    html = '<data value="3" data-key="p/stats.ghost" data-fmt="int">3</data>'
+    assert "p/stats.ghost has no source" in check_html("a.html", html, SOURCES)[0]
+
+
+def test_text_mode_side_table_round_trip() -> None:
+    raw = render("Share {{ stats.share|num('pct1') }} on {{ '8×8'|lit }} boards.", mode="text")
+    text, table = strip_marks(raw)
+    assert text == "Share 72.8% on 8×8 boards."
+    assert [e["k"] for e in table] == ["num", "lit"]
+    assert check_readme("README.md", text, table, SOURCES) == []
+    assert check_readme("README.md", text.replace("72.8", "72.9"), table, SOURCES)
+    assert check_readme("README.md", text + "And 5 more.\n", table, SOURCES)
+
+
+@pytest.mark.parametrize(("src", "dst", "want"), [
+    ("en/sukoro/index.html", "static/site.css", "../../static/site.css"),
+    ("en/sukoro/index.html", "ja/sukoro/index.html", "../../ja/sukoro/"),
+    ("en/sukoro/index.html", "en/sukoro/play/index.html", "play/"),
+    ("index.html", "en/index.html", "en/"),
+    ("en/index.html", "index.html", "../"),
+    ("en/sukoro/play/index.html", "en/sukoro/index.html", "../"),
+])
+def test_relative_links(src: str, dst: str, want: str) -> None:
+    assert rel(src, dst) == want
