@@ -1,0 +1,234 @@
+"""The in-browser play pages: one page per puzzle and language plus per-board data files.
+
+``play_files(site, puzzle, bank_data)`` returns ``{dist-relative path: content}``:
+
+* ``en/<slug>/play/index.html`` and ``ja/<slug>/play/index.html`` (template
+  ``play.html.j2``), which load ``static/play/play.js`` and the puzzle's checker
+  ``static/play/<slug>.js``;
+* ``<slug>/play-data/index.json``: the picker list (id, size, h, w, grade, clues);
+* ``<slug>/play-data/<id>.json``: one board with its answer, puzz.link URL and hint trace,
+  fetched only when that board is picked.
+
+The page text has no figures of its own: counts, sizes and clue numbers are drawn by the
+script from the JSON (``<script>`` is exempt from the provenance check), and the few
+vocabulary digits in the rules go through ``|lit``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+# Only these characters may appear in a board id used as a file name.
+_SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+
+# Rung labels for the picker and the hints (the keys are the packages' RUNGS).
+RUNG_NAMES: dict[str, dict[str, str]] = {
+    "en": {"arm": "arms", "block": "blocks", "flow": "flow", "deg": "degree",
+           "neq": "neighbours differ", "conn": "connection", "probe": "probe",
+           "search": "search"},
+    "ja": {"arm": "腕", "block": "ブロック", "flow": "流れ", "deg": "次数",
+           "neq": "隣は別の数", "conn": "連結", "probe": "仮置き", "search": "探索"},
+}
+
+# Text the script writes into the page ({name} fields are filled in by play.js).
+JS_STRINGS: dict[str, dict[str, str]] = {
+    "en": {
+        "allSizes": "All sizes", "allGrades": "All grades",
+        "boardOption": "No. {n} · {size} · {grade} · {clues} clues",
+        "boardTitle": "Board {id} · {grade} · {clues} clues",
+        "solvedMark": "✓", "startedMark": "…",
+        "loading": "Loading the board…", "loadError": "Could not load this board.",
+        "empty": "There are no boards yet.",
+        "boardSummary": "{h} by {w} board with {clues} clues",
+        "rowText": "Row {r}:", "cell": "Row {r}, column {c}: {state}",
+        "at": "row {r} column {c}",
+        "solved": "Solved in {time}!", "broken": "Broken rules:",
+        "hintWrong": "The mark at row {r}, column {c} is wrong.",
+        "hintNone": "Every step of the solution is already on the board.",
+        "hintCells": "Cells: {cells}",
+    },
+    "ja": {
+        "allSizes": "すべてのサイズ", "allGrades": "すべての難度",
+        "boardOption": "{n}番 · {size} · {grade} · 手掛かり{clues}個",
+        "boardTitle": "盤 {id} · {grade} · 手掛かり{clues}個",
+        "solvedMark": "✓", "startedMark": "…",
+        "loading": "盤を読み込み中…", "loadError": "この盤を読み込めませんでした。",
+        "empty": "まだ盤がありません。",
+        "boardSummary": "{h}行{w}列の盤、手掛かり{clues}個",
+        "rowText": "{r}行目:", "cell": "{r}行{c}列: {state}",
+        "at": "{r}行{c}列",
+        "solved": "正解です！ タイム {time}", "broken": "破れているルール:",
+        "hintWrong": "{r}行{c}列の印が間違っています。",
+        "hintNone": "解き筋の手順はすべて盤に入っています。",
+        "hintCells": "対象のマス: {cells}",
+    },
+}
+
+# Static page text. Keys shared by both puzzles, then per-puzzle input help.
+PAGE: dict[str, dict[str, str]] = {
+    "en": {
+        "title": "Play {name}", "lead": "Pick a board and solve it here. Your progress is "
+        "kept in this browser.",
+        "size": "Size", "grade": "Grade", "board": "Board",
+        "prev": "Previous board", "next": "Next board",
+        "undo": "Undo", "redo": "Redo", "reset": "Reset", "check": "Check", "hint": "Hint",
+        "undo_label": "Undo (Ctrl+Z)", "redo_label": "Redo (Ctrl+Y)",
+        "reset_label": "Clear every mark (can be undone)",
+        "check_label": "Check the rules and highlight broken ones",
+        "hint_label": "Show the next step of the solution",
+        "time": "Time", "pzl": "Open on puzz.link",
+        "board_label": "Board. Use the arrow keys to move and the keys below to mark cells.",
+        "keys_head": "Controls", "rules_head": "Rules",
+        "article": "Read the article",
+        "check_head": "Check", "hint_head": "Hint",
+        "k_move": "move the cursor", "k_cycle": "cycle the cell", "k_clear": "make undecided",
+        "k_undo": "undo", "k_redo": "redo", "k_back": "cycle backwards",
+        "tap": "Click or tap a cell to cycle it: {cycle}. Right-click or Shift+click goes back.",
+        "noscript": "This page needs JavaScript to play.",
+    },
+    "ja": {
+        "title": "{name}を遊ぶ", "lead": "盤を選んでここで解けます。進み具合はこのブラウザに保存されます。",
+        "size": "サイズ", "grade": "難度", "board": "盤",
+        "prev": "前の盤", "next": "次の盤",
+        "undo": "元に戻す", "redo": "やり直す", "reset": "リセット", "check": "チェック",
+        "hint": "ヒント",
+        "undo_label": "元に戻す (Ctrl+Z)", "redo_label": "やり直す (Ctrl+Y)",
+        "reset_label": "すべての印を消す（元に戻せます）",
+        "check_label": "ルールを確認して、破れている所を強調する",
+        "hint_label": "解き筋の次の一手を見る",
+        "time": "タイム", "pzl": "puzz.link で開く",
+        "board_label": "盤面。矢印キーで移動し、下のキーでマスに印をつけます。",
+        "keys_head": "操作", "rules_head": "ルール",
+        "article": "記事を読む",
+        "check_head": "チェック", "hint_head": "ヒント",
+        "k_move": "カーソル移動", "k_cycle": "マスの状態を順に切り替え", "k_clear": "未定に戻す",
+        "k_undo": "元に戻す", "k_redo": "やり直す", "k_back": "逆順に切り替え",
+        "tap": "マスをクリック／タップすると {cycle} の順に切り替わります。右クリックか Shift+クリックで逆順。",
+        "noscript": "このページで遊ぶには JavaScript が必要です。",
+    },
+}
+
+# Per puzzle: the click cycle, the state keys, and the rules. Rules are lists of text
+# pieces; a piece in a one-element list is vocabulary with digits and is printed via |lit.
+PUZZLE_TEXT: dict[str, dict[str, dict[str, Any]]] = {
+    "canal-view": {
+        "en": {
+            "cycle": "flooded → dry mark → undecided",
+            "keys": [("F", "flooded"), ("D", "dry mark")],
+            "rules": [
+                ["Flood some cells. The flooded cells form one connected canal."],
+                ["No ", ["2×2"], " block is entirely flooded."],
+                ["Numbered cells stay dry. A number is the total of the flooded cells it "
+                 "can see: walk out in the four directions and add up the runs that start "
+                 "next to it."],
+            ],
+        },
+        "ja": {
+            "cycle": "水路 → 陸地の印 → 未定",
+            "keys": [("F", "水路"), ("D", "陸地の印")],
+            "rules": [
+                ["いくつかのマスを水路にする。水路はすべてひとつながり。"],
+                [["2×2"], " のマスがすべて水路になってはいけない。"],
+                ["数字のマスは陸地。数字は、そのマスから上下左右に見える水路のマスの合計"
+                 "（隣から続く水路だけを数える）。"],
+            ],
+        },
+    },
+    "sukoro": {
+        "en": {
+            "cycle": "numbered → excluded → undecided",
+            "keys": [("N", "numbered"), ("X", "excluded")],
+            "rules": [
+                ["Write a number from ", ["1"], " to ", ["4"], " in some cells; the rest "
+                 "stay blank."],
+                ["A number is how many of its four neighbours hold numbers. Here you only "
+                 "choose which cells are numbered: the page writes the count for you."],
+                ["Two numbers side by side are different."],
+                ["All numbered cells form one connected group."],
+            ],
+        },
+        "ja": {
+            "cycle": "数字 → 空白の印 → 未定",
+            "keys": [("N", "数字"), ("X", "空白の印")],
+            "rules": [
+                ["いくつかのマスに ", ["1"], "〜", ["4"], " の数字を書く。残りは空欄。"],
+                ["数字は、上下左右の隣で数字が入っているマスの個数。ここでは数字を入れるマスを"
+                 "選ぶだけで、数字は自動で表示されます。"],
+                ["隣り合う数字は違う数。"],
+                ["数字の入ったマスはすべてひとつながり。"],
+            ],
+        },
+    },
+}
+
+
+def _safe_id(board_id: Any) -> str:
+    if not isinstance(board_id, str) or not _SAFE_ID.match(board_id):
+        raise ValueError(f"bank board id {board_id!r} cannot be used as a file name")
+    return board_id
+
+
+def index_entry(b: dict[str, Any]) -> dict[str, Any]:
+    return {"id": b["id"], "size": b.get("size", f"{b['h']}x{b['w']}"), "h": b["h"], "w": b["w"],
+            "grade": b.get("grade"), "clues": b.get("clues")}
+
+
+def board_entry(b: dict[str, Any]) -> dict[str, Any]:
+    keys = ("id", "size", "h", "w", "grade", "clues", "url", "board", "answer", "trace")
+    return {k: b.get(k) for k in keys} | {"trace": b.get("trace") or []}
+
+
+def _json(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+def _script_json(obj: Any) -> str:
+    """JSON safe to place inside <script type="application/json">."""
+    return (_json(obj).replace("<", "\\u003c").replace(">", "\\u003e")
+            .replace("&", "\\u0026"))
+
+
+def page_context(puzzle: Any, lang: str, index: list[dict[str, Any]], data_url: str
+                 ) -> dict[str, Any]:
+    slug = puzzle.slug
+    text = PUZZLE_TEXT.get(slug, {}).get(lang) or PUZZLE_TEXT.get(slug, {}).get("en") or {
+        "cycle": "", "keys": [], "rules": []}
+    names = RUNG_NAMES[lang]
+    config = {
+        "slug": slug, "lang": lang, "data": data_url, "index": index,
+        "rungs": list(puzzle.rungs), "rungNames": {r: names.get(r, r) for r in puzzle.rungs},
+        "strings": JS_STRINGS[lang],
+    }
+    return {"play": {"slug": slug, "name": puzzle.names[lang], "s": PAGE[lang], "text": text,
+                     "config": _script_json(config)}}
+
+
+def play_files(site: Any, puzzle: Any, bank_data: dict[str, Any]) -> dict[str, str | bytes]:
+    """Every output file of the play pages for one puzzle, keyed by dist-relative path."""
+    slug = puzzle.slug
+    boards = list(bank_data.get("boards") or [])
+    out: dict[str, str | bytes] = {}
+    index = []
+    for b in boards:
+        bid = _safe_id(b["id"])
+        index.append(index_entry(b))
+        out[f"{slug}/play-data/{bid}.json"] = _json(board_entry(b)) + "\n"
+    out[f"{slug}/play-data/index.json"] = _json({"slug": slug, "boards": index}) + "\n"
+    for lang in ("en", "ja"):
+        path = f"{lang}/{slug}/play/index.html"
+        data_url = posix_rel(path, f"{slug}/play-data/")
+        ctx = page_context(puzzle, lang, index, data_url)
+        title = PAGE[lang]["title"].format(name=puzzle.names[lang])
+        out[path] = site.render_page("play.html.j2", lang=lang, path=path, title=title,
+                                     description=PAGE[lang]["lead"], **ctx)
+    return out
+
+
+def posix_rel(from_path: str, target_dir: str) -> str:
+    """A relative URL from the page at ``from_path`` to the directory ``target_dir``."""
+    import posixpath
+
+    r = posixpath.relpath(target_dir.rstrip("/") or ".", posixpath.dirname(from_path) or ".")
+    return "./" if r == "." else r + "/"
