@@ -100,7 +100,7 @@ class _Git:
     def __call__(self, *args: str, remote: bool = False, input: str | None = None,
                  check: bool = True) -> subprocess.CompletedProcess[str]:
         proc = subprocess.run(
-            ["git", *args], cwd=self.tmp, input=input, text=True, capture_output=True,
+            ["git", *args], cwd=self.tmp, input=input, text=True, capture_output=True, check=False,
             env=self.env_remote if remote else self.env_local,
         )
         if check and proc.returncode != 0:
@@ -116,7 +116,7 @@ def _resolve_remote(to: str) -> str:
         return str(p.resolve())
     looks_like_url = "://" in to or (":" in to and not to.startswith((".", "/")))
     if not looks_like_url and "/" not in to:
-        proc = subprocess.run(["git", "remote", "get-url", to], capture_output=True, text=True)
+        proc = subprocess.run(["git", "remote", "get-url", to], capture_output=True, text=True, check=False)
         if proc.returncode == 0 and proc.stdout.strip():
             return proc.stdout.strip()
     if not looks_like_url:
@@ -128,7 +128,7 @@ def _source_rev(out: Path) -> str | None:
     """Short commit of the repository the site was built in, if any (read-only)."""
     env = {k: v for k, v in os.environ.items() if k not in _GIT_LOCATION_VARS}
     proc = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=out.parent, env=env,
-                          capture_output=True, text=True)
+                          capture_output=True, text=True, check=False)
     return proc.stdout.strip() if proc.returncode == 0 and proc.stdout.strip() else None
 
 
@@ -140,7 +140,7 @@ def deploy(out: Path, to: str, branch: str = "gh-pages", message: str | None = N
     """
     run_check(Path(out), check, root)
     out = _require_site(out)
-    if not branch or branch.startswith("-") or branch.startswith("refs/"):
+    if not branch or branch.startswith(("-", "refs/")):
         raise UserError(f"--branch {branch!r}: give a plain branch name such as gh-pages")
     remote = _resolve_remote(to)
     ref = f"refs/heads/{branch}"

@@ -25,6 +25,7 @@ from __future__ import annotations
 import errno
 import logging
 import os
+import socket
 import subprocess
 import sys
 import time
@@ -121,7 +122,7 @@ class Rebuilder:
         t0 = time.perf_counter()
         proc = subprocess.run(
             [sys.executable, "-c", code, str(self.root), str(self.out), self.base_url],
-            cwd=self.root, env=env, capture_output=True, text=True,
+            cwd=self.root, env=env, capture_output=True, text=True, check=False,
         )
         if proc.returncode != 0:
             tail = (proc.stderr.strip().splitlines() or ["(no output)"])[-1]
@@ -146,7 +147,7 @@ class Rebuilder:
         except UserError as e:
             self.log(f"[serve] rebuild failed after {shown}: {e}")
             return False
-        except Exception:  # a broken template must not stop the server
+        except Exception:  # noqa: BLE001 - a broken template must not stop the server
             self.log(f"[serve] rebuild failed after {shown}:\n{traceback.format_exc().rstrip()}")
             return False
         self.log(f"[serve] {shown} changed: rebuilt {what} "
@@ -215,6 +216,26 @@ def _make_handler(out: Path, host: str):
     return SiteFileHandler
 
 
+def _listen_error(host: str, port: int, e: OSError) -> UserError:
+    return UserError(f"cannot listen on {host}:{port}: {e.strerror or e}; "
+                     "pick another --port or --host")
+
+
+def _check_can_listen(host: str, port: int) -> None:
+    """Raise UserError now if ``host:port`` cannot be bound (in use, no such address)."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as e:
+        raise UserError(f"--host {host}: {e.strerror}") from None
+    family, _, _, _, addr = infos[0]
+    with socket.socket(family, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as tornado binds
+        try:
+            s.bind(addr)
+        except OSError as e:
+            raise _listen_error(host, port, e) from None
+
+
 def serve(root: Path, out: Path, host: str = "127.0.0.1", port: int = 8000,
           base_url: str = "") -> None:
     """Build, then serve ``out`` with live reload until Ctrl+C."""
@@ -227,12 +248,10 @@ def serve(root: Path, out: Path, host: str = "127.0.0.1", port: int = 8000,
         if not (root / d).is_dir():
             raise UserError(f"{root} has no {d}/ folder; run serve from the project root")
 
+    _check_can_listen(host, port)  # fail before a build, not after it
     rebuild = Rebuilder(root, out, base_url)
     t0 = time.perf_counter()
-    try:
-        what = rebuild.build_in_process()
-    except UserError:
-        raise
+    what = rebuild.build_in_process()
     print(f"built {what} [{time.perf_counter() - t0:.2f} s]", flush=True)
 
     # livereload ignores changes that arrive within 3 s of the previous reload; our watcher
@@ -255,8 +274,7 @@ def serve(root: Path, out: Path, host: str = "127.0.0.1", port: int = 8000,
         server.serve(host=host, port=port, root=str(out), restart_delay=0)
     except OSError as e:
         if e.errno in (errno.EADDRINUSE, errno.EACCES, errno.EADDRNOTAVAIL):
-            raise UserError(f"cannot listen on {host}:{port}: {e.strerror}; "
-                            "pick another --port or --host") from None
+            raise _listen_error(host, port, e) from None
         raise
     except KeyboardInterrupt:
         pass
