@@ -1,0 +1,125 @@
+"""The stage cache, atomic writes and the progress display, on a tiny stand-in puzzle."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from site_builder import pipeline
+from site_builder.build import write_tree
+from site_builder.errors import UserError
+from solvers import registry
+from solvers.common import Puzzle, Stage
+
+CALLS: list[str] = []
+
+
+def _bank(inputs: Any, params: Any, progress: Any) -> dict[str, Any]:
+    CALLS.append("bank")
+    for i in range(params["n"]):
+        progress(i + 1, params["n"], "boards")
+    return {"boards": list(range(params["n"]))}
+
+
+def _stats(inputs: Any, params: Any, progress: Any) -> dict[str, Any]:
+    CALLS.append("stats")
+    if params.get("fail"):
+        raise RuntimeError("stage failed")
+    return {"total": sum(inputs["bank"]["boards"])}
+
+
+def make_puzzle(pkg: Path, n: int = 3, fail: bool = False) -> Puzzle:
+    pkg.mkdir(exist_ok=True)
+    (pkg / "code.py").write_text("# stand-in\n")
+    return Puzzle(slug="toy", names={"en": "Toy", "ja": "トイ"}, pid="toy", package_dir=pkg,
+                  rungs=("a",), board_from_json=None, answer_from_json=None, decode=None,
+                  encode=None, violations=None, solve=None, brute=None, answer_rows=None,
+                  render_board=None,
+                  stages=(Stage("bank", _bank, {"n": n}),
+                          Stage("stats", _stats, {"fail": fail}, ("bank",))))
+
+
+@pytest.fixture
+def toy(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Any:
+    holder: dict[str, Puzzle] = {}
+    monkeypatch.setattr(registry, "get", lambda slug: holder[slug])
+    CALLS.clear()
+
+    def install(**kw: Any) -> Puzzle:
+        holder["toy"] = make_puzzle(tmp_path / "pkg", **kw)
+        return holder["toy"]
+    return install
+
+
+def test_cache_skips_current_stages_and_reruns_dependents(toy: Any, tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    toy()
+    assert pipeline.run_all(root, ["toy"], jobs=1, quiet=True) == ["toy/bank", "toy/stats"]
+    first = (root / "content/toy/stats.json").read_bytes()
+    assert pipeline.run_all(root, ["toy"], jobs=1, quiet=True) == []
+    toy(n=4)  # a parameter change makes bank stale, and stats with it
+    assert pipeline.run_all(root, ["toy"], jobs=1, quiet=True) == ["toy/bank", "toy/stats"]
+    toy(n=3)
+    assert pipeline.run_all(root, ["toy"], jobs=1, quiet=True, regenerate=True) == \
+        ["toy/bank", "toy/stats"]
+    assert (root / "content/toy/stats.json").read_bytes() == first  # byte-identical
+    doc = json.loads(first)
+    assert doc["schema"] == 1 and doc["slug"] == "toy" and doc["stage"] == "stats"
+    assert set(doc["producer"]) == {"code", "params", "inputs", "key"}
+
+
+def test_code_change_makes_stages_stale(toy: Any, tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    p = toy()
+    pipeline.run_all(root, ["toy"], jobs=1, quiet=True)
+    (p.package_dir / "code.py").write_text("# changed\n")
+    assert pipeline.plan(root, "toy").todo == ["bank", "stats"]
+
+
+def test_failed_stage_writes_nothing(toy: Any, tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    toy(fail=True)
+    with pytest.raises(RuntimeError):
+        pipeline.run_all(root, ["toy"], jobs=1, quiet=True)
+    assert sorted(p.name for p in (root / "content/toy").iterdir()) == ["bank.json"]
+
+
+def test_corrupt_stage_file_is_a_user_error(toy: Any, tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    toy()
+    pipeline.run_all(root, ["toy"], jobs=1, quiet=True)
+    (root / "content/toy/bank.json").write_text("{not json")
+    with pytest.raises(UserError, match=r"bank.json: corrupt JSON at line 1 column 2"):
+        pipeline.plan(root, "toy")
+    assert pipeline.plan(root, "toy", regenerate=True).todo == ["bank", "stats"]
+
+
+def test_progress_shows_stage_count_and_time_left() -> None:
+    out = io.StringIO()
+    printer = pipeline.ProgressPrinter(None, stream=out)
+    printer.show("toy", "bank", 25, 100, "boards", 10.0)
+    printer.show("toy", "bank", -1, 0, "done", 12.5)
+    text = out.getvalue()
+    assert "toy" in text and "25/100" in text and "0:30 left" in text and "done in" in text
+
+
+def test_write_tree_swaps_whole_folder(tmp_path: Path) -> None:
+    out = tmp_path / "dist"
+    write_tree(out, {"a.html": "one", "sub/b.txt": b"two"})
+    write_tree(out, {"a.html": "three"})
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()) == ["a.html"]
+
+    class Boom(dict):
+        def items(self):  # type: ignore[override]
+            yield "ok.html", "x"
+            raise OSError("disk full")
+    with pytest.raises(OSError):
+        write_tree(out, Boom())
+    assert (out / "a.html").read_text() == "three"
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".dist")]
+    shutil.rmtree(out)
