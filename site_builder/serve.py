@@ -3,9 +3,10 @@
 The server is the `livereload` package (tornado underneath). What this module adds:
 
 * one watcher over ``templates/``, ``content/``, ``solvers/`` and ``site_builder/`` that
-  takes a snapshot of (mtime, size) per file, rebuilds once per batch of changes, then
-  re-takes the snapshot so files the build itself wrote (a stage rewriting
-  ``content/<slug>/*.json``) do not trigger a second rebuild;
+  polls a snapshot of (mtime, size) per file every 0.25 s, runs one rebuild per batch of
+  changes in a worker thread (the server keeps answering meanwhile), absorbs what the
+  build itself wrote under ``content/`` (stage outputs) so that does not trigger a second
+  rebuild, and tells the browsers to reload when the build succeeded;
 * template and content edits re-render in this process through ``build_site`` (its
   stage cache skips the heavy stages whose inputs did not change);
 * Python edits in ``solvers/`` or ``site_builder/`` cannot be reloaded into a running
@@ -156,34 +157,55 @@ class Rebuilder:
 
 
 def _make_watcher(root: Path, rebuild: Callable[[list[str]], bool]):
+    import threading
+
+    from livereload.handlers import LiveReloadHandler
     from livereload.watcher import Watcher
     from tornado import ioloop
 
     class SiteWatcher(Watcher):
-        """Snapshot diff over the watched folders; one rebuild per batch of changes."""
+        """Snapshot diff over the watched folders; one rebuild per batch of changes.
+
+        The build runs in a worker thread so the server keeps answering during a long
+        one (a stage rerun after a solver edit); when it succeeds the browsers reload.
+        """
 
         def __init__(self) -> None:
             super().__init__()
             self.snap = snapshot(root)
+            self.busy = threading.Lock()
             for d in WATCHED:  # registers tasks so livereload does not watch the cwd
                 super().watch(str(root / d))
 
         def start(self, callback) -> bool:
+            self.loop = ioloop.IOLoop.current()
             ioloop.PeriodicCallback(callback, POLL_SECONDS * 1000).start()
             return True  # polling set up here, at our own rate
 
         def examine(self):
             if self._changes:  # livereload's own start-up marker
                 return self._changes.pop()
+            if self.busy.locked():
+                return None, None  # changes made meanwhile are seen after this build
             new = snapshot(root)
             changed = changed_paths(self.snap, new)
-            if not changed:
-                return None, None
-            ok = rebuild(changed)
-            # absorb what the build itself wrote under content/ (stage outputs)
-            self.snap = snapshot(root)
-            self.filepath = changed[0] if ok else None
-            return self.filepath, None
+            if changed:
+                self.busy.acquire()
+                threading.Thread(target=self._build, args=(changed, new), daemon=True).start()
+            return None, None
+
+        def _build(self, changed: list[str], before: Snapshot) -> None:
+            try:
+                ok = rebuild(changed)
+                # absorb what the build itself wrote under content/ (stage outputs); an
+                # edit elsewhere during the build still differs from ``before``
+                after = snapshot(root, ("content",))
+                self.snap = {k: v for k, v in before.items()
+                             if Path(k).parts[0] != "content"} | after
+                if ok:
+                    self.loop.add_callback(LiveReloadHandler.reload_waiters, changed[0])
+            finally:
+                self.busy.release()
 
     return SiteWatcher()
 
@@ -254,8 +276,8 @@ def serve(root: Path, out: Path, host: str = "127.0.0.1", port: int = 8000,
     what = rebuild.build_in_process()
     print(f"built {what} [{time.perf_counter() - t0:.2f} s]", flush=True)
 
-    # livereload ignores changes that arrive within 3 s of the previous reload; our watcher
-    # already batches one rebuild per change set, so reload on every successful rebuild.
+    # our watcher reloads the browsers itself after each successful rebuild; livereload's
+    # own 3 s "too many reloads" guard is not wanted on top of that
     LiveReloadHandler.DEFAULT_RELOAD_TIME = 0
     server = Server(watcher=_make_watcher(root, rebuild))
     server.SFH = _make_handler(out, host)
