@@ -232,3 +232,48 @@ def posix_rel(from_path: str, target_dir: str) -> str:
 
     r = posixpath.relpath(target_dir.rstrip("/") or ".", posixpath.dirname(from_path) or ".")
     return "./" if r == "." else r + "/"
+
+
+# ---- the play pages alone (tests, benchmarks, quick previews) ---------------------------
+
+def _light_site(root: Any) -> Any:
+    """A Site that can render pages without every stage file present (tests only)."""
+    from site_builder.site import Site
+
+    site = Site.__new__(Site)
+    site.root = root
+    site.templates = root / "templates"
+    site.base_url = ""
+    site.puzzles = []
+    site.data = {}
+    return site
+
+
+def standalone_files(root: Any, banks: dict[str, tuple[Any, dict[str, Any]]]
+                     ) -> dict[str, str | bytes]:
+    """The play pages of ``banks`` ({slug: (puzzle, bank data)}) plus templates/static/**.
+
+    Renders through the real layout without needing stats or ledger JSON, so the browser
+    tests and the benchmark can run before (or without) a full ``build-site build``.
+    """
+    from pathlib import Path
+
+    root = Path(root)
+    site = _light_site(root)
+    files: dict[str, str | bytes] = {}
+    for puzzle, data in banks.values():
+        files.update(play_files(site, puzzle, data))
+    static = root / "templates" / "static"
+    for f in sorted(static.rglob("*")):
+        if f.is_file() and "__pycache__" not in f.parts:
+            files[f"static/{f.relative_to(static).as_posix()}"] = f.read_bytes()
+    return files
+
+
+def write_files(out: Any, files: dict[str, str | bytes]) -> None:
+    from pathlib import Path
+
+    for rel_path, content in files.items():
+        dest = Path(out) / rel_path
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_bytes(content.encode("utf-8") if isinstance(content, str) else content)
