@@ -190,8 +190,8 @@ def _script_json(obj: Any) -> str:
             .replace("&", "\\u0026"))
 
 
-def page_context(puzzle: Any, lang: str, index: list[dict[str, Any]], data_url: str
-                 ) -> dict[str, Any]:
+def page_context(puzzle: Any, lang: str, index: list[dict[str, Any]], data_url: str,
+                 first: dict[str, Any] | None = None) -> dict[str, Any]:
     slug = puzzle.slug
     text = PUZZLE_TEXT.get(slug, {}).get(lang) or PUZZLE_TEXT.get(slug, {}).get("en") or {
         "cycle": "", "keys": [], "rules": []}
@@ -200,6 +200,8 @@ def page_context(puzzle: Any, lang: str, index: list[dict[str, Any]], data_url: 
         "slug": slug, "lang": lang, "data": data_url, "index": index,
         "rungs": list(puzzle.rungs), "rungNames": {r: names.get(r, r) for r in puzzle.rungs},
         "strings": JS_STRINGS[lang],
+        # The first board's data rides along so the default board draws without a fetch.
+        "first": first,
     }
     return {"play": {"slug": slug, "name": puzzle.names[lang], "s": PAGE[lang], "text": text,
                      "config": _script_json(config)}}
@@ -219,7 +221,8 @@ def play_files(site: Any, puzzle: Any, bank_data: dict[str, Any]) -> dict[str, s
     for lang in ("en", "ja"):
         path = f"{lang}/{slug}/play/index.html"
         data_url = posix_rel(path, f"{slug}/play-data/")
-        ctx = page_context(puzzle, lang, index, data_url)
+        ctx = page_context(puzzle, lang, index, data_url,
+                           board_entry(boards[0]) if boards else None)
         title = PAGE[lang]["title"].format(name=puzzle.names[lang])
         out[path] = site.render_page("play.html.j2", lang=lang, path=path, title=title,
                                      description=PAGE[lang]["lead"], **ctx)

@@ -91,6 +91,8 @@ def _bank(slug: str) -> dict:
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"   # keep-alive, as a real server would
+
     def log_message(self, *args):  # noqa: D102
         pass
 

@@ -4,6 +4,7 @@
 // answerState, traceState, toAnswer, cellSvg and cellText.
 // States per cell: 0 undecided, 1 the "on" state, 2 the "off" mark.
 
+performance.mark("play-start");
 const cfg = JSON.parse(document.getElementById("play-config").textContent);
 const T = cfg.strings;
 const lang = cfg.lang;
@@ -114,8 +115,8 @@ async function load(id) {
   saveNow();
   stopClock();
   $("play-status").textContent = T.loading;
-  let data;
-  try {
+  let data = cfg.first && cfg.first.id === id ? cfg.first : null;
+  if (!data) try {
     const res = await fetch(`${cfg.data}${encodeURIComponent(id)}.json`);
     if (!res.ok) throw new Error(res.status);
     data = await res.json();

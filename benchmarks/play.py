@@ -1,0 +1,168 @@
+"""Benchmark the play pages: bytes on the wire and first render time in headless chromium.
+
+    .venv/bin/python benchmarks/play.py [--runs 9] [--screenshot DIR]
+
+Size: the page's HTML plus every stylesheet and script it loads (site.css, play.css,
+play.js, grid.js, the puzzle's checker) plus the data file of the largest board, before
+compression (limit 150 KB).
+
+First render: navigation start to the performance mark "play-rendered", which play.js sets
+once the first board's SVG is in the page. The dist is served from memory over HTTP/1.1
+keep-alive (as a static host would), and the page opened as a visitor opens it (no #id:
+the default board, whose data is inline; empty storage). Two figures:
+
+* warm browser: one browser page, HTTP cache disabled through CDP, about:blank between
+  runs, so every file is fetched again but the renderer process is already up. The
+  200 ms limit applies to this median.
+* cold context: a fresh browser context per run (new renderer process, empty storage).
+
+Also shown: script time (module start to rendered) and the largest board opened by #id
+(its data file is fetched). The machine is shared, so medians over several runs are given.
+Uses content/<slug>/bank.json when present, else the tests' one-board fixture.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.server
+import json
+import statistics
+import sys
+import threading
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from site_builder import play  # noqa: E402
+from test_play_browser import ARGS, CHROMIUM, PKG, _bank, _puzzle  # noqa: E402
+
+SIZE_LIMIT = 150 * 1024
+RENDER_LIMIT_MS = 200.0
+TYPES = {"html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8",
+         "css": "text/css; charset=utf-8", "json": "application/json", "png": "image/png"}
+
+
+def serve(files: dict[str, bytes]) -> http.server.ThreadingHTTPServer:
+    class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args):
+            pass
+
+        def do_GET(self):
+            p = self.path.split("?")[0].lstrip("/")
+            if p == "" or p.endswith("/"):
+                p += "index.html"
+            body = files.get(p)
+            self.send_response(200 if body is not None else 404)
+            body = body if body is not None else b""
+            self.send_header("Content-Type", TYPES.get(p.rsplit(".", 1)[-1], "text/plain"))
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def page_bytes(files: dict[str, bytes], slug: str, lang: str, bank: dict) -> dict[str, int]:
+    parts = {"html": len(files[f"{lang}/{slug}/play/index.html"])}
+    for name in ("static/site.css", "static/play/play.css", "static/play/play.js",
+                 "static/play/grid.js", f"static/play/{slug}.js"):
+        parts[name] = len(files.get(name, b""))
+    biggest = max(bank["boards"], key=lambda b: b["h"] * b["w"])
+    parts["board data (largest)"] = len(files[f"{slug}/play-data/{biggest['id']}.json"])
+    return parts
+
+
+MARKS = """(() => {
+  const r = performance.getEntriesByName('play-rendered')[0].startTime;
+  const s = performance.getEntriesByName('play-start')[0].startTime;
+  return [r, r - s];
+})()"""
+
+
+def timed(page, url: str) -> tuple[float, float]:
+    page.goto(url)
+    page.wait_for_selector("body[data-ready='1']")
+    return tuple(page.evaluate(MARKS))
+
+
+def summary(label: str, runs: list[tuple[float, float]]) -> tuple[float, str]:
+    total = [r[0] for r in runs]
+    script = [r[1] for r in runs]
+    med = statistics.median(total)
+    return med, (f"{label}: median {med:.1f} ms (min {min(total):.1f}, max {max(total):.1f}; "
+                 f"script {statistics.median(script):.1f} ms) over {len(runs)} runs")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--runs", type=int, default=9)
+    ap.add_argument("--screenshot", type=Path, default=None)
+    args = ap.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    banks = {slug: (_puzzle(slug), _bank(slug)) for slug in PKG}
+    files = {k: v.encode("utf-8") if isinstance(v, str) else v
+             for k, v in play.standalone_files(ROOT, banks).items()}
+    server = serve(files)
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    ok = True
+    print("boards: " + ", ".join(f"{s} {len(b[1]['boards'])}" for s, b in banks.items()))
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        for slug in sorted(PKG):
+            bank = banks[slug][1]
+            for lang in ("en", "ja"):
+                parts = page_bytes(files, slug, lang, bank)
+                total = sum(parts.values())
+                ok &= total < SIZE_LIMIT
+                print(f"{slug} {lang}: page + CSS + scripts + board data = {total:,} bytes "
+                      f"({total / 1024:.1f} KB, limit 150 KB) "
+                      f"{'OK' if total < SIZE_LIMIT else 'OVER'}\n    "
+                      + ", ".join(f"{k} {v:,}" for k, v in parts.items()))
+            url = f"{base}/en/{slug}/play/index.html"
+            biggest = max(bank["boards"], key=lambda b: b["h"] * b["w"])
+
+            ctx = browser.new_context(viewport={"width": 412, "height": 915})
+            page = ctx.new_page()
+            cdp = ctx.new_cdp_session(page)
+            cdp.send("Network.enable")
+            cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+            warm, big = [], []
+            for i in range(args.runs + 1):
+                page.goto("about:blank")
+                t = timed(page, url)
+                if i:
+                    warm.append(t)
+                elif args.screenshot:
+                    args.screenshot.mkdir(parents=True, exist_ok=True)
+                    page.screenshot(path=str(args.screenshot / f"{slug}.png"), full_page=True)
+            for _ in range(args.runs):
+                page.goto("about:blank")
+                big.append(timed(page, f"{url}#{biggest['id']}"))
+            ctx.close()
+            cold = []
+            for _ in range(args.runs):
+                ctx = browser.new_context(viewport={"width": 412, "height": 915})
+                cold.append(timed(ctx.new_page(), url))
+                ctx.close()
+            med, line = summary(f"{slug}: first render, default board "
+                                f"{bank['boards'][0]['id']}, warm browser", warm)
+            ok &= med < RENDER_LIMIT_MS
+            print(line + f" (limit 200 ms) {'OK' if med < RENDER_LIMIT_MS else 'OVER'}")
+            print(summary(f"{slug}: first render, default board, cold context", cold)[1])
+            print(summary(f"{slug}: first render, largest board {biggest['id']} by #id, "
+                          "warm browser", big)[1])
+        browser.close()
+    server.shutdown()
+    print(json.dumps({"ok": ok}))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
