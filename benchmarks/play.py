@@ -35,8 +35,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from site_builder import play  # noqa: E402
-from test_play_browser import ARGS, CHROMIUM, PKG, _bank, _puzzle  # noqa: E402
+from test_play_browser import ARGS, CHROMIUM, PKG, _bank, _puzzle
+
+from site_builder import play
 
 SIZE_LIMIT = 150 * 1024
 RENDER_LIMIT_MS = 200.0

@@ -120,9 +120,9 @@ PUZZLE_TEXT: dict[str, dict[str, dict[str, Any]]] = {
             "rules": [
                 ["Flood some cells. The flooded cells form one connected canal."],
                 ["No ", ["2×2"], " block is entirely flooded."],
-                ["Numbered cells stay dry. A number is the total of the flooded cells it "
-                 "can see: walk out in the four directions and add up the runs that start "
-                 "next to it."],
+                [("Numbered cells stay dry. A number is the total of the flooded cells it "
+                  "can see: walk out in the four directions and add up the runs that start "
+                  "next to it.")],
             ],
         },
         "ja": {
@@ -131,8 +131,8 @@ PUZZLE_TEXT: dict[str, dict[str, dict[str, Any]]] = {
             "rules": [
                 ["いくつかのマスを水路にする。水路はすべてひとつながり。"],
                 [["2×2"], " のマスがすべて水路になってはいけない。"],
-                ["数字のマスは陸地。数字は、そのマスから上下左右に見える水路のマスの合計"
-                 "（隣から続く水路だけを数える）。"],
+                [("数字のマスは陸地。数字は、そのマスから上下左右に見える水路のマスの合計"
+                  "（隣から続く水路だけを数える）。")],
             ],
         },
     },
@@ -141,10 +141,9 @@ PUZZLE_TEXT: dict[str, dict[str, dict[str, Any]]] = {
             "cycle": "numbered → excluded → undecided",
             "keys": [("N", "numbered"), ("X", "excluded")],
             "rules": [
-                ["Write a number from ", ["1"], " to ", ["4"], " in some cells; the rest "
-                 "stay blank."],
-                ["A number is how many of its four neighbours hold numbers. Here you only "
-                 "choose which cells are numbered: the page writes the count for you."],
+                ["Write a number from ", ["1"], " to ", ["4"], " in some cells; the rest stay blank."],
+                [("A number is how many of its four neighbours hold numbers. Here you only "
+                  "choose which cells are numbered: the page writes the count for you.")],
                 ["Two numbers side by side are different."],
                 ["All numbered cells form one connected group."],
             ],
@@ -154,8 +153,8 @@ PUZZLE_TEXT: dict[str, dict[str, dict[str, Any]]] = {
             "keys": [("N", "数字"), ("X", "空白の印")],
             "rules": [
                 ["いくつかのマスに ", ["1"], "〜", ["4"], " の数字を書く。残りは空欄。"],
-                ["数字は、上下左右の隣で数字が入っているマスの個数。ここでは数字を入れるマスを"
-                 "選ぶだけで、数字は自動で表示されます。"],
+                [("数字は、上下左右の隣で数字が入っているマスの個数。ここでは数字を入れるマスを"
+                  "選ぶだけで、数字は自動で表示されます。")],
                 ["隣り合う数字は違う数。"],
                 ["数字の入ったマスはすべてひとつながり。"],
             ],

@@ -112,7 +112,7 @@ def _bank(slug: str) -> dict:
 class _Quiet(http.server.SimpleHTTPRequestHandler):
     protocol_version = "HTTP/1.1"   # keep-alive, as a real server would
 
-    def log_message(self, *args):  # noqa: D102
+    def log_message(self, *args):
         pass
 
 
@@ -303,7 +303,7 @@ def test_play_page(slug, served, browser):
 
 def test_controls_are_labelled(served, browser):
     base, banks = served
-    slug = sorted(PKG)[0]
+    slug = min(PKG)
     entry = _pick(banks[slug][1])
     ctx = browser.new_context()
     page = ctx.new_page()

@@ -7,11 +7,10 @@ import re
 from pathlib import Path
 
 import pytest
+from test_play_browser import PKG, _bank, _puzzle
 
 from site_builder import play
 from site_builder.check import check_html
-
-from test_play_browser import PKG, _bank, _puzzle
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -48,7 +47,7 @@ def test_page_passes_number_check(slug, lang, outputs):
     # Links are relative and point at the shared framework and this puzzle's checker.
     assert 'src="../../../static/play/play.js"' in html
     assert f'href="../../../static/play/{slug}.js"' in html
-    cfg = json.loads(re.search(r'id="play-config">(.*?)</script>', html, re.S).group(1))
+    cfg = json.loads(re.search(r'id="play-config">(.*?)</script>', html, re.DOTALL).group(1))
     assert cfg["slug"] == slug and cfg["lang"] == lang
     assert cfg["data"] == f"../../../{slug}/play-data/"
     assert set(cfg["strings"]) == set(play.JS_STRINGS["en"])
