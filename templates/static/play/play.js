@@ -72,7 +72,7 @@ function rungName(g) {
 
 function boardLabel(b, n) {
   const rec = store.get(b.id);
-  const mark = rec && rec.solved ? ` ${T.solvedMark}` : rec && rec.s && /[12]/.test(rec.s) ? ` ${T.startedMark}` : "";
+  const mark = rec && rec.solved ? ` ${T.solvedMark}` : rec && rec.m ? ` ${T.startedMark}` : "";
   return fmt(T.boardOption, { n, id: b.id, size: b.size, grade: rungName(b.grade), clues: b.clues }) + mark;
 }
 
@@ -466,7 +466,8 @@ function clockText() {
 }
 function saveNow() {
   if (!entry || !states) return;
-  store.set(entry.id, { s: Array.from(states).join(""), t: Math.round(now()), solved });
+  const m = states.some((v, i) => v !== 0 && fixed[i] === null);
+  store.set(entry.id, { s: Array.from(states).join(""), t: Math.round(now()), solved, m });
 }
 
 setInterval(() => {
