@@ -427,8 +427,12 @@ def count_solutions(board: Board, limit: int, rules: Rules = STANDARD) -> int:
     return len(solve(board, limit=limit, rules=rules).solutions)
 
 
-def random_answer(h: int, w: int, rng: random.Random, bias: float = 0.85) -> Answer:
-    """A random answer of the empty h×w board: randomized search preferring numbers."""
+def random_answer(h: int, w: int, rng: random.Random, bias: float = 0.85,
+                  min_fill: float = 0.5) -> Answer:
+    """A random answer of the empty h×w board: randomized search preferring numbers.
+
+    Answers numbering fewer than ``min_fill`` of the cells are drawn again.
+    """
     nb = neighbours(h, w)
     while True:
         dom = [FULL] * (h * w)
@@ -441,5 +445,5 @@ def random_answer(h: int, w: int, rng: random.Random, bias: float = 0.85) -> Ans
                              cap=20 * h * w)
         except Capped:
             continue
-        if sols:
+        if sols and sum(1 for d in sols[0] if d & NUMS) >= min_fill * h * w:
             return to_answer(sols[0], h, w)

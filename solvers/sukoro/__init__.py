@@ -1,0 +1,44 @@
+"""Sukoro (数コロ): numbers that count their numbered neighbours.
+
+An answer is a set of numbered cells; each number is its cell's count of numbered
+orthogonal neighbours, equal numbers never touch, and the numbers form one group.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from solvers.common import Puzzle, Stage
+
+from .board import RULES, Answer, Board, answer_rows, decode, encode, render_board, violations
+from .brute import brute
+from .exact import LEDGER_COLS, ledger
+from .ladder import RUNGS, solve
+from .stages import BANK_PARAMS, STATS_PARAMS, bank, stats
+
+LEDGER_PARAMS = {"ledger_cols": {str(k): v for k, v in LEDGER_COLS.items()}}
+
+PUZZLE = Puzzle(
+    slug="sukoro",
+    names={"en": "Sukoro", "ja": "数コロ"},
+    pid="sukoro",
+    package_dir=Path(__file__).parent,
+    rungs=RUNGS,
+    board_from_json=Board.from_json,
+    answer_from_json=Answer.from_json,
+    decode=decode,
+    encode=encode,
+    violations=violations,
+    solve=solve,
+    brute=brute,
+    answer_rows=answer_rows,
+    render_board=render_board,
+    stages=(
+        Stage("bank", bank, BANK_PARAMS),
+        Stage("stats", stats, STATS_PARAMS, deps=("bank",)),
+        Stage("ledger", ledger, LEDGER_PARAMS),
+    ),
+)
+
+__all__ = ["PUZZLE", "RULES", "RUNGS", "Answer", "Board", "brute", "decode", "encode",
+           "solve", "violations"]

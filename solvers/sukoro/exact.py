@@ -1,0 +1,203 @@
+"""The ledger stage: exact facts about the empty board and about every printable clue set.
+
+Nothing here is random. Counts come from the row transfer (``frontier.count_answers``);
+surveys of clue sets enumerate the answers of a small board once and group them by their
+values at the chosen positions, instead of solving each clue set.
+"""
+
+from __future__ import annotations
+
+
+import statistics
+from fractions import Fraction
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+
+from solvers.common import Progress, no_progress
+
+from .frontier import count_answers, enumerate_answers
+
+# the blank-board table: rows h = 1..7, columns n = 1..max
+LEDGER_COLS = {1: 10, 2: 10, 3: 10, 4: 8, 5: 7, 6: 6, 7: 5}
+CENSUS = {"3x4": 4, "3x5": 4, "4x4": 4, "4x5": 3, "5x5": 3}
+TRUE_SETS = ("3x4", "3x5", "4x4")
+DENSEST = ("2x4", "2x5", "3x4", "3x5", "4x4", "4x5", "5x5")
+
+
+def _hw(size: str) -> tuple[int, int]:
+    a, b = size.split("x")
+    return int(a), int(b)
+
+
+def _share(a: int, b: int) -> float:
+    return a / b if b else 0.0
+
+
+def _full_grid_ok(h: int, w: int) -> bool:
+    """Is the fully numbered h×w grid an answer?"""
+    deg = [[(r > 0) + (r + 1 < h) + (c > 0) + (c + 1 < w) for c in range(w)] for r in range(h)]
+    for r in range(h):
+        for c in range(w):
+            if deg[r][c] == 0:
+                return False
+            if c + 1 < w and deg[r][c] == deg[r][c + 1]:
+                return False
+            if r + 1 < h and deg[r][c] == deg[r + 1][c]:
+                return False
+    return True
+
+
+def census_board(vals: np.ndarray, n: int, kmax: int) -> dict[str, Any]:
+    """For k = 1..kmax clues: how many printable clue sets have no / several / one answer."""
+    out = {}
+    for k in range(1, kmax + 1):
+        pow5 = 5 ** np.arange(k)
+        # signatures whose k digits are all 1-4 (a printed clue is a number)
+        valid = np.array([sum(d * 5 ** j for j, d in enumerate(ds))
+                          for ds in np.ndindex(*(5,) * k) if all(ds)], dtype=np.int64)
+        none = several = one = sets = 0
+        for pos in combinations(range(n), k):
+            sig = vals[:, pos].astype(np.int64) @ pow5
+            cnt = np.bincount(sig, minlength=5 ** k)[valid]
+            sets += len(valid)
+            none += int((cnt == 0).sum())
+            one += int((cnt == 1).sum())
+            several += int((cnt >= 2).sum())
+        out[str(k)] = {"clues": k, "sets": sets, "none": none, "several": several,
+                       "unique": one, "none_share": _share(none, sets),
+                       "several_share": _share(several, sets),
+                       "unique_share": _share(one, sets)}
+    return out
+
+
+def true_sets(vals: np.ndarray) -> dict[str, Any]:
+    """Subsets of each answer's own numbers: which make that answer the only one."""
+    n_ans = len(vals)
+    walked = 0
+    mins = []
+    for a in range(n_ans):
+        cells = np.flatnonzero(vals[a])
+        m = len(cells)
+        eq = vals[:, cells] == vals[a, cells]
+        masks = eq.astype(np.int64) @ (1 << np.arange(m, dtype=np.int64))
+        masks = np.delete(masks, a)
+        bad = np.zeros(1 << m, dtype=bool)
+        bad[masks] = True
+        for j in range(m):                  # close downwards: subsets of a bad set are bad
+            v = bad.reshape(-1, 2, 1 << j)
+            v[:, 0, :] |= v[:, 1, :]
+        walked += (1 << m) - 1          # every non-empty subset
+        size = np.array([bin(s).count("1") for s in range(1 << m)])
+        mins.append(int(size[~bad].min()))
+    return {"answers": n_ans, "walked": walked, "fewest": min(mins),
+            "median": statistics.median(mins), "worst": max(mins),
+            "mean": sum(mins) / n_ans}
+
+
+def digit_shares(vals: np.ndarray) -> dict[str, Any]:
+    counts = np.bincount(vals.ravel(), minlength=5)[1:]
+    total = int(counts.sum())
+    return {"numbers": total,
+            **{str(d): float(counts[d - 1] / total) for d in range(1, 5)}}
+
+
+def ledger(inputs: Any, params: Any, progress: Progress = no_progress) -> dict[str, Any]:
+    cols = {int(k): v for k, v in params["ledger_cols"].items()}
+    total_cells = sum(cols.values())
+    done = 0
+    rows = []
+    blank: dict[str, int] = {}
+    for h in sorted(cols):
+        counts = []
+        for w in range(1, cols[h] + 1):
+            c = count_answers(h, w)
+            counts.append(c)
+            blank[f"{h}x{w}"] = c
+            done += 1
+            progress(done, total_cells + 10, f"blank {h}x{w}")
+        rows.append({"h": h, "label": f"{h}×n", "counts": counts})
+    one_row = rows[0]["counts"]
+    law = all(c == max(0, n - 2) for n, c in enumerate(one_row, start=1))
+
+    # the cubic through 2x2..2x5, tried on 2x6 and 2x7
+    xs = [2, 3, 4, 5]
+    ys = [blank[f"2x{x}"] for x in xs]
+
+    def lagrange(x: int) -> Fraction:
+        tot = Fraction(0)
+        for i, xi in enumerate(xs):
+            term = Fraction(ys[i])
+            for j, xj in enumerate(xs):
+                if j != i:
+                    term *= Fraction(x - xj, xi - xj)
+            tot += term
+        return tot
+
+    cubic = {}
+    for x in (6, 7):
+        p = lagrange(x)
+        cubic[str(x)] = {"n": x, "predicted": int(p) if p.denominator == 1 else float(p),
+                         "true": blank[f"2x{x}"], "hit": p == blank[f"2x{x}"]}
+
+    # enumerations shared by the surveys below
+    enum: dict[str, np.ndarray] = {}
+    for size in sorted(set(CENSUS) | set(DENSEST) | set(TRUE_SETS)):
+        enum[size] = enumerate_answers(*_hw(size))
+    progress(total_cells + 2, total_cells + 10, "enumerated small boards")
+
+    densest = {}
+    for size in DENSEST:
+        h, w = _hw(size)
+        most = int((enum[size] > 0).sum(axis=1).max())
+        densest[size] = {"cells": h * w, "most": most, "share": most / (h * w)}
+    dens_shares = [d["share"] for d in densest.values()]
+
+    fillable = [f"{h}x{w}" for h in range(1, 9) for w in range(h, 13) if _full_grid_ok(h, w)]
+
+    census: dict[str, Any] = {}
+    tot = {"sets": 0, "none": 0, "several": 0, "unique": 0}
+    one_clue = {"sets": 0, "unique": 0}
+    by_k: dict[str, dict[str, int]] = {}
+    for size, kmax in CENSUS.items():
+        h, w = _hw(size)
+        census[size] = census_board(enum[size], h * w, kmax)
+        for k, row in census[size].items():
+            for key in tot:
+                tot[key] += row[key]
+            agg = by_k.setdefault(k, {"sets": 0, "none": 0, "several": 0, "unique": 0})
+            for key in agg:
+                agg[key] += row[key]
+            if k == "1":
+                one_clue["sets"] += row["sets"]
+                one_clue["unique"] += row["unique"]
+        progress(total_cells + 3, total_cells + 10, f"census {size}")
+    for agg in by_k.values():
+        for key in ("none", "several", "unique"):
+            agg[f"{key}_share"] = _share(agg[key], agg["sets"])
+    census_total = dict(tot)
+    for key in ("none", "several", "unique"):
+        census_total[f"{key}_share"] = _share(tot[key], tot["sets"])
+
+    truesets = {}
+    for size in TRUE_SETS:
+        truesets[size] = true_sets(enum[size])
+    progress(total_cells + 8, total_cells + 10, "true clue sets")
+
+    e55 = enum["5x5"]
+    return {
+        "blank": {"rows": rows, "sizes": blank,
+                  "max_cols": max(cols.values()),
+                  "cols": [str(n) for n in range(1, max(cols.values()) + 1)]},
+        "one_row": {"law_holds": law, "upto": cols[1], "example_n": 10,
+                    "example": blank[f"1x{cols[1]}"], "only_clueless_unique": "1x3"},
+        "cubic": {"through": "2x2-2x5", "tries": cubic,
+                  "hits_6": cubic["6"]["hit"], "misses_7": not cubic["7"]["hit"]},
+        "densest": {"sizes": densest, "low": min(dens_shares), "high": max(dens_shares)},
+        "fillable": {"upto": "8x12", "sizes": fillable, "count": len(fillable)},
+        "census": {"boards": census, "total": census_total, "one_clue": one_clue,
+                   "by_clues": by_k, "positions_max": max(CENSUS.values())},
+        "true_sets": truesets,
+        "empty5x5_digits": {"answers": int(len(e55)), **digit_shares(e55)},
+    }
