@@ -13,6 +13,7 @@ import functools
 import http.server
 import importlib
 import json
+import os
 import random
 import threading
 from pathlib import Path
@@ -100,8 +101,9 @@ def _stage_bank(slug: str) -> dict | None:
 @functools.cache
 def _bank(slug: str) -> dict:
     """The real bank when built; else the package's bank stage on a small size; else a
-    one-board fixture (so these tests run before the puzzle packages land)."""
-    path = ROOT / "content" / slug / "bank.json"
+    one-board fixture (so these tests run before the puzzle packages land).
+    PLAY_CONTENT=<dir> reads the bank from another content folder."""
+    path = Path(os.environ.get("PLAY_CONTENT", ROOT / "content")) / slug / "bank.json"
     if path.exists():
         data = json.loads(path.read_text())["data"]
         if data.get("boards"):
