@@ -176,46 +176,48 @@ def _conn(dom: list[int], nb) -> list[int] | None:
     disc = [0] * n
     low = [0] * n
     fcnt = [0] * n
-    t = 1
-    disc[root] = low[root] = t
+    par = [-1] * n
+    ptr = [0] * n
+    disc[root] = low[root] = t = 1
     fcnt[root] = 1
     forced = []
-    stack = [(root, iter(nb[root]))]
-    parent = {root: -1}
+    stack = [root]
+    push, pop = stack.append, stack.pop
     while stack:
-        v, it = stack[-1]
-        advanced = False
-        for u in it:
-            if not dom[u] & NUMS:
+        v = stack[-1]
+        nbv = nb[v]
+        k = ptr[v]
+        if k < len(nbv):
+            ptr[v] = k + 1
+            u = nbv[k]
+            du = dom[u]
+            if not du & NUMS:
                 continue
-            if disc[u] == 0:
+            if not disc[u]:
                 t += 1
                 disc[u] = low[u] = t
-                d = dom[u]
-                fcnt[u] = 1 if not d & BLANK else 0
-                parent[u] = v
-                stack.append((u, iter(nb[u])))
-                advanced = True
-                break
-            if u != parent[v] and disc[u] < low[v]:
+                if not du & BLANK:
+                    fcnt[u] = 1
+                par[u] = v
+                push(u)
+            elif disc[u] < low[v] and u != par[v]:
                 low[v] = disc[u]
-        if advanced:
             continue
-        stack.pop()
-        p = parent[v]
+        pop()
+        p = par[v]
         if p >= 0:
-            if low[v] < low[p]:
-                low[p] = low[v]
-            fcnt[p] += fcnt[v]
-            # p separates v's subtree from the rest
-            if low[v] >= disc[p] and fcnt[v] > 0 and dom[p] & BLANK:
-                outside = nfixed - fcnt[v]
-                if outside > 0:
-                    forced.append(p)
+            lv = low[v]
+            if lv < low[p]:
+                low[p] = lv
+            fv = fcnt[v]
+            fcnt[p] += fv
+            # p separates v's subtree (holding fixed numbers) from the other fixed numbers
+            if fv and lv >= disc[p] and dom[p] & BLANK and nfixed > fv:
+                forced.append(p)
     changed = []
     for i in range(n):
         d = dom[i]
-        if d & NUMS and disc[i] == 0:
+        if d & NUMS and not disc[i]:
             if not d & BLANK:
                 return None
             dom[i] = BLANK
@@ -264,20 +266,33 @@ def propagate(dom: list[int], nb, level: int, rules: Rules = STANDARD,
 
 
 def _probe(dom: list[int], nb, rules: Rules) -> bool | None:
-    """One sweep of singleton consistency: None on contradiction, else whether it narrowed."""
+    """One sweep of singleton consistency: None on contradiction, else whether it narrowed.
+
+    A value is skipped when an earlier successful trial of this sweep (since the last
+    narrowing) already fixed the cell to that value: the trial's fixpoint shows that the
+    value propagates without a contradiction.
+    """
     n = len(dom)
     narrowed = False
+    support = [0] * n
     for i in range(n):
         d = dom[i]
         if POP[d] < 2:
             continue
         keep = 0
         for b in BITS[d]:
+            if support[i] & b:
+                keep |= b
+                continue
             trial = dom[:]
             trial[i] = b
             if propagate(trial, nb, 2, rules, todo=_touch((i,), nb)) and _valid_if_done(
                     trial, nb, rules):
                 keep |= b
+                for j in range(n):
+                    t = trial[j]
+                    if POP[t] == 1:
+                        support[j] |= t
         if keep != d:
             if not keep:
                 return None
@@ -285,6 +300,7 @@ def _probe(dom: list[int], nb, rules: Rules) -> bool | None:
             if not propagate(dom, nb, 2, rules, todo=_touch((i,), nb)):
                 return None
             narrowed = True
+            support = [0] * n
     return narrowed
 
 

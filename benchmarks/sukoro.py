@@ -1,0 +1,76 @@
+"""Sukoro speed figures (not a test). Run: .venv/bin/python benchmarks/sukoro.py [--all]
+
+Prints: median time to prove a banked 10×10 board unique (in-process), the whole clue
+census, the ledger through 6×6 and 7×5, and with --all the three stages end to end
+(wall time and peak memory).
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from solvers.sukoro import exact  # noqa: E402
+from solvers.sukoro.board import Board  # noqa: E402
+from solvers.sukoro.frontier import count_answers, enumerate_answers  # noqa: E402
+from solvers.sukoro.ladder import solve  # noqa: E402
+
+
+def bank_boards():
+    p = ROOT / "content" / "sukoro" / "bank.json"
+    if p.exists():
+        return json.loads(p.read_text())["data"]["boards"]
+    from solvers.sukoro.stages import BANK_PARAMS, bank
+    return bank({}, {**BANK_PARAMS, "sizes": ["10x10"]})["boards"]
+
+
+def main() -> None:
+    boards = [Board.from_json(e["board"]) for e in bank_boards() if e["size"] == "10x10"]
+    times = []
+    for b in boards:
+        t = time.perf_counter()
+        res = solve(b, limit=2)
+        times.append(time.perf_counter() - t)
+        assert len(res.solutions) == 1
+    print(f"prove 10x10 unique: median {statistics.median(times) * 1000:.1f} ms, "
+          f"max {max(times) * 1000:.1f} ms over {len(times)} boards")
+
+    t = time.perf_counter()
+    total = 0
+    for size, kmax in exact.CENSUS.items():
+        h, w = exact._hw(size)
+        rows = exact.census_board(enumerate_answers(h, w), h * w, kmax)
+        total += sum(r["sets"] for r in rows.values())
+    print(f"clue census ({total:,} clue sets, enumeration included): "
+          f"{time.perf_counter() - t:.1f} s")
+
+    t = time.perf_counter()
+    for h, n in exact.LEDGER_COLS.items():
+        for w in range(1, n + 1):
+            count_answers(h, w)
+    print(f"blank ledger 1xn..7x5 (incl. 6x6, 7x5): {time.perf_counter() - t:.1f} s")
+
+    if "--all" in sys.argv:
+        from solvers.sukoro import LEDGER_PARAMS
+        from solvers.sukoro.stages import BANK_PARAMS, STATS_PARAMS, bank, stats
+        t0 = time.perf_counter()
+        b = bank({}, BANK_PARAMS)
+        t1 = time.perf_counter()
+        stats({"bank": b}, STATS_PARAMS)
+        t2 = time.perf_counter()
+        exact.ledger({}, LEDGER_PARAMS)
+        t3 = time.perf_counter()
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(f"regenerate: bank {t1 - t0:.0f} s, stats {t2 - t1:.0f} s, ledger {t3 - t2:.0f} s,"
+              f" total {t3 - t0:.0f} s, peak memory {peak:.0f} MB")
+
+
+if __name__ == "__main__":
+    main()
