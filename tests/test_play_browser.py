@@ -88,10 +88,14 @@ def _stage_bank(slug: str) -> dict | None:
         p = importlib.import_module(PKG[slug]).PUZZLE
         stage = next(s for s in p.stages if s.name == "bank")
         params = dict(stage.params)
-        if not ("sizes" in params and "count" in params):
+        sizes = params.get("sizes")
+        if isinstance(sizes, dict):             # {"8x8": 36, ...}
+            params["sizes"] = {next(iter(sizes)): 2}
+        elif isinstance(sizes, list) and "count" in params:
+            params["sizes"] = sizes[:1]
+            params["count"] = 2
+        else:
             return None
-        params["sizes"] = list(params["sizes"])[:1]
-        params["count"] = 2
         data = stage.run({}, params, lambda *a: None)
         return data if data.get("boards") else None
     except Exception:  # noqa: BLE001 - any trouble: fall back to the fixture
