@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import random
 import shutil
 import subprocess
@@ -43,7 +44,7 @@ def _python_checker(slug: str):
 
 
 def _bank_answers(slug: str) -> list[tuple[dict, dict]]:
-    path = ROOT / "content" / slug / "bank.json"
+    path = Path(os.environ.get("PLAY_CONTENT", ROOT / "content")) / slug / "bank.json"
     if not path.exists():
         return []
     data = json.loads(path.read_text())["data"]

@@ -65,3 +65,19 @@ def test_unsafe_board_id_is_refused():
     bad = {"boards": [{"id": "../x", "h": 1, "w": 1}]}
     with pytest.raises(ValueError, match="file name"):
         play.play_files(site, _puzzle("sukoro"), bad)
+
+
+@pytest.mark.parametrize("slug", sorted(PKG))
+def test_real_site_renders_the_play_pages(slug):
+    """Through the lead's Site, once this puzzle's JSON is built."""
+    if not all((ROOT / "content" / slug / f"{s}.json").exists()
+               for s in ("bank", "stats", "ledger")):
+        pytest.skip(f"content/{slug} is not built yet")
+    from site_builder.site import Site
+
+    site = Site(ROOT, slugs=[slug])
+    files = play.play_files(site, _puzzle(slug), site.data[f"{slug}/bank"])
+    for lang in ("en", "ja"):
+        html = files[f"{lang}/{slug}/play/index.html"]
+        assert check_html(lang, html, {}) == []
+        assert 'href="../../../static/play/play.css"' in html
