@@ -85,7 +85,8 @@ PAGE: dict[str, dict[str, str]] = {
         "check_head": "Check", "hint_head": "Hint",
         "k_move": "move the cursor", "k_cycle": "cycle the cell", "k_clear": "make undecided",
         "k_undo": "undo", "k_redo": "redo", "k_back": "cycle backwards",
-        "tap": "Click or tap a cell to cycle it: {cycle}. Right-click or Shift+click goes back.",
+        "tap": ("Click or tap a cell to cycle it: {cycle}. Drag across cells to give them the same "
+                "state. Right-click or Shift+click goes back."),
         "noscript": "This page needs JavaScript to play.",
     },
     "ja": {
@@ -105,7 +106,8 @@ PAGE: dict[str, dict[str, str]] = {
         "check_head": "チェック", "hint_head": "ヒント",
         "k_move": "カーソル移動", "k_cycle": "マスの状態を順に切り替え", "k_clear": "未定に戻す",
         "k_undo": "元に戻す", "k_redo": "やり直す", "k_back": "逆順に切り替え",
-        "tap": "マスをクリック／タップすると {cycle} の順に切り替わります。右クリックか Shift+クリックで逆順。",
+        "tap": ("マスをクリック／タップすると {cycle} の順に切り替わります。なぞると通ったマスが同じ状態に"
+                "なります。右クリックか Shift+クリックで逆順。"),
         "noscript": "このページで遊ぶには JavaScript が必要です。",
     },
 }

@@ -323,3 +323,43 @@ def test_controls_are_labelled(served, browser):
         assert page.locator("#pick-board option").count() == len(banks[slug][1]["boards"])
     finally:
         ctx.close()
+
+
+def test_drag_paints_cells_as_one_undo_step(served, browser):
+    base, banks = served
+    slug = "canal-view"
+    entry = _pick(banks[slug][1])
+    board = entry["board"]
+    w = board["w"]
+    # The longest run of clue-free cells in one row.
+    best: list[tuple[int, int]] = []
+    for r in range(board["h"]):
+        run: list[tuple[int, int]] = []
+        for c in range(w):
+            run = run + [(r, c)] if board["clues"][r][c] is None else []
+            if len(run) > len(best):
+                best = run
+    assert len(best) >= 2
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    try:
+        _open(page, base, "en", slug, entry["id"])
+        box = page.locator("#board-svg").bounding_box()
+        scale = box["width"] / page.eval_on_selector("#board-svg", "s => s.viewBox.baseVal.width")
+
+        def at(r, c):
+            return box["x"] + (22 + c * 40) * scale, box["y"] + (22 + r * 40) * scale
+
+        page.mouse.move(*at(*best[0]))
+        page.mouse.down()
+        for cell in best[1:]:
+            page.mouse.move(*at(*cell), steps=3)
+        page.mouse.up()
+        st = _states(page)
+        assert [st[r * w + c] for r, c in best] == [1] * len(best)
+        page.click("#undo")
+        st = _states(page)
+        assert [st[r * w + c] for r, c in best] == [0] * len(best)
+        assert page.locator("#undo").is_disabled()
+    finally:
+        ctx.close()

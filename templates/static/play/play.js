@@ -258,10 +258,7 @@ function setCell(i, to) {
 
 function cycle(i, back = false) {
   if (!board || fixed[i] !== null) return;
-  const cyc = P.CYCLE;
-  const k = cyc.indexOf(states[i]);
-  const to = back ? cyc[(k + cyc.length - 1) % cyc.length] : cyc[(k + 1) % cyc.length];
-  setCell(i, to === undefined ? 0 : to);
+  setCell(i, nextState(i, back));
 }
 
 function undo() {
@@ -304,21 +301,61 @@ function cellFromEvent(e) {
   return r * board.w + c;
 }
 
-wrap.addEventListener("click", (e) => {
-  const i = cellFromEvent(e);
-  if (i < 0) return;
-  cursor = i;
-  cycle(i, e.shiftKey);
-  draw();
-});
-wrap.addEventListener("contextmenu", (e) => {
+// Pointer input: press a cell to cycle it; drag on to give the cells you pass the same
+// state (one undo step for the whole stroke). Right button or Shift cycles backwards.
+let drag = null;
+
+function nextState(i, back) {
+  const cyc = P.CYCLE;
+  const k = cyc.indexOf(states[i]);
+  const to = back ? cyc[(k + cyc.length - 1) % cyc.length] : cyc[(k + 1) % cyc.length];
+  return to === undefined ? 0 : to;
+}
+
+function paint(i) {
+  if (fixed[i] !== null || states[i] === drag.to) return;
+  drag.changes.push([i, states[i], drag.to]);
+  states[i] = drag.to;
+}
+
+function endDrag() {
+  if (!drag) return;
+  const { changes } = drag;
+  drag = null;
+  if (changes.length) {
+    undoStack.push(changes);
+    redoStack = [];
+  }
+  afterChange();
+}
+
+wrap.addEventListener("pointerdown", (e) => {
+  if (!board || (e.button !== 0 && e.button !== 2)) return;
   const i = cellFromEvent(e);
   if (i < 0) return;
   e.preventDefault();
+  wrap.focus({ preventScroll: true });
   cursor = i;
-  cycle(i, true);
+  if (fixed[i] !== null) { draw(); return; }
+  drag = { to: nextState(i, e.button === 2 || e.shiftKey), changes: [], seen: new Set([i]),
+    id: e.pointerId };
+  paint(i);
+  try { wrap.setPointerCapture(e.pointerId); } catch { /* synthetic events */ }
   draw();
 });
+wrap.addEventListener("pointermove", (e) => {
+  if (!drag || e.pointerId !== drag.id) return;
+  const i = cellFromEvent(e);
+  if (i < 0 || drag.seen.has(i)) return;
+  drag.seen.add(i);
+  cursor = i;
+  paint(i);
+  draw();
+});
+wrap.addEventListener("pointerup", endDrag);
+wrap.addEventListener("pointercancel", endDrag);
+wrap.addEventListener("lostpointercapture", endDrag);
+wrap.addEventListener("contextmenu", (e) => e.preventDefault());
 
 wrap.addEventListener("keydown", (e) => {
   if (!board || e.ctrlKey || e.metaKey || e.altKey) return;
