@@ -17,10 +17,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from solvers.sukoro import exact  # noqa: E402
-from solvers.sukoro.board import Board  # noqa: E402
-from solvers.sukoro.frontier import count_answers, enumerate_answers  # noqa: E402
-from solvers.sukoro.ladder import solve  # noqa: E402
+from solvers.sukoro import exact
+from solvers.sukoro.board import Board
+from solvers.sukoro.frontier import count_answers, enumerate_answers
+from solvers.sukoro.ladder import solve
 
 
 def bank_boards():

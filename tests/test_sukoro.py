@@ -9,13 +9,12 @@ import pytest
 
 from solvers import registry
 from solvers.common import PuzzleError
-from solvers.sukoro import PUZZLE, RULES, RUNGS
-from solvers.sukoro import exact
+from solvers.sukoro import PUZZLE, RULES, RUNGS, exact
 from solvers.sukoro.board import Answer, Board, decode, encode, render_board, violations
 from solvers.sukoro.brute import brute
 from solvers.sukoro.frontier import count_answers, enumerate_answers
 from solvers.sukoro.generate import full_print, generate, trace
-from solvers.sukoro.ladder import (LEVEL, NUMS, Rules, fixpoint, random_answer, solve)
+from solvers.sukoro.ladder import LEVEL, NUMS, Rules, fixpoint, random_answer, solve
 from solvers.sukoro.stages import bank, stats
 
 SAMPLE = "https://puzz.link/p?sukoro/5/5/2a2c4a2g2a4c2a2"

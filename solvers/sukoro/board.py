@@ -153,8 +153,7 @@ def decode(url: str) -> Board:
     parts = text.split("/")
     pid = parts[0]
     for suffix in ("_edit", "_play"):
-        if pid.endswith(suffix):
-            pid = pid[: -len(suffix)]
+        pid = pid.removesuffix(suffix)
     if pid != PID:
         raise PuzzleError(f"URL names the puzzle {pid!r}, expected {PID!r}")
     rest = parts[1:]

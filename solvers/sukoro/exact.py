@@ -7,7 +7,6 @@ values at the chosen positions, instead of solving each clue set.
 
 from __future__ import annotations
 
-
 import statistics
 from fractions import Fraction
 from itertools import combinations
@@ -89,7 +88,7 @@ def true_sets(vals: np.ndarray) -> dict[str, Any]:
             v = bad.reshape(-1, 2, 1 << j)
             v[:, 0, :] |= v[:, 1, :]
         walked += (1 << m) - 1          # every non-empty subset
-        size = np.array([bin(s).count("1") for s in range(1 << m)])
+        size = np.array([(s).bit_count() for s in range(1 << m)])
         mins.append(int(size[~bad].min()))
     return {"answers": n_ans, "walked": walked, "fewest": min(mins),
             "median": statistics.median(mins), "worst": max(mins),
@@ -199,5 +198,5 @@ def ledger(inputs: Any, params: Any, progress: Progress = no_progress) -> dict[s
         "census": {"boards": census, "total": census_total, "one_clue": one_clue,
                    "by_clues": by_k, "positions_max": max(CENSUS.values())},
         "true_sets": truesets,
-        "empty5x5_digits": {"answers": int(len(e55)), **digit_shares(e55)},
+        "empty5x5_digits": {"answers": len(e55), **digit_shares(e55)},
     }

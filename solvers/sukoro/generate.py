@@ -12,8 +12,18 @@ import random
 from typing import Any
 
 from .board import Answer, Board, encode
-from .ladder import (BLANK, LEVEL, NUMS, RUNGS, decided, initial, neighbours, propagate,
-                     random_answer, solve)
+from .ladder import (
+    BLANK,
+    LEVEL,
+    NUMS,
+    RUNGS,
+    decided,
+    initial,
+    neighbours,
+    propagate,
+    random_answer,
+    solve,
+)
 
 
 def full_print(answer: Answer) -> Board:
@@ -42,14 +52,14 @@ def generate(h: int, w: int, rng: random.Random) -> tuple[Board, Answer]:
 
 
 _WHY = {
-    "deg": ("Counting: each number needs exactly that many numbered neighbours, so these "
-            "cells are forced.",
+    "deg": (("Counting: each number needs exactly that many numbered neighbours, so these "
+            "cells are forced."),
             "数を数える: 数字は隣の数字マスの個数そのものなので、これらのマスが決まります。"),
-    "neq": ("Neighbours differ: a known number rules its own value out next door, which "
-            "settles these cells.",
+    "neq": (("Neighbours differ: a known number rules its own value out next door, which "
+            "settles these cells."),
             "隣は別の数: 確定した数字は隣に同じ値を許さないので、これらのマスが決まります。"),
-    "conn": ("One group: cells that cannot join the numbers are blank, and cells that hold "
-             "the group together must be numbers.",
+    "conn": (("One group: cells that cannot join the numbers are blank, and cells that hold "
+             "the group together must be numbers."),
              "ひとつながり: 数字の塊に届かないマスは空き、塊をつなぐ唯一の通り道は数字です。"),
     "probe": ("Try and see: every other choice for these cells leads to a contradiction.",
               "仮定してみる: これらのマスは、ほかの選択をすると必ず矛盾します。"),

@@ -31,7 +31,7 @@ RUNGS = ("deg", "neq", "conn", "probe", "search")
 LEVEL = {name: i for i, name in enumerate(RUNGS)}
 FULL, BLANK, NUMS = 31, 1, 30
 
-POP = [bin(m).count("1") for m in range(32)]
+POP = [(m).bit_count() for m in range(32)]
 LOW = [next((v for v in range(1, 5) if m >> v & 1), 0) for m in range(32)]
 HIGH = [next((v for v in range(4, 0, -1) if m >> v & 1), 0) for m in range(32)]
 SINGLE = [(LOW[m] if (m & NUMS) and POP[m] == 1 else 0) for m in range(32)]
@@ -207,8 +207,7 @@ def _conn(dom: list[int], nb) -> list[int] | None:
         p = par[v]
         if p >= 0:
             lv = low[v]
-            if lv < low[p]:
-                low[p] = lv
+            low[p] = min(low[p], lv)
             fv = fcnt[v]
             fcnt[p] += fv
             # p separates v's subtree (holding fixed numbers) from the other fixed numbers
@@ -426,17 +425,18 @@ def solve(board: Board, level: str | None = None, limit: int = 2,
     fixed: list = []
     for k in range(min(top, 3) + 1):
         if not propagate(dom, nb, k, rules):
-            return SolveResult([], rung=RUNGS[k], stats={"contradiction": True})
+            return SolveResult([], rung=None, stats={"contradiction": True})
         if complete(dom):
             sols = [to_answer(dom, h, w)] if valid(dom, nb, rules) else []
             fixed = [(i // w, i % w) for i in range(h * w) if flat[i] is None]
-            return SolveResult(sols, rung=RUNGS[k], fixed=fixed)
+            return SolveResult(sols, rung=RUNGS[k] if sols else None, fixed=fixed)
     if top < LEVEL["search"]:
         dec = decided(dom)
         fixed = [(i // w, i % w) for i in range(h * w) if flat[i] is None and dec[i]]
         return SolveResult([], rung=None, fixed=fixed)
     sols, nodes = search(dom, h, w, limit, node_level=2, rules=rules)
-    return SolveResult([to_answer(s, h, w) for s in sols], nodes=nodes, rung="search")
+    return SolveResult([to_answer(s, h, w) for s in sols], nodes=nodes,
+                       rung="search" if sols else None)
 
 
 def count_solutions(board: Board, limit: int, rules: Rules = STANDARD) -> int:

@@ -11,8 +11,20 @@ from solvers.common import Progress, no_progress
 
 from .board import Answer, Board
 from .generate import bank_entry, full_print, generate
-from .ladder import (LEVEL, RUNGS, STANDARD, Capped, Rules, decided, initial, neighbours,
-                     propagate, random_answer, search, solve)
+from .ladder import (
+    LEVEL,
+    RUNGS,
+    STANDARD,
+    Capped,
+    Rules,
+    decided,
+    initial,
+    neighbours,
+    propagate,
+    random_answer,
+    search,
+    solve,
+)
 
 BANK_PARAMS = {"seed": 57, "sizes": ["6x6", "8x8", "10x10"], "count": 24}
 STATS_PARAMS = {
@@ -32,7 +44,7 @@ def _hw(size: str) -> tuple[int, int]:
     return int(a), int(b)
 
 
-def _share(a: int | float, b: int | float) -> float:
+def _share(a: float, b: float) -> float:
     return a / b if b else 0.0
 
 
@@ -126,6 +138,7 @@ def stats(inputs: Mapping[str, Any], params: Mapping[str, Any],
 
     # -- sampling: random clue sets against clue sets read off an answer
     sampling: dict[str, Any] = {}
+    sample_rows: list[dict[str, Any]] = []
     rs, ts = params["random_samples"], params["true_samples"]
     tot_random = tot_random_unique = tot_true = tot_true_unique = 0
     for size, ks in params["sampling"].items():
@@ -153,17 +166,18 @@ def stats(inputs: Mapping[str, Any], params: Mapping[str, Any],
                     flat[i] = vals[i]
                 tn += 1
                 tuniq += _count(Board.from_flat(h, w, flat), 2) == 1
-            rows[str(k)] = {"clues": k, "random": rs, "random_none": none,
+            rows[str(k)] = {"size": size, "clues": k, "random": rs, "random_none": none,
                             "random_unique": uniq, "random_none_share": _share(none, rs),
                             "random_unique_share": _share(uniq, rs), "true": tn,
                             "true_unique": tuniq, "true_unique_share": _share(tuniq, tn)}
+            sample_rows.append(rows[str(k)])
             tot_random += rs
             tot_random_unique += uniq
             tot_true += tn
             tot_true_unique += tuniq
         sampling[size] = rows
         progress(step, steps, f"sampling {size}")
-    out["sampling"] = {"sizes": sampling, "random": tot_random,
+    out["sampling"] = {"sizes": sampling, "rows": sample_rows, "random": tot_random,
                        "random_unique": tot_random_unique, "true": tot_true,
                        "true_unique": tot_true_unique}
     tick("sampling")
