@@ -15,6 +15,7 @@ import importlib
 import json
 import os
 import random
+import shutil
 import threading
 from pathlib import Path
 from types import SimpleNamespace
@@ -24,7 +25,7 @@ import pytest
 from site_builder import play
 
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = "/usr/bin/chromium"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 NAMES = {"canal-view": {"en": "Canal View", "ja": "カナルビュー"},
