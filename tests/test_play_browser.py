@@ -227,6 +227,8 @@ def test_play_page(slug, served, browser):
         assert page.locator("#board.solved").count() == 1
         page.click("#check")
         assert page.locator("#check-out .ok").count() == 1
+        page.click("#hint")
+        assert page.locator("#hint-out .ok").count() == 1
 
         # Undo and redo, by keyboard and by buttons.
         solved_states = _states(page)

@@ -448,6 +448,13 @@ function hint() {
   out.replaceChildren();
   const p = document.createElement("p");
   const ans = entry.answer;
+  if (solved) {
+    p.className = "ok";
+    p.textContent = fmt(T.solved, { time: clockText() });
+    out.append(p);
+    draw();
+    return;
+  }
   // First wrong mark in reading order, if any.
   for (let i = 0; i < states.length; i++) {
     if (fixed[i] !== null || states[i] === 0) continue;
@@ -464,7 +471,7 @@ function hint() {
   const stepIx = (entry.trace || []).findIndex((st) =>
     st.cells.some(([r, c], k) => states[r * board.w + c] !== P.traceState(st.states[k])));
   if (stepIx < 0) {
-    p.textContent = solved ? fmt(T.solved, { time: clockText() }) : T.hintNone;
+    p.textContent = T.hintNone;
     out.append(p);
     draw();
     return;
