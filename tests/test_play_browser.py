@@ -220,6 +220,25 @@ def test_play_page(slug, served, browser):
                   for g in page.locator("#board .cell.hint").all()}
         assert hinted == {tuple(x) for x in step["cells"]}
 
+        # Mark that step as the hint says: the next hint is a later step.
+        on_word = STATE_WORDS[slug][0]
+        for (r, c), state in zip(step["cells"], step["states"]):
+            if board["clues"][r][c] is None:
+                _click(page, r, c, 1 if state == on_word else 2)
+        st = _states(page)
+        want_state = {on_word: 1}
+        nxt = next((s for s in entry["trace"] if any(
+            st[r * w + c] != want_state.get(x, 2) for (r, c), x in zip(s["cells"], s["states"]))),
+            None)
+        page.click("#hint")
+        if nxt is not None:
+            assert nxt is not step
+            assert nxt["en"] in page.locator("#hint-out").inner_text()
+            hinted = {(int(g.get_attribute("data-r")), int(g.get_attribute("data-c")))
+                      for g in page.locator("#board .cell.hint").all()}
+            assert hinted == {tuple(x) for x in nxt["cells"]}
+        page.click("#reset")
+
         # The true answer by clicks: solved.
         for r, c in free_on:
             _click(page, r, c)
