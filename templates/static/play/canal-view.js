@@ -24,6 +24,21 @@ export const MESSAGES = {
   },
 };
 
+// A sharper sentence for one violation, when its details are known.
+export function message(v, lang) {
+  if (v.rule === "canal.count" && v.seen !== undefined) {
+    return lang === "ja"
+      ? `${v.clue} から見える水路は ${v.seen} マスで、${v.clue} マスではありません。`
+      : `This ${v.clue} sees ${v.seen} flooded cell${v.seen === 1 ? "" : "s"}, not ${v.clue}.`;
+  }
+  if (v.rule === "canal.connect" && v.pieces) {
+    return lang === "ja"
+      ? `水路が ${v.pieces} つに分かれています。大きい一つ以外のマスを示します。`
+      : `The canal is in ${v.pieces} pieces; the cells outside the largest are shown.`;
+  }
+  return MESSAGES[v.rule][lang];
+}
+
 export function violations(board, answer) {
   const { h, w, clues } = board;
   const fl = answer.rows.map((row) => Array.from(row, (ch) => ch === "#"));
@@ -44,7 +59,8 @@ export function violations(board, answer) {
     for (let c = 0; c < w; c++) {
       const v = clues[r][c];
       if (typeof v !== "number") continue;
-      if (seen(fl, h, w, r, c) !== v) out.push({ rule: "canal.count", cells: [[r, c]] });
+      const n = seen(fl, h, w, r, c);
+      if (n !== v) out.push({ rule: "canal.count", cells: [[r, c]], clue: v, seen: n });
     }
   }
   const conn = connectViolation("canal.connect", fl, h, w);

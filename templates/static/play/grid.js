@@ -56,5 +56,5 @@ export function connectViolation(rule, on, h, w) {
   const cells = [];
   groups.forEach((g, i) => { if (i !== best) cells.push(...g); });
   cells.sort(cellCmp);
-  return { rule, cells };
+  return { rule, cells, pieces: groups.length };
 }

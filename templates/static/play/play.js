@@ -1,7 +1,7 @@
 // The play framework: board picker, SVG board, input, undo/redo, storage, timer,
 // check and hint panels. Everything puzzle-specific lives in ./<slug>.js, which exports
 // RULES, MESSAGES, violations(board, answer), STATE_NAMES, CYCLE, KEYS, fixedState,
-// answerState, traceState, toAnswer, cellSvg and cellText.
+// answerState, traceState, toAnswer, cellSvg and cellText (and optionally message(v, lang)).
 // States per cell: 0 undecided, 1 the "on" state, 2 the "off" mark.
 
 performance.mark("play-start");
@@ -431,7 +431,8 @@ function check() {
       for (const [r, c] of v.cells) marks.bad.add(r * board.w + c);
       const li = document.createElement("li");
       li.dataset.rule = v.rule;
-      li.textContent = `${P.MESSAGES[v.rule][lang]} (${cellsText(v.cells)})`;
+      const text = P.message ? P.message(v, lang) : P.MESSAGES[v.rule][lang];
+      li.textContent = `${text} (${cellsText(v.cells)})`;
       ul.append(li);
     }
     out.append(p, ul);

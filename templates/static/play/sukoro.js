@@ -30,6 +30,25 @@ export const MESSAGES = {
   },
 };
 
+// A sharper sentence for one violation, when its details are known.
+export function message(v, lang) {
+  if (v.rule === "sukoro.clue" && v.clue !== undefined) {
+    if (v.count === null) {
+      return lang === "ja" ? "印刷された数字のマスが空白になっています。"
+        : "A printed number's cell is left blank.";
+    }
+    return lang === "ja"
+      ? `印刷された ${v.clue} の隣の数字マスは ${v.count} 個です。`
+      : `The printed ${v.clue} has ${v.count} numbered neighbour${v.count === 1 ? "" : "s"}, not ${v.clue}.`;
+  }
+  if (v.rule === "sukoro.connect" && v.pieces) {
+    return lang === "ja"
+      ? `数字のマスが ${v.pieces} つに分かれています。大きい一つ以外のマスを示します。`
+      : `The numbers are in ${v.pieces} groups; the cells outside the largest are shown.`;
+  }
+  return MESSAGES[v.rule][lang];
+}
+
 function digitAt(rows, r, c) {
   const ch = rows[r][c];
   return ch >= "0" && ch <= "9" ? ch.charCodeAt(0) - 48 : null;
@@ -50,7 +69,9 @@ export function violations(board, answer) {
     for (let c = 0; c < w; c++) {
       const v = clues[r][c];
       if (v === null) continue;
-      if (!on[r][c] || (v !== "?" && d[r][c] !== v)) out.push({ rule: "sukoro.clue", cells: [[r, c]] });
+      if (!on[r][c] || (v !== "?" && d[r][c] !== v)) {
+        out.push({ rule: "sukoro.clue", cells: [[r, c]], clue: v, count: d[r][c] });
+      }
     }
   }
   for (let r = 0; r < h; r++) {
