@@ -11,6 +11,19 @@ const lang = cfg.lang;
 const $ = (id) => document.getElementById(id);
 const fmt = (s, o) => s.replace(/\{(\w+)\}/g, (_, k) => (k in o ? o[k] : `{${k}}`));
 
+// The board to show first: #id, else the last one played, else the bank's first. Its
+// data (unless inline) is requested now, alongside the checker module.
+function lastPlayed() {
+  try { return localStorage.getItem(`play:${cfg.slug}:last`); } catch { return null; }
+}
+const has = (id) => cfg.index.some((b) => b.id === id);
+const wanted = decodeURIComponent(location.hash.slice(1));
+const firstId = has(wanted) ? wanted : has(lastPlayed()) ? lastPlayed()
+  : cfg.index.length ? cfg.index[0].id : null;
+const dataUrl = (id) => `${cfg.data}${encodeURIComponent(id)}.json`;
+let early = firstId && !(cfg.first && cfg.first.id === firstId)
+  ? { id: firstId, res: fetch(dataUrl(firstId)).catch(() => null) } : null;
+
 const P = await import(new URL(`./${cfg.slug}.js`, import.meta.url));
 
 const CELL = 40;   // SVG units per cell
@@ -117,8 +130,9 @@ async function load(id) {
   $("play-status").textContent = T.loading;
   let data = cfg.first && cfg.first.id === id ? cfg.first : null;
   if (!data) try {
-    const res = await fetch(`${cfg.data}${encodeURIComponent(id)}.json`);
-    if (!res.ok) throw new Error(res.status);
+    const res = early && early.id === id ? await early.res : await fetch(dataUrl(id));
+    early = null;
+    if (!res || !res.ok) throw new Error("load");
     data = await res.json();
   } catch {
     if (seq === loadSeq) $("play-status").textContent = T.loadError;
@@ -532,12 +546,8 @@ window.addEventListener("hashchange", () => {
 // ---- start ---------------------------------------------------------------------------
 fillFilters();
 fillBoards();
-const want = decodeURIComponent(location.hash.slice(1));
-const last = store.last();
-const first = boards.some((b) => b.id === want) ? want
-  : boards.some((b) => b.id === last) ? last : boards.length ? boards[0].id : null;
-if (first) {
-  await load(first);
+if (firstId) {
+  await load(firstId);
   $("timer").textContent = clockText();
 } else {
   $("play-status").textContent = T.empty;
