@@ -1,0 +1,38 @@
+"""Canal View (カナルビュー): flood cells into one 2x2-free canal; each number counts the
+flooded cells it can see along its four rays."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from solvers.common import Puzzle
+
+from .board import Answer, Board, answer_rows, render_board, violations
+from .brute import brute
+from .ladder import RUNGS, solve
+from .puzzlink import decode, encode
+from .stages import STAGES
+
+RULES = ("canal.numbered", "canal.2x2", "canal.count", "canal.connect")
+
+PUZZLE = Puzzle(
+    slug="canal-view",
+    names={"en": "Canal View", "ja": "カナルビュー"},
+    pid="canal",
+    package_dir=Path(__file__).parent,
+    rungs=RUNGS,
+    board_from_json=Board.from_json,
+    answer_from_json=Answer.from_json,
+    decode=decode,
+    encode=encode,
+    violations=violations,
+    solve=solve,
+    brute=brute,
+    answer_rows=answer_rows,
+    render_board=render_board,
+    stages=STAGES,
+    brute_max_cells=36,
+)
+
+__all__ = ["PUZZLE", "RULES", "RUNGS", "Answer", "Board", "brute", "decode", "encode",
+           "solve", "violations"]

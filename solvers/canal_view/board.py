@@ -1,0 +1,280 @@
+"""Canal View boards, answers, rule variants and the rule check (``violations``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from solvers.common import Cell, PuzzleError, Violation
+
+Clue = int | str | None   # an int, "?" (value hidden) or None (no clue)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Which rules are in force. The defaults are the real puzzle; the rest are misreadings."""
+
+    two_by_two: bool = True        # no fully flooded 2x2 block
+    connected: bool = True         # flooded cells form one group
+    dry_connected: bool = False    # (misreading) dry cells form one group too
+    whole_line: bool = False       # (misreading) a number counts its whole row and column
+
+    @property
+    def name(self) -> str:
+        if self == STANDARD:
+            return "standard"
+        parts = []
+        if not self.two_by_two:
+            parts.append("no2x2")
+        if not self.connected:
+            parts.append("broken")
+        if self.dry_connected:
+            parts.append("dryconnect")
+        if self.whole_line:
+            parts.append("wholeline")
+        return "+".join(parts)
+
+
+STANDARD = Rules()
+NO_2X2 = Rules(two_by_two=False)
+BROKEN = Rules(connected=False)
+DRY_CONNECTED = Rules(dry_connected=True)
+WHOLE_LINE = Rules(whole_line=True)
+VARIANTS: dict[str, Rules] = {"no2x2": NO_2X2, "broken": BROKEN,
+                              "dryconnect": DRY_CONNECTED, "wholeline": WHOLE_LINE}
+
+
+@dataclass(frozen=True)
+class Board:
+    """An h x w grid; ``clues[r][c]`` is None, an int >= 0 or "?"."""
+
+    h: int
+    w: int
+    clues: tuple[tuple[Clue, ...], ...]
+
+    def __post_init__(self) -> None:
+        if not (isinstance(self.h, int) and isinstance(self.w, int)) or self.h < 1 or self.w < 1:
+            raise PuzzleError(f"board size must be positive integers, got h={self.h!r} w={self.w!r}")
+        if len(self.clues) != self.h:
+            raise PuzzleError(f"clues: expected {self.h} rows, got {len(self.clues)}")
+        for r, row in enumerate(self.clues):
+            if len(row) != self.w:
+                raise PuzzleError(f"clues row {r}: expected {self.w} entries, got {len(row)}")
+            for c, v in enumerate(row):
+                if v is None or v == "?":
+                    continue
+                if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+                    raise PuzzleError(f"clues[{r}][{c}]: {v!r} is not null, '?' or an int >= 0")
+
+    @property
+    def n(self) -> int:
+        return self.h * self.w
+
+    def cells(self) -> list[Cell]:
+        return [(r, c) for r in range(self.h) for c in range(self.w)]
+
+    def clue_cells(self) -> list[Cell]:
+        return [(r, c) for r in range(self.h) for c in range(self.w)
+                if self.clues[r][c] is not None]
+
+    def clue_mask(self) -> int:
+        m = 0
+        for r, c in self.clue_cells():
+            m |= 1 << (r * self.w + c)
+        return m
+
+    def to_json(self) -> dict[str, Any]:
+        return {"h": self.h, "w": self.w, "clues": [list(row) for row in self.clues]}
+
+    @staticmethod
+    def from_json(d: Any) -> Board:
+        if not isinstance(d, dict):
+            raise PuzzleError("board: expected an object with h, w, clues")
+        for k in ("h", "w", "clues"):
+            if k not in d:
+                raise PuzzleError(f"board: missing field {k!r}")
+        clues = d["clues"]
+        if not isinstance(clues, list) or not all(isinstance(r, list) for r in clues):
+            raise PuzzleError("board.clues: expected a list of rows")
+        return Board(d["h"], d["w"], tuple(tuple(r) for r in clues))
+
+    @staticmethod
+    def from_dict(h: int, w: int, clues: dict[Cell, Clue]) -> Board:
+        grid = [[None] * w for _ in range(h)]
+        for (r, c), v in clues.items():
+            grid[r][c] = v
+        return Board(h, w, tuple(tuple(r) for r in grid))
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The flooded cells, as a bit mask over cells in reading order (bit r*w + c)."""
+
+    h: int
+    w: int
+    mask: int
+
+    def flooded(self, r: int, c: int) -> bool:
+        return bool(self.mask >> (r * self.w + c) & 1)
+
+    def rows(self) -> list[str]:
+        return ["".join("#" if self.flooded(r, c) else "." for c in range(self.w))
+                for r in range(self.h)]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rows": self.rows()}
+
+    @staticmethod
+    def from_rows(rows: list[str]) -> Answer:
+        if not rows:
+            raise PuzzleError("answer.rows: empty")
+        w = len(rows[0])
+        mask = 0
+        for r, row in enumerate(rows):
+            if not isinstance(row, str) or len(row) != w:
+                raise PuzzleError(f"answer.rows[{r}]: expected a string of {w} characters")
+            for c, ch in enumerate(row):
+                if ch == "#":
+                    mask |= 1 << (r * w + c)
+                elif ch != ".":
+                    raise PuzzleError(f"answer.rows[{r}][{c}]: {ch!r} is neither '#' nor '.'")
+        return Answer(len(rows), w, mask)
+
+    @staticmethod
+    def from_json(d: Any) -> Answer:
+        if not isinstance(d, dict) or "rows" not in d or not isinstance(d["rows"], list):
+            raise PuzzleError("answer: expected an object with a list 'rows'")
+        return Answer.from_rows(d["rows"])
+
+
+DIRS = ((-1, 0), (0, 1), (1, 0), (0, -1))
+
+
+def seen_runs(board_h: int, board_w: int, mask: int, r: int, c: int) -> list[int]:
+    """Flooded run length in each direction (up, right, down, left) from (r, c)."""
+    out = []
+    for dr, dc in DIRS:
+        k = 0
+        rr, cc = r + dr, c + dc
+        while 0 <= rr < board_h and 0 <= cc < board_w and mask >> (rr * board_w + cc) & 1:
+            k += 1
+            rr += dr
+            cc += dc
+        out.append(k)
+    return out
+
+
+def line_count(board: Board, mask: int, r: int, c: int) -> int:
+    """Flooded cells in the whole row and column of (r, c), the cell itself excluded."""
+    n = 0
+    for cc in range(board.w):
+        if cc != c and mask >> (r * board.w + cc) & 1:
+            n += 1
+    for rr in range(board.h):
+        if rr != r and mask >> (rr * board.w + c) & 1:
+            n += 1
+    return n
+
+
+def groups(h: int, w: int, mask: int) -> list[list[Cell]]:
+    """Orthogonally connected groups of the set bits, each sorted, in order of first cell."""
+    seen = 0
+    out = []
+    for i in range(h * w):
+        if not (mask >> i & 1) or seen >> i & 1:
+            continue
+        comp = []
+        stack = [i]
+        seen |= 1 << i
+        while stack:
+            j = stack.pop()
+            comp.append(j)
+            r, c = divmod(j, w)
+            for dr, dc in DIRS:
+                rr, cc = r + dr, c + dc
+                if 0 <= rr < h and 0 <= cc < w:
+                    k = rr * w + cc
+                    if mask >> k & 1 and not seen >> k & 1:
+                        seen |= 1 << k
+                        stack.append(k)
+        out.append(sorted(divmod(j, w) for j in comp))
+    return out
+
+
+def _outside_largest(gs: list[list[Cell]]) -> tuple[Cell, ...]:
+    best = max(range(len(gs)), key=lambda i: (len(gs[i]), -i))
+    return tuple(sorted(c for i, g in enumerate(gs) if i != best for c in g))
+
+
+def violations(board: Board, answer: Answer, rules: Rules = STANDARD) -> list[Violation]:
+    """Every broken rule, sorted by rule order (numbered, 2x2, count, connect) then cells."""
+    if (answer.h, answer.w) != (board.h, board.w):
+        raise PuzzleError(f"answer is {answer.h}x{answer.w} but the board is {board.h}x{board.w}")
+    h, w, m = board.h, board.w, answer.mask
+    out: list[Violation] = []
+    for r, c in board.clue_cells():
+        if answer.flooded(r, c):
+            out.append(Violation("canal.numbered", ((r, c),),
+                                 f"The numbered cell at row {r + 1}, column {c + 1} is flooded; "
+                                 "numbered cells stay dry.",
+                                 f"{r + 1}行{c + 1}列の数字のマスが水路になっています。"
+                                 "数字のマスは水路にできません。"))
+    if rules.two_by_two:
+        for r in range(h - 1):
+            for c in range(w - 1):
+                cells = ((r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1))
+                if all(answer.flooded(*x) for x in cells):
+                    out.append(Violation("canal.2x2", cells,
+                                         f"The 2×2 block at rows {r + 1}–{r + 2}, columns "
+                                         f"{c + 1}–{c + 2} is entirely flooded.",
+                                         f"{r + 1}〜{r + 2}行・{c + 1}〜{c + 2}列の2×2が"
+                                         "すべて水路になっています。"))
+    for r, c in board.clue_cells():
+        v = board.clues[r][c]
+        if v == "?":
+            continue
+        seen = line_count(board, m, r, c) if rules.whole_line else sum(seen_runs(h, w, m, r, c))
+        if seen != v:
+            out.append(Violation("canal.count", ((r, c),),
+                                 f"The {v} at row {r + 1}, column {c + 1} sees {seen} flooded "
+                                 f"cells, not {v}.",
+                                 f"{r + 1}行{c + 1}列の{v}から見える水路は{seen}マスで、"
+                                 f"{v}マスではありません。"))
+    if rules.connected:
+        gs = groups(h, w, m)
+        if len(gs) > 1:
+            out.append(Violation("canal.connect", _outside_largest(gs),
+                                 f"The canal is split into {len(gs)} separate pieces; "
+                                 "it must be one connected group.",
+                                 f"水路が{len(gs)}つに分かれています。"
+                                 "水路はすべてつながっていなければなりません。"))
+    if rules.dry_connected:
+        gs = groups(h, w, ((1 << (h * w)) - 1) & ~m)
+        if len(gs) > 1:
+            out.append(Violation("canal.dryconnect", _outside_largest(gs),
+                                 f"The dry cells are split into {len(gs)} pieces.",
+                                 f"水路でないマスが{len(gs)}つに分かれています。"))
+    return out
+
+
+def render_board(board: Board, answer: Answer | None = None) -> str:
+    """Plain text: clues as numbers ('?' hidden), '#' flooded, '.' dry/undecided."""
+    width = max([len(str(v)) for row in board.clues for v in row if v is not None] + [1])
+    lines = []
+    for r in range(board.h):
+        cells = []
+        for c in range(board.w):
+            v = board.clues[r][c]
+            if v is not None:
+                s = str(v)
+            elif answer is not None and answer.flooded(r, c):
+                s = "#"
+            else:
+                s = "."
+            cells.append(s.rjust(width))
+        lines.append(" ".join(cells))
+    return "\n".join(lines)
+
+
+def answer_rows(answer: Answer) -> list[str]:
+    return answer.rows()

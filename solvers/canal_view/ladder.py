@@ -1,0 +1,569 @@
+"""The rung ladder (arm, block, flow) and the complete search, on bitboards.
+
+State: two ints, F (cells known flooded) and D (cells known dry), bit r*w + c.
+A number's ray of length m has m + 1 states (its arm length a: a flooded cells, then a dry
+cell or the edge); a number is a composition of its value into four arm lengths.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from solvers.common import Cell, PuzzleError, SolveResult
+
+from .board import STANDARD, Answer, Board, Rules
+
+RUNGS = ("arm", "block", "flow", "search")
+_LEVEL = {r: i for i, r in enumerate(RUNGS)}
+
+
+class Contradiction(Exception):
+    """The marks so far admit no answer."""
+
+
+@dataclass
+class Ctx:
+    """Everything about a board the rungs need, precomputed once."""
+
+    board: Board
+    rules: Rules
+    h: int
+    w: int
+    n: int
+    full: int
+    clue_mask: int
+    # numbers with a value: (cell index, value, rays, union of ray cells, whole-line mask)
+    nums: list[tuple[int, int, tuple[tuple[int, ...], ...], int, int]]
+    by_cell: list[list[int]]          # cell -> indexes into nums whose rays/line touch it
+    blocks: list[int]
+    not_left: int                     # cells not in column 0
+    not_right: int                    # cells not in column w-1
+    nbrs: list[tuple[int, ...]]
+    floor: int
+    ceiling: int
+    extra: dict = field(default_factory=dict)
+
+
+def make_ctx(board: Board, rules: Rules = STANDARD) -> Ctx:
+    h, w = board.h, board.w
+    n = h * w
+    full = (1 << n) - 1
+    clue_mask = board.clue_mask()
+    nums = []
+    total = 0
+    for r, c in board.clue_cells():
+        v = board.clues[r][c]
+        if v == "?":
+            continue
+        total += v
+        rays = []
+        union = 0
+        for dr, dc in ((-1, 0), (0, 1), (1, 0), (0, -1)):
+            ray = []
+            rr, cc = r + dr, c + dc
+            while 0 <= rr < h and 0 <= cc < w and board.clues[rr][cc] is None:
+                ray.append(1 << (rr * w + cc))
+                union |= 1 << (rr * w + cc)
+                rr += dr
+                cc += dc
+            rays.append(tuple(ray))
+        line = 0
+        for cc in range(w):
+            if cc != c:
+                line |= 1 << (r * w + cc)
+        for rr in range(h):
+            if rr != r:
+                line |= 1 << (rr * w + c)
+        line &= ~clue_mask
+        nums.append((r * w + c, v, tuple(rays), union, line))
+    by_cell: list[list[int]] = [[] for _ in range(n)]
+    for k, (_, _, _, union, line) in enumerate(nums):
+        m = line if rules.whole_line else union
+        for i in range(n):
+            if m >> i & 1:
+                by_cell[i].append(k)
+    blocks = []
+    for r in range(h - 1):
+        for c in range(w - 1):
+            i = r * w + c
+            blocks.append((1 << i) | (1 << (i + 1)) | (1 << (i + w)) | (1 << (i + w + 1)))
+    col0 = sum(1 << (r * w) for r in range(h))
+    colw = sum(1 << (r * w + w - 1) for r in range(h))
+    nbrs = []
+    for i in range(n):
+        r, c = divmod(i, w)
+        nb = []
+        if r > 0:
+            nb.append(i - w)
+        if c < w - 1:
+            nb.append(i + 1)
+        if r < h - 1:
+            nb.append(i + w)
+        if c > 0:
+            nb.append(i - 1)
+        nbrs.append(tuple(nb))
+    floor = (total + 3) // 4 if not rules.whole_line else 0
+    ceiling = n - (h // 2) * (w // 2) if rules.two_by_two else n
+    return Ctx(board, rules, h, w, n, full, clue_mask, nums, by_cell, blocks,
+               full & ~col0, full & ~colw, nbrs, floor, ceiling)
+
+
+# ---------------------------------------------------------------- arm ----------------
+def arm_domain(ray: tuple[int, ...], v: int, F: int, D: int) -> int:
+    """Bit set of the arm lengths a (0..len) that the marks allow, capped at v."""
+    dom = 0
+    m = len(ray)
+    for a in range(min(m, v) + 1):
+        if a < m:
+            b = ray[a]
+            if not b & F:
+                dom |= 1 << a
+            if b & D:
+                break
+        else:
+            dom |= 1 << a
+    return dom
+
+
+def _sumset(a: int, b: int, cap: int) -> int:
+    out = 0
+    lim = (1 << (cap + 1)) - 1
+    while a:
+        low = a & -a
+        out |= b * low
+        a ^= low
+    return out & lim
+
+
+def arm_filter(doms: list[int], v: int) -> list[int]:
+    """Arc consistency: keep arm lengths that some full composition of v uses."""
+    d0, d1, d2, d3 = doms
+    s01 = _sumset(d0, d1, v)
+    s23 = _sumset(d2, d3, v)
+    out = []
+    for i, d in enumerate(doms):
+        if i < 2:
+            others = _sumset(doms[1 - i], s23, v)
+        else:
+            others = _sumset(doms[5 - i], s01, v)
+        keep = 0
+        x = d
+        while x:
+            low = x & -x
+            a = low.bit_length() - 1
+            if a <= v and others >> (v - a) & 1:
+                keep |= low
+            x ^= low
+        out.append(keep)
+    return out
+
+
+def _arm_cells(ray: tuple[int, ...], dom: int) -> tuple[int, int]:
+    """(flooded, dry) cells every surviving arm length of this ray agrees on."""
+    lo = (dom & -dom).bit_length() - 1
+    f = 0
+    for k in range(lo):
+        f |= ray[k]
+    d = 0
+    if dom == 1 << lo and lo < len(ray):
+        d = ray[lo]
+    return f, d
+
+
+def arm_rung(ctx: Ctx, F: int, D: int, todo: list[int] | None = None) -> tuple[int, int]:
+    """Arm (or, under the whole-line misreading, line counting) to its own fixpoint."""
+    nums = ctx.nums
+    queue = list(range(len(nums))) if todo is None else todo
+    inq = set(queue)
+    by_cell = ctx.by_cell
+    whole = ctx.rules.whole_line
+    while queue:
+        k = queue.pop()
+        inq.discard(k)
+        _, v, rays, union, line = nums[k]
+        if whole:
+            lo = (F & line).bit_count()
+            hi = (line & ~D).bit_count()
+            if v < lo or v > hi:
+                raise Contradiction
+            nf = nd = 0
+            if v == lo:
+                nd = line & ~D & ~F
+            elif v == hi:
+                nf = line & ~D & ~F
+        else:
+            doms = [arm_domain(ray, v, F, D) for ray in rays]
+            doms = arm_filter(doms, v)
+            nf = nd = 0
+            for ray, dom in zip(rays, doms):
+                if not dom:
+                    raise Contradiction
+                f, d = _arm_cells(ray, dom)
+                nf |= f
+                nd |= d
+            nf &= ~F
+            nd &= ~D
+        if nf & D or nd & F or nf & nd:
+            raise Contradiction
+        if nf or nd:
+            F |= nf
+            D |= nd
+            ch = nf | nd
+            while ch:
+                low = ch & -ch
+                for j in by_cell[low.bit_length() - 1]:
+                    if j not in inq:
+                        inq.add(j)
+                        queue.append(j)
+                ch ^= low
+    return F, D
+
+
+# ---------------------------------------------------------------- block --------------
+def block_rung(ctx: Ctx, F: int, D: int) -> tuple[int, int]:
+    if not ctx.rules.two_by_two:
+        return F, D
+    for b in ctx.blocks:
+        f = b & F
+        if f == b:
+            raise Contradiction
+        if f.bit_count() == 3:
+            rest = b & ~F
+            if not rest & D:
+                D |= rest
+    return F, D
+
+
+# ---------------------------------------------------------------- flow ---------------
+def _fill(ctx: Ctx, seed: int, region: int) -> int:
+    w = ctx.w
+    nl, nr = ctx.not_left, ctx.not_right
+    x = seed & region
+    while True:
+        y = x | ((x << 1) & nl) | ((x >> 1) & nr) | (x << w) | (x >> w)
+        y &= region
+        if y == x:
+            return x
+        x = y
+
+
+def _cut_cells(ctx: Ctx, comp: int, marked: int) -> int:
+    """Cells of ``comp`` (unmarked) whose removal separates two marked cells."""
+    nbrs = ctx.nbrs
+    start = (marked & -marked).bit_length() - 1
+    disc = {start: 0}
+    low = {start: 0}
+    cnt = {start: 1}               # marked cells in the DFS subtree
+    t = 1
+    total = marked.bit_count()
+    out = 0
+    stack = [(start, iter(nbrs[start]), -1)]
+    while stack:
+        v, it, parent = stack[-1]
+        advanced = False
+        for u in it:
+            if not comp >> u & 1:
+                continue
+            if u not in disc:
+                disc[u] = low[u] = t
+                t += 1
+                cnt[u] = marked >> u & 1
+                stack.append((u, iter(nbrs[u]), v))
+                advanced = True
+                break
+            if u != parent and disc[u] < low[v]:
+                low[v] = disc[u]
+        if advanced:
+            continue
+        stack.pop()
+        if stack:
+            p = stack[-1][0]
+            if low[v] < low[p]:
+                low[p] = low[v]
+            cnt[p] += cnt[v]
+            # p separates v's subtree from the rest
+            if low[v] >= disc[p] and cnt[v] and total - cnt[v] - (marked >> p & 1) > 0:
+                out |= 1 << p
+    return out & ~marked
+
+
+def _connect(ctx: Ctx, mine: int, other: int) -> tuple[int, int]:
+    """Connectivity for the cells ``mine`` (known members) avoiding ``other`` (known
+    non-members): returns (new members, new non-members)."""
+    if not mine:
+        return 0, 0
+    region = ctx.full & ~other
+    comp = _fill(ctx, mine & -mine, region)
+    if mine & ~comp:
+        raise Contradiction
+    out_cells = region & ~comp
+    cut = _cut_cells(ctx, comp, mine) if mine.bit_count() > 1 else 0
+    return cut, out_cells
+
+
+def flow_rung(ctx: Ctx, F: int, D: int) -> tuple[int, int]:
+    rules = ctx.rules
+    if rules.connected and F:
+        add, rem = _connect(ctx, F, D)
+        F |= add
+        D |= rem
+    if rules.dry_connected and D:
+        add, rem = _connect(ctx, D, F)
+        if add & F or rem & D:
+            raise Contradiction
+        D |= add
+        F |= rem
+    if F & D:
+        raise Contradiction
+    # the sandwich: ceil(sum/4) <= canal <= hw - floor(h/2) floor(w/2)
+    possible = ctx.full & ~D
+    pc = possible.bit_count()
+    if pc < ctx.floor or F.bit_count() > ctx.ceiling:
+        raise Contradiction
+    if pc == ctx.floor and possible != F:
+        F = possible
+    if F.bit_count() == ctx.ceiling and possible != F:
+        D |= possible & ~F
+    return F, D
+
+
+# ---------------------------------------------------------------- driver -------------
+def rung_step(ctx: Ctx, rung: str, F: int, D: int) -> tuple[int, int]:
+    if rung == "arm":
+        return arm_rung(ctx, F, D)
+    if rung == "block":
+        return block_rung(ctx, F, D)
+    return flow_rung(ctx, F, D)
+
+
+def propagate(ctx: Ctx, F: int, D: int, top: int = 2) -> tuple[int, int]:
+    """Rungs 0..top to a common fixpoint (always restarting from the lowest)."""
+    F, D = arm_rung(ctx, F, D)
+    while True:
+        if top >= 1:
+            F2, D2 = block_rung(ctx, F, D)
+            if (F2, D2) != (F, D):
+                F, D = arm_rung(ctx, F2, D2, _touched(ctx, (F2 ^ F) | (D2 ^ D)))
+                continue
+        if top >= 2:
+            F2, D2 = flow_rung(ctx, F, D)
+            if (F2, D2) != (F, D):
+                F, D = arm_rung(ctx, F2, D2, _touched(ctx, (F2 ^ F) | (D2 ^ D)))
+                continue
+        return F, D
+
+
+def _touched(ctx: Ctx, ch: int) -> list[int]:
+    ks = set()
+    while ch:
+        low = ch & -ch
+        ks.update(ctx.by_cell[low.bit_length() - 1])
+        ch ^= low
+    return list(ks)
+
+
+def start_state(ctx: Ctx) -> tuple[int, int]:
+    return 0, ctx.clue_mask
+
+
+def compositions(ctx: Ctx, k: int, F: int, D: int) -> list[tuple[int, int, int, int]]:
+    _, v, rays, _, _ = ctx.nums[k]
+    doms = arm_filter([arm_domain(ray, v, F, D) for ray in rays], v)
+    lists = [[a for a in range(v + 1) if d >> a & 1] for d in doms]
+    out = []
+    for a0 in lists[0]:
+        for a1 in lists[1]:
+            s = a0 + a1
+            if s > v:
+                break
+            for a2 in lists[2]:
+                a3 = v - s - a2
+                if a3 < 0:
+                    break
+                if doms[3] >> a3 & 1:
+                    out.append((a0, a1, a2, a3))
+    return out
+
+
+def _count_compositions(ctx: Ctx, k: int, F: int, D: int) -> int:
+    _, v, rays, _, _ = ctx.nums[k]
+    doms = [arm_domain(ray, v, F, D) for ray in rays]
+    poly = [1] + [0] * v
+    for d in doms:
+        new = [0] * (v + 1)
+        for s, c in enumerate(poly):
+            if c:
+                x = d
+                while x:
+                    low = x & -x
+                    a = low.bit_length() - 1
+                    if s + a <= v:
+                        new[s + a] += c
+                    x ^= low
+        poly = new
+    return poly[v]
+
+
+def _apply_comp(ctx: Ctx, k: int, comp: tuple[int, ...], F: int, D: int) -> tuple[int, int]:
+    rays = ctx.nums[k][2]
+    for ray, a in zip(rays, comp):
+        for i in range(a):
+            F |= ray[i]
+        if a < len(ray):
+            D |= ray[a]
+    if F & D:
+        raise Contradiction
+    return F, D
+
+
+class _Search:
+    def __init__(self, ctx: Ctx, limit: int, node_cap: int | None = None):
+        self.ctx = ctx
+        self.limit = limit
+        self.solutions: list[int] = []
+        self.nodes = 0
+        self.node_cap = node_cap
+        self.capped = False
+
+    def run(self, F: int, D: int) -> None:
+        if len(self.solutions) >= self.limit:
+            return
+        if self.node_cap is not None and self.nodes >= self.node_cap:
+            self.capped = True
+            return
+        self.nodes += 1
+        ctx = self.ctx
+        try:
+            F, D = propagate(ctx, F, D)
+        except Contradiction:
+            return
+        if F | D == ctx.full:
+            if _final_ok(ctx, F):
+                self.solutions.append(F)
+            return
+        best = None
+        if not ctx.rules.whole_line:
+            bc = None
+            for k, num in enumerate(ctx.nums):
+                if not (num[3] & ~(F | D)):
+                    continue
+                c = _count_compositions(ctx, k, F, D)
+                if c > 1 and (bc is None or c < bc):
+                    best, bc = k, c
+                    if c == 2:
+                        break
+        if best is not None:
+            for comp in compositions(ctx, best, F, D):
+                try:
+                    F2, D2 = _apply_comp(ctx, best, comp, F, D)
+                except Contradiction:
+                    continue
+                self.run(F2, D2)
+                if len(self.solutions) >= self.limit or self.capped:
+                    return
+            return
+        # no number left to split: branch on a free cell, next to the canal if possible
+        free = ctx.full & ~(F | D)
+        cand = free & _grow(ctx, F) if F else 0
+        cell = (cand or free)
+        cell &= -cell
+        self.run(F | cell, D)
+        if len(self.solutions) >= self.limit or self.capped:
+            return
+        self.run(F, D | cell)
+
+
+def _grow(ctx: Ctx, x: int) -> int:
+    w = ctx.w
+    return (((x << 1) & ctx.not_left) | ((x >> 1) & ctx.not_right) | (x << w) | (x >> w)) \
+        & ctx.full
+
+
+def _final_ok(ctx: Ctx, F: int) -> bool:
+    from .board import violations   # the rule check itself, on a complete grid
+    return not violations(ctx.board, Answer(ctx.h, ctx.w, F), ctx.rules)
+
+
+def _cells(ctx: Ctx, mask: int) -> list[Cell]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(divmod(low.bit_length() - 1, ctx.w))
+        mask ^= low
+    return out
+
+
+@lru_cache(maxsize=256)
+def _ctx_cached(board: Board, rules: Rules) -> Ctx:
+    return make_ctx(board, rules)
+
+
+def solve(board: Board, level: str | None = None, limit: int = 2,
+          rules: Rules = STANDARD, node_cap: int | None = None) -> SolveResult:
+    """The ladder. level=None: whole ladder then search; otherwise rungs up to ``level``."""
+    if level is not None and level not in _LEVEL:
+        raise PuzzleError(f"unknown level {level!r} (rungs: {', '.join(RUNGS)})")
+    ctx = _ctx_cached(board, rules)
+    F0, D0 = start_state(ctx)
+    top = _LEVEL[level] if level is not None else 3
+    F, D = F0, D0
+    try:
+        for t in range(min(top, 2) + 1):
+            F, D = propagate(ctx, F, D, t)
+            if F | D == ctx.full:
+                if _final_ok(ctx, F):
+                    return SolveResult([Answer(ctx.h, ctx.w, F)], 0, RUNGS[t],
+                                       _cells(ctx, (F | D) & ~D0))
+                return SolveResult([], 0, None, _cells(ctx, (F | D) & ~D0))
+    except Contradiction:
+        return SolveResult([], 0, None, [], {"contradiction": True})
+    if top < 3:
+        return SolveResult([], 0, None, _cells(ctx, (F | D) & ~D0))
+    s = _Search(ctx, limit, node_cap)
+    s.run(F, D)
+    sols = [Answer(ctx.h, ctx.w, m) for m in sorted(s.solutions)]
+    return SolveResult(sols, s.nodes, "search" if sols else None,
+                       _cells(ctx, ctx.full & ~D0), {"capped": s.capped})
+
+
+# ---------------------------------------------------------------- trace --------------
+_WHY = {
+    "arm": ("Splitting each number into four arm lengths, only some splits still fit the "
+            "marks, and every surviving split agrees on these cells.",
+            "数字を上下左右の腕の長さに分ける方法のうち、今の印と矛盾しないものだけを残すと、"
+            "どの分け方でもこれらのマスの状態が一致します。"),
+    "block": ("Each of these cells completes a 2×2 block whose other three cells are "
+              "already flooded, so it must stay dry.",
+              "ほかの三マスがすでに水路の2×2の残り一マスなので、ここは水路にできません。"),
+    "flow": ("The canal must stay in one piece: cells it can no longer reach are dry, and "
+             "cells it cannot do without are flooded.",
+             "水路は一つにつながる必要があります。届かないマスは水路でなく、"
+             "通らないと切れてしまうマスは水路です。"),
+    "search": ("No rung makes progress here; trying the choices in turn leaves only this "
+               "completion.",
+               "ここから先は理詰めの段では進めず、候補を順に試すとこの埋め方だけが残ります。"),
+}
+
+
+def trace(board: Board, answer: Answer) -> list[dict]:
+    """Deduction steps from the untouched board; each the lowest rung making progress."""
+    ctx = _ctx_cached(board, STANDARD)
+    F, D = start_state(ctx)
+    steps = []
+    while F | D != ctx.full:
+        for rung in ("arm", "block", "flow"):
+            F2, D2 = rung_step(ctx, rung, F, D)
+            if (F2, D2) != (F, D):
+                break
+        else:
+            rung = "search"
+            F2 = answer.mask
+            D2 = ctx.full & ~answer.mask
+        cells = _cells(ctx, (F2 | D2) & ~(F | D))
+        states = ["flooded" if F2 >> (r * ctx.w + c) & 1 else "dry" for r, c in cells]
+        en, ja = _WHY[rung]
+        steps.append({"rung": rung, "cells": [list(c) for c in cells], "states": states,
+                      "en": en, "ja": ja})
+        F, D = F2, D2
+    return steps

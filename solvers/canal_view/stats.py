@@ -1,0 +1,394 @@
+"""The stats stage: every figure the article prints, recomputed from the bank."""
+
+from __future__ import annotations
+
+import random
+import statistics
+from collections.abc import Mapping
+from typing import Any
+
+from solvers.common import Progress
+
+from .board import (STANDARD, VARIANTS, Answer, Board, groups, seen_runs, violations)
+from .generate import full_board, random_canal, with_clues
+from .ladder import RUNGS, make_ctx, propagate, solve, start_state
+
+STATS_PARAMS = {
+    "seed": 7,
+    "misread": {"boards": {"no2x2": 24, "broken": 24, "dryconnect": 24, "wholeline": 12},
+                "cap": 2000, "node_cap": 20000},
+    "dial": {"8x8": {"draws": 108, "keep": [26, 22, 18, 15, 12, 10]},
+             "12x12": {"draws": 36, "keep": [60, 45, 35, 22]}},
+    "trapdoor": {"size": "8x8", "draws": 200},
+    "scatter": {"size": "8x8", "draws": 400, "clues": 11, "small_max": 6,
+                "node_cap": 3000},
+}
+
+DIRS = ((-1, 0), (0, 1), (1, 0), (0, -1))
+
+
+class IdentityError(AssertionError):
+    """The sightline identity failed on a board: the build must stop."""
+
+
+def _r(x: float, nd: int = 4) -> float:
+    return round(float(x), nd)
+
+
+def _load(entry: Mapping[str, Any]) -> tuple[Board, Answer]:
+    return Board.from_json(entry["board"]), Answer.from_json(entry["answer"])
+
+
+def _numbers(board: Board) -> list[tuple[int, int, int]]:
+    return [(r, c, board.clues[r][c]) for r, c in board.clue_cells()
+            if isinstance(board.clues[r][c], int)]
+
+
+def _ray(board: Board, r: int, c: int, d: int) -> list[tuple[int, int]]:
+    dr, dc = DIRS[d]
+    out = []
+    rr, cc = r + dr, c + dc
+    while 0 <= rr < board.h and 0 <= cc < board.w:
+        out.append((rr, cc))
+        rr += dr
+        cc += dc
+    return out
+
+
+# ---------------------------------------------------------------- per board ------------
+def visibility(board: Board, ans: Answer) -> dict[str, Any]:
+    says = in_rays = rays_behind = 0
+    most = 0
+    n = 0
+    for r, c, v in _numbers(board):
+        n += 1
+        says += v
+        for d in range(4):
+            ray = _ray(board, r, c, d)
+            fl = [ans.flooded(*x) for x in ray]
+            in_rays += sum(fl)
+            k = 0
+            while k < len(fl) and fl[k]:
+                k += 1
+            behind = fl[k + 1:]
+            if any(behind):
+                rays_behind += 1
+                run = 0
+                while run < len(behind) and behind[run]:
+                    run += 1
+                most = max(most, run)
+    return {"numbers": n, "says": says, "in_rays": in_rays, "rays_behind": rays_behind,
+            "most_hidden": most}
+
+
+def sightlines(board: Board, ans: Answer) -> dict[str, int]:
+    """Each (flooded cell, direction) pair is seen, has no number that way, or is blocked.
+    Raises IdentityError unless pairs == 4 x canal and seen == the clue sum."""
+    seen = none = blocked = 0
+    unseen_cells = 0
+    canal = 0
+    for r in range(board.h):
+        for c in range(board.w):
+            if not ans.flooded(r, c):
+                continue
+            canal += 1
+            seen_here = 0
+            for d in range(4):
+                ray = _ray(board, r, c, d)
+                k = 0
+                while k < len(ray) and ans.flooded(*ray[k]):
+                    k += 1
+                if k == len(ray):
+                    none += 1
+                    continue
+                first = board.clues[ray[k][0]][ray[k][1]]
+                if isinstance(first, int):
+                    seen += 1
+                    seen_here += 1
+                elif any(isinstance(board.clues[x][y], int) for x, y in ray[k + 1:]):
+                    blocked += 1
+                else:
+                    none += 1
+            unseen_cells += seen_here == 0
+    clue_sum = sum(v for _, _, v in _numbers(board))
+    pairs = seen + none + blocked
+    if pairs != 4 * canal or seen != clue_sum:
+        raise IdentityError(
+            f"sightline identity fails: 4x{canal}={4 * canal} vs {seen}+{none}+{blocked}"
+            f"={pairs}; clue sum {clue_sum} vs seen {seen}")
+    return {"pairs": pairs, "seen": seen, "none": none, "blocked": blocked,
+            "canal": canal, "unseen_cells": unseen_cells}
+
+
+def composition_counts(board: Board) -> list[tuple[int, int]]:
+    """Per number: (cells in its rays up to a clue or the edge, compositions that fit)."""
+    ctx = make_ctx(board)
+    out = []
+    for _, v, rays, _, _ in ctx.nums:
+        lens = [len(r) for r in rays]
+        poly = [1] + [0] * v
+        for m in lens:
+            new = [0] * (v + 1)
+            for s, x in enumerate(poly):
+                if x:
+                    for a in range(0, min(m, v - s) + 1):
+                        new[s + a] += x
+            poly = new
+        out.append((sum(lens), poly[v]))
+    return out
+
+
+def lakes_loops(board: Board, ans: Answer) -> tuple[int, int]:
+    h, w = board.h, board.w
+    dry = ((1 << (h * w)) - 1) & ~ans.mask
+    lakes = 0
+    for g in groups(h, w, dry):
+        if not any(r in (0, h - 1) or c in (0, w - 1) for r, c in g):
+            lakes += 1
+    v = ans.mask.bit_count()
+    e = 0
+    for r in range(h):
+        for c in range(w):
+            if ans.flooded(r, c):
+                e += c + 1 < w and ans.flooded(r, c + 1)
+                e += r + 1 < h and ans.flooded(r + 1, c)
+    comps = len(groups(h, w, ans.mask))
+    return lakes, e - v + comps
+
+
+def flips(board: Board, ans: Answer) -> list[frozenset]:
+    out = []
+    for r in range(board.h):
+        for c in range(board.w):
+            if board.clues[r][c] is not None:
+                continue
+            a = Answer(board.h, board.w, ans.mask ^ (1 << (r * board.w + c)))
+            out.append(frozenset(v.rule for v in violations(board, a)))
+    return out
+
+
+def ladder_reach(board: Board) -> dict[str, int]:
+    """Cells (not clue cells) fixed by each rung's fixpoint."""
+    ctx = make_ctx(board)
+    F, D = start_state(ctx)
+    out = {}
+    for t, rung in enumerate(RUNGS[:3]):
+        F, D = propagate(ctx, F, D, t)
+        out[rung] = ((F | D) & ~ctx.clue_mask).bit_count()
+    out["search"] = ctx.n - ctx.clue_mask.bit_count()
+    return out
+
+
+# ---------------------------------------------------------------- the stage -----------
+def run_stats(inputs: Mapping[str, Any], params: Mapping[str, Any],
+              progress: Progress) -> dict[str, Any]:
+    boards = inputs["bank"]["boards"]
+    sizes = sorted({b["size"] for b in boards}, key=lambda s: int(s.split("x")[0]))
+    by_size = {s: [b for b in boards if b["size"] == s] for s in sizes}
+    data: dict[str, Any] = {"sizes": sizes, "boards": {s: len(by_size[s]) for s in sizes},
+                            "total_boards": len(boards)}
+    vis, sand, sight, comp, lad, lake = {}, {}, {}, {}, {}, {}
+    flip_sets: list[frozenset] = []
+    step = 0
+    for s in sizes:
+        entries = by_size[s]
+        nb = len(entries)
+        V = {"numbers": 0, "says": 0, "in_rays": 0, "rays_behind": 0, "most_hidden": 0}
+        S = {"pairs": 0, "seen": 0, "none": 0, "blocked": 0, "canal": 0, "unseen_cells": 0}
+        floors, canals, ceilings, sums = [], [], [], []
+        ray_cells, fits, pows, nodes = [], [], [], []
+        reach = {r: 0 for r in RUNGS}
+        completed = {r: 0 for r in RUNGS}
+        free_cells = 0
+        lakes_n, loops_n, with_lake, with_loop = [], [], 0, 0
+        for e in entries:
+            board, ans = _load(e)
+            step += 1
+            progress(step, len(boards), f"stats {e['id']}")
+            v = visibility(board, ans)
+            for k in V:
+                V[k] = max(V[k], v[k]) if k == "most_hidden" else V[k] + v[k]
+            sl = sightlines(board, ans)
+            for k in S:
+                S[k] += sl[k]
+            h, w = board.h, board.w
+            total = sum(x for _, _, x in _numbers(board))
+            floors.append((total + 3) // 4)
+            canals.append(ans.mask.bit_count())
+            ceilings.append(h * w - (h // 2) * (w // 2))
+            sums.append(total)
+            for cells, f in composition_counts(board):
+                ray_cells.append(cells)
+                pows.append(2 ** cells)
+                fits.append(f)
+            nodes.append(solve(board).nodes)
+            rr = ladder_reach(board)
+            free = h * w - len(board.clue_cells())
+            free_cells += free
+            done = False
+            for rung in RUNGS:
+                reach[rung] += rr[rung]
+                done = done or rr[rung] == free
+                completed[rung] += done
+            lk, lp = lakes_loops(board, ans)
+            lakes_n.append(lk)
+            loops_n.append(lp)
+            with_lake += lk > 0
+            with_loop += lp > 0
+            flip_sets.extend(flips(board, ans))
+        vis[s] = {"says": _r(V["says"] / V["numbers"]), "in_rays": _r(V["in_rays"] / V["numbers"]),
+                  "share": _r(V["says"] / V["in_rays"]),
+                  "rays_behind": _r(V["rays_behind"] / nb),
+                  "hidden": _r((V["in_rays"] - V["says"]) / V["numbers"]),
+                  "most_hidden": V["most_hidden"]}
+        sand[s] = {"floor": _r(statistics.mean(floors)), "canal": _r(statistics.mean(canals)),
+                   "ceiling": _r(statistics.mean(ceilings)),
+                   "per_cell": _r(sum(sums) / sum(canals))}
+        sight[s] = dict(S, blocked_share=_r(S["blocked"] / S["pairs"]),
+                        checked_boards=nb, canal_x4=4 * S["canal"], clue_sum=sum(sums))
+        comp[s] = {"numbers": _r(len(ray_cells) / nb), "ray_cells": _r(statistics.mean(ray_cells)),
+                   "two_pow": _r(statistics.mean(pows), 1), "fits": _r(statistics.mean(fits)),
+                   "nodes_median": statistics.median_low(nodes), "nodes_worst": max(nodes),
+                   "nodes_total": sum(nodes)}
+        lad[s] = {r: {"cells": _r(reach[r] / free_cells), "boards": completed[r]} for r in RUNGS}
+        hw = entries[0]["h"] * entries[0]["w"]
+        lake[s] = {"canal": _r(statistics.mean(canals)),
+                   "share": _r(statistics.mean(canals) / hw),
+                   "lakes": _r(statistics.mean(lakes_n)), "with_lake": with_lake,
+                   "loops": _r(statistics.mean(loops_n)), "with_loop": with_loop}
+    data.update(visibility=vis, sandwich=sand, sightlines=sight, compositions=comp,
+                ladder=lad, lakes=lake)
+    data["flips"] = _flip_table(flip_sets)
+    data["misread"] = _misread(by_size, params["misread"], progress)
+    data["dial"] = _dial(params, progress)
+    data["trapdoor"] = _trapdoor(params, progress)
+    data["scatter"] = _scatter(params, by_size, progress)
+    return data
+
+
+def _flip_table(fs: list[frozenset]) -> dict[str, Any]:
+    names = {"number": "canal.count", "block": "canal.2x2", "connect": "canal.connect"}
+    out: dict[str, Any] = {"total": len(fs), "nothing": sum(1 for f in fs if not f)}
+    for k, rule in names.items():
+        out[k] = {"kills": sum(1 for f in fs if rule in f),
+                  "only": sum(1 for f in fs if f == {rule})}
+    not_number = sum(1 for f in fs if f and "canal.count" not in f)
+    out["not_number"] = not_number
+    out["not_number_share"] = _r(not_number / len(fs)) if fs else None
+    return out
+
+
+def _misread(by_size, p, progress) -> dict[str, Any]:
+    out: dict[str, Any] = {"cap": p["cap"]}
+    for name, rules in VARIANTS.items():
+        out[name] = {}
+        for s, entries in by_size.items():
+            chosen = entries[: p["boards"][name]]
+            legal = unique = none = capped = 0
+            counts = []
+            for i, e in enumerate(chosen):
+                progress(i, len(chosen), f"misread {name} {s}")
+                board, ans = _load(e)
+                legal += not violations(board, ans, rules)
+                res = solve(board, limit=p["cap"], rules=rules, node_cap=p["node_cap"])
+                n = len(res.solutions)
+                hit_cap = n >= p["cap"] or res.stats.get("capped", False)
+                capped += hit_cap
+                counts.append(p["cap"] if hit_cap else n)
+                unique += n == 1 and not hit_cap
+                none += n == 0 and not hit_cap
+            med = statistics.median_low(counts)
+            out[name][s] = {"boards": len(chosen), "legal": legal, "median": med,
+                            "median_capped": med >= p["cap"], "unique": unique,
+                            "none": none, "capped": capped}
+    return out
+
+
+def _dial(params, progress) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for s, p in params["dial"].items():
+        h, w = (int(x) for x in s.split("x"))
+        rng = random.Random(f"{params['seed']}-dial-{s}")
+        rows = {"full": 0, **{str(k): 0 for k in p["keep"]}}
+        for i in range(p["draws"]):
+            progress(i, p["draws"], f"dial {s}")
+            mask = random_canal(rng, h, w, rng.uniform(0.45, 0.55))
+            full = full_board(h, w, mask)
+            cells = full.clue_cells()
+            rng.shuffle(cells)
+            rows["full"] += len(solve(full, limit=2).solutions) == 1
+            for k in p["keep"]:
+                b = with_clues(full, set(cells[:k]))
+                rows[str(k)] += len(solve(b, limit=2).solutions) == 1
+        out[s] = {"draws": p["draws"], "keep": list(p["keep"]),
+                  "rows": {k: {"unique": v, "rate": _r(v / p["draws"])}
+                           for k, v in rows.items()}}
+    return out
+
+
+def _unseen(board: Board, ans: Answer) -> int:
+    """Flooded cells that no number sees."""
+    seen = 0
+    for r, c, _ in _numbers(board):
+        for d, run in enumerate(seen_runs(board.h, board.w, ans.mask, r, c)):
+            dr, dc = DIRS[d]
+            for k in range(1, run + 1):
+                seen |= 1 << ((r + dr * k) * board.w + c + dc * k)
+    return ans.mask & ~seen
+
+
+def _trapdoor(params, progress) -> dict[str, Any]:
+    p = params["trapdoor"]
+    h, w = (int(x) for x in p["size"].split("x"))
+    rng = random.Random(f"{params['seed']}-trapdoor")
+    second = moving_unseen = 0
+    for i in range(p["draws"]):
+        progress(i, p["draws"], "trapdoor")
+        mask = random_canal(rng, h, w, rng.uniform(0.45, 0.55))
+        full = full_board(h, w, mask)
+        res = solve(full, limit=50)
+        if len(res.solutions) > 1:
+            second += 1
+            unseen_or_moving = True
+            for a in res.solutions:
+                moved = a.mask ^ mask
+                # every moved cell is one no number sees, in one answer or the other
+                hidden = _unseen(full, Answer(h, w, mask)) | _unseen(full, a)
+                if moved & ~hidden:
+                    unseen_or_moving = False
+            moving_unseen += unseen_or_moving
+    return {"size": p["size"], "draws": p["draws"], "second": second,
+            "moving_unseen": moving_unseen}
+
+
+def _scatter(params, by_size, progress) -> dict[str, Any]:
+    p = params["scatter"]
+    h, w = (int(x) for x in p["size"].split("x"))
+    rng = random.Random(f"{params['seed']}-scatter")
+    out: dict[str, Any] = {"size": p["size"], "clues": p["clues"]}
+    total = {"draws": 0, "unique": 0, "none": 0}
+    for mode in ("small", "whole"):
+        unique = none = capped = 0
+        for i in range(p["draws"]):
+            progress(i, p["draws"], f"scatter {mode}")
+            cells = rng.sample([(r, c) for r in range(h) for c in range(w)], p["clues"])
+            clues = {}
+            for r, c in cells:
+                top = p["small_max"] if mode == "small" else (h - 1) + (w - 1)
+                clues[(r, c)] = rng.randint(0, top)
+            b = Board.from_dict(h, w, clues)
+            res = solve(b, limit=2, node_cap=p["node_cap"])
+            if res.stats.get("capped"):
+                capped += 1
+            elif len(res.solutions) == 1:
+                unique += 1
+            elif not res.solutions:
+                none += 1
+        out[mode] = {"draws": p["draws"], "unique": unique, "none": none, "capped": capped,
+                     "none_share": _r(none / p["draws"])}
+        total["draws"] += p["draws"]
+        total["unique"] += unique
+        total["none"] += none
+    total["none_share"] = _r(total["none"] / total["draws"])
+    out["total"] = total
+    return out
