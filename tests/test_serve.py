@@ -126,7 +126,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     project = copy_project(tmp_path_factory.mktemp("serve") / "proj")
     s = Server(project, free_port())
     try:
-        s.wait_for("Ctrl+C to stop", timeout=240)
+        s.wait_for("Ctrl+C to stop", timeout=600)
         yield s
     finally:
         s.stop()
@@ -228,7 +228,7 @@ def test_ctrl_c_exits_cleanly(tmp_path: Path) -> None:
     project = copy_project(tmp_path / "proj")
     s = Server(project, free_port())
     try:
-        s.wait_for("Ctrl+C to stop", timeout=240)
+        s.wait_for("Ctrl+C to stop", timeout=600)
         assert get(s.port, "/")[0] == 200
     finally:
         code = s.stop()
