@@ -216,6 +216,22 @@ def test_not_reachable_on_other_interfaces(server: Server) -> None:
             pass
 
 
+def test_broken_template_keeps_the_last_good_site(server: Server) -> None:
+    template = server.project / "templates" / "index.html.j2"
+    good = template.read_text(encoding="utf-8")
+    before = get(server.port, "/index.html")
+    assert before[0] == 200
+    template.write_text(good + "{% if %}\n", encoding="utf-8")
+    try:
+        line = server.wait_for("rebuild failed", timeout=30)
+        assert "index.html.j2" in line
+        assert get(server.port, "/index.html") == before  # old pages, whole
+        assert server.proc.poll() is None
+    finally:
+        template.write_text(good + "{# fixed #}\n", encoding="utf-8")
+    assert "index.html.j2 changed: rebuilt" in server.wait_for("rebuilt", timeout=60)
+
+
 def test_python_change_rebuilds_in_a_fresh_interpreter(server: Server) -> None:
     code = server.project / "site_builder" / "build.py"
     code.write_text(code.read_text() + "\n# edited while serving\n")
