@@ -279,8 +279,7 @@ def _cut_cells(ctx: Ctx, comp: int, marked: int) -> int:
         stack.pop()
         if stack:
             p = stack[-1][0]
-            if low[v] < low[p]:
-                low[p] = low[v]
+            low[p] = min(low[p], low[v])
             cnt[p] += cnt[v]
             # p separates v's subtree from the rest
             if low[v] >= disc[p] and cnt[v] and total - cnt[v] - (marked >> p & 1) > 0:
@@ -481,7 +480,7 @@ def _grow(ctx: Ctx, x: int) -> int:
 
 
 def _final_ok(ctx: Ctx, F: int) -> bool:
-    from .board import violations   # the rule check itself, on a complete grid
+    from .board import violations  # the rule check itself, on a complete grid
     return not violations(ctx.board, Answer(ctx.h, ctx.w, F), ctx.rules)
 
 

@@ -62,8 +62,7 @@ def decode(url: str) -> Board:
     parts = text.split("/")
     pid = parts[0]
     for suffix in ("_edit", "_play"):
-        if pid.endswith(suffix):
-            pid = pid[: -len(suffix)]
+        pid = pid.removesuffix(suffix)
     if pid != PID:
         raise PuzzleError(f"URL names puzzle {pid!r}; expected {PID!r} (Canal View)")
     rest = parts[1:]

@@ -9,7 +9,7 @@ from typing import Any
 
 from solvers.common import Progress
 
-from .board import (STANDARD, VARIANTS, Answer, Board, groups, seen_runs, violations)
+from .board import VARIANTS, Answer, Board, groups, seen_runs, violations
 from .generate import full_board, random_canal, with_clues
 from .ladder import RUNGS, make_ctx, propagate, solve, start_state
 
@@ -131,7 +131,7 @@ def composition_counts(board: Board) -> list[tuple[int, int]]:
             new = [0] * (v + 1)
             for s, x in enumerate(poly):
                 if x:
-                    for a in range(0, min(m, v - s) + 1):
+                    for a in range(min(m, v - s) + 1):
                         new[s + a] += x
             poly = new
         out.append((sum(lens), poly[v]))

@@ -1,0 +1,273 @@
+"""Canal View: rules, URL codec, rung soundness, engine agreement, identities, OEIS."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from solvers.canal_view import PUZZLE, RULES, RUNGS, decode, encode, solve, violations
+from solvers.canal_view.board import (BROKEN, DRY_CONNECTED, NO_2X2, STANDARD, VARIANTS,
+                                      WHOLE_LINE, Answer, Board)
+from solvers.canal_view.brute import brute
+from solvers.canal_view.generate import (full_board, generate, random_canal, reduce_board,
+                                         with_clues)
+from solvers.canal_view.ladder import Contradiction, make_ctx, propagate, start_state
+from solvers.canal_view.ledger import (A001168, A066158, count_grown, count_subsets,
+                                       polyominoes)
+from solvers.canal_view.stats import IdentityError, sightlines
+from solvers.common import PuzzleError
+
+SAMPLE = "https://puzz.link/p?canal/6/6/3i3h2z4h5i2"
+SAMPLE_ANSWER = ["3###3.", ".2#...", "..#.#.", ".#####", "##.#4#", "#5##.2"]
+
+
+def _rows(pattern: list[str]) -> list[str]:
+    return ["".join("#" if ch == "#" else "." for ch in row) for row in pattern]
+
+
+# ---------------------------------------------------------------- surface --------------
+def test_surface() -> None:
+    assert PUZZLE.slug == "canal-view" and PUZZLE.pid == "canal"
+    assert RUNGS == ("arm", "block", "flow", "search") == PUZZLE.rungs
+    assert RULES == ("canal.numbered", "canal.2x2", "canal.count", "canal.connect")
+    assert [s.name for s in PUZZLE.stages] == ["bank", "stats", "ledger"]
+    assert PUZZLE.stages[1].deps == ("bank",)
+
+
+# ---------------------------------------------------------------- puzz.link -----------
+def test_sample_round_trip_and_unique_answer() -> None:
+    b = decode(SAMPLE)
+    assert (b.h, b.w) == (6, 6)
+    assert b.clues[0][0] == 3 and b.clues[5][1] == 5 and b.clues[5][5] == 2
+    assert encode(b) == SAMPLE
+    res = solve(b, limit=2)
+    assert len(res.solutions) == 1
+    assert res.solutions[0].rows() == _rows(SAMPLE_ANSWER)
+    assert [a.rows() for a in brute(b, limit=2).solutions] == [_rows(SAMPLE_ANSWER)]
+
+
+@pytest.mark.parametrize("url", [
+    "canal/6/6/3i3h2z4h5i2", "http://pzv.jp/p.html?canal/6/6/3i3h2z4h5i2",
+    "https://pzprxs.vercel.app/p?canal/6/6/3i3h2z4h5i2",
+    "https://puzz.link/p?type=player&canal_edit/6/6/3i3h2z4h5i2/"])
+def test_prefixes(url: str) -> None:
+    assert encode(decode(url)) == SAMPLE
+
+
+def test_non_square_long_numbers_and_trailing_slash() -> None:
+    b = Board.from_dict(2, 3, {(0, 0): 17, (1, 2): "?", (0, 2): 300})
+    u = encode(b)
+    assert u == "https://puzz.link/p?canal/3/2/-11g+12ch./"
+    back = decode(u)
+    assert back == b and encode(back) == u
+    assert encode(Board.from_dict(6, 6, {})) == "https://puzz.link/p?canal/6/6/zv"
+
+
+@pytest.mark.parametrize("url, words", [
+    ("https://puzz.link/p?nurikabe/6/6/3i3", "nurikabe"),
+    ("https://puzz.link/p?canal/6", "width and height"),
+    ("https://puzz.link/p?canal/6/6x/3", "'6x'"),
+    ("https://puzz.link/p?canal/6/y/3", "'y'"),
+    ("https://puzz.link/p?canal/0/6/3", "0x6"),
+    ("https://puzz.link/p?canal/6/6/3-1", "position 1"),
+    ("https://puzz.link/p?canal/6/6/+1g2", "'+'"),
+])
+def test_malformed_urls(url: str, words: str) -> None:
+    with pytest.raises(PuzzleError, match=words.replace("+", r"\+")):
+        decode(url)
+
+
+@pytest.mark.parametrize("d, words", [
+    ({"h": 2, "w": 2}, "clues"),
+    ({"h": 2, "w": 2, "clues": [[None, None]]}, "expected 2 rows"),
+    ({"h": 1, "w": 2, "clues": [[None]]}, "row 0"),
+    ({"h": 1, "w": 2, "clues": [[None, -1]]}, r"clues\[0\]\[1\]"),
+    ({"h": 1, "w": 2, "clues": [[None, "x"]]}, r"clues\[0\]\[1\]"),
+    ({"h": 0, "w": 2, "clues": []}, "positive"),
+])
+def test_malformed_boards(d: dict, words: str) -> None:
+    with pytest.raises(PuzzleError, match=words):
+        Board.from_json(d)
+
+
+def test_malformed_answers() -> None:
+    with pytest.raises(PuzzleError, match=r"rows\[1\]"):
+        Answer.from_json({"rows": ["#.", "#"]})
+    with pytest.raises(PuzzleError, match="'x'"):
+        Answer.from_json({"rows": ["#x"]})
+    b = decode(SAMPLE)
+    with pytest.raises(PuzzleError, match="5x5"):
+        violations(b, Answer.from_rows(["....."] * 5))
+
+
+def test_json_round_trip() -> None:
+    b = decode(SAMPLE)
+    assert Board.from_json(b.to_json()) == b
+    a = Answer.from_rows(_rows(SAMPLE_ANSWER))
+    assert Answer.from_json(a.to_json()) == a and PUZZLE.answer_rows(a) == a.rows()
+    assert "3" in PUZZLE.render_board(b, a) and "#" in PUZZLE.render_board(b, a)
+
+
+# ---------------------------------------------------------------- violations ----------
+def _v(board: Board, rows: list[str], rules=STANDARD):
+    return [(v.rule, v.cells) for v in violations(board, Answer.from_rows(rows), rules)]
+
+
+def test_violations_solved_sample_is_clean() -> None:
+    assert _v(decode(SAMPLE), _rows(SAMPLE_ANSWER)) == []
+
+
+def test_violation_numbered_and_count() -> None:
+    b = Board.from_dict(1, 3, {(0, 0): 1})
+    # clue flooded: numbered; it still counts its rays (sees 1, fine)
+    assert _v(b, ["##."]) == [("canal.numbered", ((0, 0),))]
+    assert _v(b, ["..."]) == [("canal.count", ((0, 0),))]
+    assert _v(b, [".##"]) == [("canal.count", ((0, 0),))]
+    assert _v(b, [".#."]) == []
+    q = Board.from_dict(1, 3, {(0, 0): "?"})
+    assert _v(q, [".##"]) == [] and _v(q, ["#.."]) == [("canal.numbered", ((0, 0),))]
+
+
+def test_violation_2x2_and_connect() -> None:
+    b = Board.from_dict(3, 3, {})
+    v = _v(b, ["##.", "##.", "..."])
+    assert v == [("canal.2x2", ((0, 0), (0, 1), (1, 0), (1, 1)))]
+    assert _v(b, ["##.", "##.", "..."], NO_2X2) == []
+    v = _v(b, ["#.#", "#.#", "..#"])
+    assert v == [("canal.connect", ((0, 0), (1, 0)))]        # the larger group stays
+    v = _v(b, ["#.#", "..#", "#.."])
+    assert v == [("canal.connect", ((0, 0), (2, 0)))]
+    v = _v(b, ["#.#", "...", "#.#"])      # ties: the group holding (0,0) counts as largest
+    assert v == [("canal.connect", ((0, 2), (2, 0), (2, 2)))]
+    assert _v(b, ["#.#", "...", "#.#"], BROKEN) == []
+
+
+def test_violation_order_and_variants() -> None:
+    b = Board.from_dict(3, 3, {(2, 2): 1})
+    v = _v(b, ["##.", "##.", "..#"])
+    assert [r for r, _ in v] == ["canal.numbered", "canal.2x2", "canal.count", "canal.connect"]
+    b2 = Board.from_dict(3, 3, {(0, 0): 2})
+    assert _v(b2, [".#.", "...", "#.."]) == [("canal.count", ((0, 0),)),
+                                             ("canal.connect", ((2, 0),))]
+    assert _v(b2, [".#.", "...", "#.."], WHOLE_LINE) == [("canal.connect", ((2, 0),))]
+    assert [r for r, _ in _v(b2, [".##", "...", "..."], WHOLE_LINE)] == []
+    assert [r for r, _ in _v(b2, ["..#", "...", "..."], WHOLE_LINE)] == ["canal.count"]
+    assert [r for r, _ in _v(Board.from_dict(3, 3, {}), ["...", "###", "..."],
+                             DRY_CONNECTED)] == ["canal.dryconnect"]
+
+
+# ---------------------------------------------------------------- the engines ---------
+def _random_board(rng: random.Random, hmax: int = 6) -> tuple[Board, int]:
+    h, w = rng.randint(2, hmax), rng.randint(2, hmax)
+    m = random_canal(rng, h, w, rng.uniform(0.3, 0.6))
+    fb = full_board(h, w, m)
+    cells = fb.clue_cells()
+    keep = set(rng.sample(cells, rng.randint(0, len(cells))))
+    return with_clues(fb, keep), m
+
+
+@pytest.mark.parametrize("rules", [STANDARD, *VARIANTS.values()], ids=lambda r: r.name)
+def test_rungs_are_sound(rules) -> None:
+    rng = random.Random(11)
+    checked = 0
+    for _ in range(60):
+        b, _m = _random_board(rng)
+        answers = brute(b, limit=200, rules=rules).solutions
+        ctx = make_ctx(b, rules)
+        for top in range(3):
+            F, D = start_state(ctx)
+            try:
+                F, D = propagate(ctx, F, D, top)
+            except Contradiction:
+                assert not answers
+                continue
+            for a in answers:          # every true answer survives every rung
+                assert F & ~a.mask == 0 and D & a.mask == 0
+                checked += 1
+    assert checked > 100
+
+
+def test_rungs_sound_on_planted_answers() -> None:
+    rng = random.Random(3)
+    for _ in range(40):
+        b, m = _random_board(rng, 9)
+        for level in RUNGS[:3]:
+            res = solve(b, level=level)
+            assert not res.stats.get("contradiction")
+            ctx = make_ctx(b)
+            F, D = propagate(ctx, *start_state(ctx), RUNGS.index(level))
+            assert F & ~m == 0 and D & m == 0
+
+
+@pytest.mark.parametrize("rules", [STANDARD, *VARIANTS.values()], ids=lambda r: r.name)
+def test_engines_agree_on_answer_sets(rules) -> None:
+    rng = random.Random(5)
+    compared = 0
+    for _ in range(40):
+        b, _ = _random_board(rng, 5)
+        a = solve(b, limit=400, rules=rules).solutions
+        c = brute(b, limit=400, rules=rules).solutions
+        if len(a) >= 400 or len(c) >= 400:
+            continue
+        assert [x.mask for x in a] == [x.mask for x in c]
+        compared += 1
+    assert compared >= 30
+
+
+def test_levels_report_fixed_cells() -> None:
+    b = decode(SAMPLE)
+    arm = solve(b, level="arm")
+    flow = solve(b, level="flow")
+    assert set(arm.fixed) <= set(flow.fixed)
+    assert flow.rung == "flow" and len(flow.solutions) == 1
+    assert solve(b).rung == "flow"
+    with pytest.raises(PuzzleError, match="level"):
+        solve(b, level="magic")
+
+
+def test_generator_is_deterministic_and_locally_minimal() -> None:
+    b1, a1 = generate(random.Random(9), 6, 6)
+    b2, a2 = generate(random.Random(9), 6, 6)
+    assert b1 == b2 and a1 == a2
+    res = solve(b1)
+    assert [s.mask for s in res.solutions] == [a1.mask]
+    for cell in b1.clue_cells():        # every remaining number is needed
+        keep = set(b1.clue_cells()) - {cell}
+        assert len(solve(with_clues(b1, keep)).solutions) == 2
+    again = reduce_board(random.Random(1), b1)
+    assert again == b1
+
+
+# ---------------------------------------------------------------- identities ----------
+def test_sightline_identity_board_by_board() -> None:
+    rng = random.Random(2)
+    for _ in range(10):
+        h, w = 8, 8
+        m = random_canal(rng, h, w)
+        fb = full_board(h, w, m)
+        cells = fb.clue_cells()
+        b = with_clues(fb, set(rng.sample(cells, len(cells) // 2)))
+        s = sightlines(b, Answer(h, w, m))
+        assert s["pairs"] == 4 * m.bit_count()
+        assert s["seen"] == sum(v for row in b.clues for v in row if isinstance(v, int))
+        assert s["seen"] + s["none"] + s["blocked"] == s["pairs"]
+    bad = Board.from_dict(1, 3, {(0, 0): 2})
+    with pytest.raises(IdentityError):
+        sightlines(bad, Answer.from_rows([".#."]))
+
+
+def test_oeis_columns() -> None:
+    p = polyominoes(10)
+    for n in range(1, 11):
+        assert p[n]["all"] == A001168[n]
+        assert p[n]["tree"] == A066158[n]
+    assert [p[n]["no2x2"] for n in (7, 8, 9, 10)] == [570, 1909, 6485, 22282]
+    assert [p[n]["cycle_no2x2"] for n in (7, 8, 9, 10)] == [0, 1, 12, 80]
+
+
+def test_small_grid_canals_two_ways() -> None:
+    assert count_subsets(4, 5) == count_grown(4, 5) == (116166, 25822)
+    for h, w in ((2, 2), (3, 3), (3, 4)):
+        assert count_subsets(h, w) == count_grown(h, w)
+    assert count_subsets(2, 2) == (13, 12)
