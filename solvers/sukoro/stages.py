@@ -125,7 +125,9 @@ def stats(inputs: Mapping[str, Any], params: Mapping[str, Any],
     lh, lw = _hw(params["lemma"]["size"])
     n_lemma = params["lemma"]["answers"]
     with_conn = without = 0
-    for _ in range(n_lemma):
+    for li in range(n_lemma):
+        if li % 10 == 0:
+            progress(step, steps, f"lemma {li}/{n_lemma}")
         ans = random_answer(lh, lw, rng)
         b = full_print(ans)
         with_conn += _count(b, 2) == 1
@@ -146,6 +148,7 @@ def stats(inputs: Mapping[str, Any], params: Mapping[str, Any],
         n = h * w
         rows = {}
         for k in ks:
+            progress(step, steps, f"sampling {size} with {k} clues")
             none = uniq = 0
             for _ in range(rs):
                 flat: list = [None] * n
@@ -189,6 +192,7 @@ def stats(inputs: Mapping[str, Any], params: Mapping[str, Any],
         for e, b, a in entries:
             if e["size"] != size:
                 continue
+            progress(step, steps, f"value vs position {e['id']}")
             row["boards"] += 1
             flat = b.flat()
             vals = a.flat()
@@ -230,7 +234,8 @@ def stats(inputs: Mapping[str, Any], params: Mapping[str, Any],
         unprinted = sum(sum(v is None for v in b.flat()) for _, b in es)
         for r in rungs:
             nodes = capped = fixed = 0
-            for _, b in es:
+            for e, b in es:
+                progress(step, steps, f"ladder {r} {e['id']}")
                 nd, cp = _rung_nodes(b, LEVEL[r], cap)
                 nodes += nd
                 capped += cp
@@ -267,6 +272,7 @@ def stats(inputs: Mapping[str, Any], params: Mapping[str, Any],
         for e, b, _ in entries:
             if e["size"] != size:
                 continue
+            progress(step, steps, f"edits {e['id']}")
             flat = b.flat()
             clued = [i for i, v in enumerate(flat) if v is not None]
             empty = [i for i, v in enumerate(flat) if v is None]
