@@ -181,7 +181,7 @@ def arm_rung(ctx: Ctx, F: int, D: int, todo: list[int] | None = None) -> tuple[i
     while queue:
         k = queue.pop()
         inq.discard(k)
-        _, v, rays, union, line = nums[k]
+        _, v, rays, _, line = nums[k]
         if whole:
             lo = (F & line).bit_count()
             hi = (line & ~D).bit_count()
@@ -528,20 +528,24 @@ def solve(board: Board, level: str | None = None, limit: int = 2,
 
 # ---------------------------------------------------------------- trace --------------
 _WHY = {
-    "arm": ("Splitting each number into four arm lengths, only some splits still fit the "
-            "marks, and every surviving split agrees on these cells.",
-            "数字を上下左右の腕の長さに分ける方法のうち、今の印と矛盾しないものだけを残すと、"
-            "どの分け方でもこれらのマスの状態が一致します。"),
-    "block": ("Each of these cells completes a 2×2 block whose other three cells are "
-              "already flooded, so it must stay dry.",
-              "ほかの三マスがすでに水路の2×2の残り一マスなので、ここは水路にできません。"),
-    "flow": ("The canal must stay in one piece: cells it can no longer reach are dry, and "
-             "cells it cannot do without are flooded.",
-             "水路は一つにつながる必要があります。届かないマスは水路でなく、"
-             "通らないと切れてしまうマスは水路です。"),
-    "search": ("No rung makes progress here; trying the choices in turn leaves only this "
-               "completion.",
-               "ここから先は理詰めの段では進めず、候補を順に試すとこの埋め方だけが残ります。"),
+    "arm": (
+        ("Of the ways to split each number into four arm lengths, only some still fit the "
+         "marks, and every surviving split agrees on these cells."),
+        ("数字を上下左右の腕の長さに分ける方法のうち、今の印と矛盾しないものだけを残すと、"
+         "どの分け方でもこれらのマスの状態が一致します。")),
+    "block": (
+        ("Each of these cells would complete a 2×2 block whose other three cells are "
+         "already flooded, so it stays dry."),
+        "ほかの三マスがすでに水路になっている2×2の残り一マスなので、ここは水路にできません。"),
+    "flow": (
+        ("The canal must stay in one piece: cells it can no longer reach are dry, and "
+         "cells it cannot do without are flooded."),
+        ("水路は一つにつながる必要があります。届かないマスは水路でなく、"
+         "通らないと切れてしまうマスは水路です。")),
+    "search": (
+        ("No rung makes progress here; trying the choices in turn leaves only this "
+         "completion."),
+        "ここから先は理詰めの段では進めず、候補を順に試すとこの埋め方だけが残ります。"),
 }
 
 

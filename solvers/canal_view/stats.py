@@ -44,11 +44,15 @@ def _numbers(board: Board) -> list[tuple[int, int, int]]:
             if isinstance(board.clues[r][c], int)]
 
 
-def _ray(board: Board, r: int, c: int, d: int) -> list[tuple[int, int]]:
+def _ray(board: Board, r: int, c: int, d: int,
+         stop_at_clue: bool = False) -> list[tuple[int, int]]:
+    """Cells from (r, c) outwards in direction d, to the edge or (if asked) the next clue."""
     dr, dc = DIRS[d]
     out = []
     rr, cc = r + dr, c + dc
     while 0 <= rr < board.h and 0 <= cc < board.w:
+        if stop_at_clue and board.clues[rr][cc] is not None:
+            break
         out.append((rr, cc))
         rr += dr
         cc += dc
@@ -64,7 +68,7 @@ def visibility(board: Board, ans: Answer) -> dict[str, Any]:
         n += 1
         says += v
         for d in range(4):
-            ray = _ray(board, r, c, d)
+            ray = _ray(board, r, c, d, stop_at_clue=True)
             fl = [ans.flooded(*x) for x in ray]
             in_rays += sum(fl)
             k = 0
@@ -206,8 +210,8 @@ def run_stats(inputs: Mapping[str, Any], params: Mapping[str, Any],
             step += 1
             progress(step, len(boards), f"stats {e['id']}")
             v = visibility(board, ans)
-            for k in V:
-                V[k] = max(V[k], v[k]) if k == "most_hidden" else V[k] + v[k]
+            for k, x in v.items():
+                V[k] = max(V[k], x) if k == "most_hidden" else V[k] + x
             sl = sightlines(board, ans)
             for k in S:
                 S[k] += sl[k]
