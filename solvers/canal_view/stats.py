@@ -16,11 +16,11 @@ from .ladder import RUNGS, make_ctx, propagate, solve, start_state
 STATS_PARAMS = {
     "seed": 7,
     "misread": {"boards": {"no2x2": 24, "broken": 24, "dryconnect": 24, "wholeline": 12},
-                "cap": 2000, "node_cap": 20000},
+                "cap": 500, "node_cap": 10000},
     "dial": {"8x8": {"draws": 108, "keep": [26, 22, 18, 15, 12, 10]},
-             "12x12": {"draws": 36, "keep": [60, 45, 35, 22]}},
+             "12x12": {"draws": 108, "keep": [60, 45, 35, 22]}},
     "trapdoor": {"size": "8x8", "draws": 200},
-    "scatter": {"size": "8x8", "draws": 400, "clues": 11, "small_max": 6,
+    "scatter": {"size": "8x8", "draws": 800, "clues": 11, "small_max": 6,
                 "node_cap": 3000},
 }
 
@@ -205,11 +205,14 @@ def run_stats(inputs: Mapping[str, Any], params: Mapping[str, Any],
         completed = {r: 0 for r in RUNGS}
         free_cells = 0
         lakes_n, loops_n, with_lake, with_loop = [], [], 0, 0
+        most_at = None
         for e in entries:
             board, ans = _load(e)
             step += 1
             progress(step, len(boards), f"stats {e['id']}")
             v = visibility(board, ans)
+            if most_at is None or v["most_hidden"] > V["most_hidden"]:
+                most_at = boards.index(e)
             for k, x in v.items():
                 V[k] = max(V[k], x) if k == "most_hidden" else V[k] + x
             sl = sightlines(board, ans)
@@ -244,7 +247,7 @@ def run_stats(inputs: Mapping[str, Any], params: Mapping[str, Any],
                   "share": _r(V["says"] / V["in_rays"]),
                   "rays_behind": _r(V["rays_behind"] / nb),
                   "hidden": _r((V["in_rays"] - V["says"]) / V["numbers"]),
-                  "most_hidden": V["most_hidden"]}
+                  "most_hidden": V["most_hidden"], "most_hidden_board": most_at}
         sand[s] = {"floor": _r(statistics.mean(floors)), "canal": _r(statistics.mean(canals)),
                    "ceiling": _r(statistics.mean(ceilings)),
                    "per_cell": _r(sum(sums) / sum(canals))}
@@ -289,7 +292,8 @@ def _misread(by_size, p, progress) -> dict[str, Any]:
         for s, entries in by_size.items():
             chosen = entries[: p["boards"][name]]
             legal = unique = none = capped = 0
-            counts = []
+            counts: list[int] = []
+            flags: list[bool] = []
             for i, e in enumerate(chosen):
                 progress(i, len(chosen), f"misread {name} {s}")
                 board, ans = _load(e)
@@ -298,12 +302,16 @@ def _misread(by_size, p, progress) -> dict[str, Any]:
                 n = len(res.solutions)
                 hit_cap = n >= p["cap"] or res.stats.get("capped", False)
                 capped += hit_cap
-                counts.append(p["cap"] if hit_cap else n)
+                flags.append(bool(hit_cap))
+                counts.append(n)
                 unique += n == 1 and not hit_cap
                 none += n == 0 and not hit_cap
+            # a capped count is a lower bound, so the median of the counts found is a lower
+            # bound of the true median; exact unless a board at or below it was capped
             med = statistics.median_low(counts)
+            low_capped = any(f for c, f in zip(counts, flags) if c <= med)
             out[name][s] = {"boards": len(chosen), "legal": legal, "median": med,
-                            "median_capped": med >= p["cap"], "unique": unique,
+                            "median_capped": low_capped, "unique": unique,
                             "none": none, "capped": capped}
     return out
 
