@@ -70,7 +70,8 @@ def _figure(svg: list[str], title: str) -> Markup:
 
 
 def bar_chart(labels: Sequence[Any], series: Mapping[str, Sequence[Any]], fmt: str = "int",
-              stacked: bool = False, title: str = "", y_label: str = "") -> Markup:
+              stacked: bool = False, title: str = "", y_label: str = "",
+              x_label: str = "") -> Markup:
     """Vertical bars: one group per label, one bar (or stacked segment) per series."""
     labels = [str(x.v if isinstance(x, Node) else x) for x in labels]
     names = list(series)
@@ -105,7 +106,14 @@ def bar_chart(labels: Sequence[Any], series: Mapping[str, Sequence[Any]], fmt: s
                 base += v
         out.append(f'<text x="{ML + gi * gw + gw / 2:.1f}" y="{H - MB + 16}" text-anchor="middle"'
                    f' class="tick">{escape(label)}</text>')
+    _x_label(out, x_label)
     return _figure(out, title)
+
+
+def _x_label(out: list[str], x_label: str) -> None:
+    if x_label:
+        out.append(f'<text x="{ML + (W - ML - MR) / 2:.1f}" y="{H - 6}" text-anchor="middle" '
+                   f'class="axis">{escape(x_label)}</text>')
 
 
 def line_chart(xs: Sequence[Any], series: Mapping[str, Sequence[Any]], fmt: str = "pct0",
@@ -135,7 +143,5 @@ def line_chart(xs: Sequence[Any], series: Mapping[str, Sequence[Any]], fmt: str 
     for i, label in enumerate(xlabels):
         out.append(f'<text x="{px(i):.1f}" y="{H - MB + 16}" text-anchor="middle" class="tick">'
                    f'{escape(label)}</text>')
-    if x_label:
-        out.append(f'<text x="{ML + pw / 2:.1f}" y="{H - 6}" text-anchor="middle" class="axis">'
-                   f'{escape(x_label)}</text>')
+    _x_label(out, x_label)
     return _figure(out, title)
