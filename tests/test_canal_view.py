@@ -280,3 +280,65 @@ def test_small_grid_canals_two_ways() -> None:
     for h, w in ((2, 2), (3, 3), (3, 4)):
         assert count_subsets(h, w) == count_grown(h, w)
     assert count_subsets(2, 2) == (13, 12)
+
+
+# ---------------------------------------------------------------- stages --------------
+def test_stages_are_deterministic_on_small_params() -> None:
+    from solvers.canal_view.bank import run_bank
+    from solvers.canal_view.ledger import LedgerError, run_ledger
+    from solvers.canal_view.stats import run_stats
+
+    calls: list[tuple[int, int, str]] = []
+
+    def progress(done: int, total: int, note: str = "") -> None:
+        calls.append((done, total, note))
+
+    bp = {"seed": 3, "sizes": {"5x5": 3, "6x6": 3}}
+    bank = run_bank({}, bp, progress)
+    assert bank == run_bank({}, bp, progress) and calls
+    for e in bank["boards"]:
+        b = Board.from_json(e["board"])
+        assert encode(decode(e["url"])) == e["url"] and decode(e["url"]) == b
+        assert not violations(b, Answer.from_json(e["answer"]))
+        assert e["grade"] in RUNGS and e["clues"] == len(b.clue_cells())
+        rows = Answer.from_json(e["answer"]).rows()
+        for step in e["trace"]:
+            assert step["rung"] in RUNGS and len(step["cells"]) == len(step["states"])
+            for (r, c), st in zip(step["cells"], step["states"]):
+                assert (rows[r][c] == "#") == (st == "flooded")
+    sp = {"seed": 1,
+          "misread": {"boards": {"no2x2": 2, "broken": 2, "dryconnect": 2, "wholeline": 1},
+                      "cap": 20, "node_cap": 500},
+          "dial": {"5x5": {"draws": 3, "keep": [8, 5]}},
+          "trapdoor": {"size": "5x5", "draws": 3},
+          "scatter": {"size": "5x5", "draws": 3, "clues": 4, "small_max": 3, "node_cap": 200}}
+    s1 = run_stats({"bank": bank}, sp, progress)
+    assert s1 == run_stats({"bank": bank}, sp, progress)
+    assert all("." not in k for k in _keys(s1))
+    for s in s1["sizes"]:
+        sl = s1["sightlines"][s]
+        assert sl["pairs"] == sl["seen"] + sl["none"] + sl["blocked"] == sl["canal_x4"]
+        assert sl["seen"] == sl["clue_sum"]
+    lp = {"poly_n": [7, 8], "grids": ["3x3"],
+          "engines": {"size": "4x4", "boards": 3, "seed": 2, "cap": 5000}}
+    led = run_ledger({}, lp, progress)
+    assert led == run_ledger({}, lp, progress)
+    assert led["engines"]["standard"]["agree"] == 3
+    import solvers.canal_view.ledger as L
+    saved = L.A001168[7]
+    L.A001168[7] = saved + 1
+    try:
+        with pytest.raises(LedgerError, match="A001168"):
+            run_ledger({}, lp, progress)
+    finally:
+        L.A001168[7] = saved
+
+
+def _keys(d):
+    if isinstance(d, dict):
+        for k, v in d.items():
+            yield k
+            yield from _keys(v)
+    elif isinstance(d, list):
+        for v in d:
+            yield from _keys(v)

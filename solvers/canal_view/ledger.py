@@ -190,5 +190,5 @@ def run_ledger(inputs: Mapping[str, Any], params: Mapping[str, Any],
     if eng["standard"]["disagree"] or eng["no2x2"]["disagree"]:
         raise LedgerError(f"the two engines disagree: {eng}")
     progress(3, 3, "done")
-    return {"polyominoes": rows, "grids": grids, "engines": eng,
+    return {"polyominoes": rows, "poly_n": list(ns), "grids": grids, "engines": eng,
             "oeis": {"all": "A001168", "tree": "A066158"}}
