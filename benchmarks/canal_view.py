@@ -23,6 +23,7 @@ sys.path.insert(0, str(ROOT))
 from solvers.canal_view.board import Board
 from solvers.canal_view.brute import brute
 from solvers.canal_view.ladder import solve
+from solvers.canal_view.puzzlink import decode
 from solvers.canal_view.stages import STAGES
 
 
@@ -72,13 +73,12 @@ def main() -> None:
         print(f"prove unique {size}: boards {len(ms)}, median {statistics.median(ms):.1f} ms, "
               f"worst {max(ms):.1f} ms, mean {statistics.mean(ms):.1f} ms; search nodes "
               f"median {statistics.median_low(nodes)}, worst {max(nodes)}")
-    six = [e for e in bank["boards"] if e["size"] == "8x8"][:3]
-    for e in six:
-        board = Board.from_json(e["board"])
+    sample = decode("https://puzz.link/p?canal/6/6/3i3h2z4h5i2")
+    for name, engine in (("ladder", solve), ("brute", brute)):
         t0 = time.perf_counter()
-        r = brute(board, limit=2, node_cap=2_000_000)
-        print(f"brute {e['id']}: {r.nodes} nodes, {(time.perf_counter() - t0) * 1000:.0f} ms"
-              f"{' (capped)' if r.stats['capped'] else ''}")
+        r = engine(sample, limit=2)
+        print(f"{name} on the puzz.link sample (6x6): {len(r.solutions)} answer, {r.nodes} nodes, "
+              f"{(time.perf_counter() - t0) * 1000:.1f} ms")
     for k, v in timings.items():
         print(f"stage {k}: {v:.1f} s")
     if timings:
