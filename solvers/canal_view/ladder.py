@@ -171,8 +171,10 @@ def _arm_cells(ray: tuple[int, ...], dom: int) -> tuple[int, int]:
     return f, d
 
 
-def arm_rung(ctx: Ctx, F: int, D: int, todo: list[int] | None = None) -> tuple[int, int]:
-    """Arm (or, under the whole-line misreading, line counting) to its own fixpoint."""
+def arm_rung(ctx: Ctx, F: int, D: int, todo: list[int] | None = None,
+             who: list[int] | None = None) -> tuple[int, int]:
+    """Arm (or, under the whole-line misreading, line counting) to its own fixpoint.
+    ``who``, if given, collects the numbers that decided something."""
     nums = ctx.nums
     queue = list(range(len(nums))) if todo is None else todo
     inq = set(queue)
@@ -209,6 +211,8 @@ def arm_rung(ctx: Ctx, F: int, D: int, todo: list[int] | None = None) -> tuple[i
         if nf or nd:
             F |= nf
             D |= nd
+            if who is not None:
+                who.append(k)
             ch = nf | nd
             while ch:
                 low = ch & -ch
@@ -549,14 +553,63 @@ _WHY = {
 }
 
 
+def _plural(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def _why(ctx: Ctx, rung: str, new_f: int, new_d: int,
+         who: list[int]) -> tuple[str, str]:
+    """One sentence per language on why a step holds, naming the numbers involved."""
+    en, ja = _WHY[rung]
+    nf, nd = new_f.bit_count(), new_d.bit_count()
+    en_parts = [p for n, p in ((nf, _plural(nf, "cell is flooded", "cells are flooded")),
+                               (nd, _plural(nd, "cell is dry", "cells are dry"))) if n]
+    ja_parts = [p for n, p in ((nf, f"{nf}マスが水路"), (nd, f"{nd}マスが水路でない")) if n]
+    if rung == "arm" and who:
+        ks = list(dict.fromkeys(who))
+        named = [divmod(ctx.nums[k][0], ctx.w) + (ctx.nums[k][1],) for k in ks]
+        head = named[:3]
+        items = [f"the {v} at row {r + 1}, column {c + 1}" for r, c, v in head]
+        en_list = items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+        ja_list = "、".join(f"{r + 1}行{c + 1}列の{v}" for r, c, v in head)
+        more_en = f" (and {_plural(len(named) - 3, 'other', 'others')})" if len(named) > 3 \
+            else ""
+        more_ja = f"（ほか{len(named) - 3}個）" if len(named) > 3 else ""
+        en = (f"Split {en_list}{more_en} into four arm lengths: of the splits that still fit "
+              f"the marks, every one agrees that {' and '.join(en_parts)}.")
+        ja = (f"{ja_list}{more_ja}を上下左右の腕の長さに分けると、今の印と矛盾しない分け方は"
+              f"どれも、{'、'.join(ja_parts)}という点で一致します。")
+    elif rung == "flow":
+        bits_en = []
+        if nd:
+            bits_en.append(f"{_plural(nd, 'cell', 'cells')} it can no longer reach "
+                           f"{'stays' if nd == 1 else 'stay'} dry")
+        if nf:
+            bits_en.append(f"{_plural(nf, 'cell', 'cells')} it cannot do without "
+                           f"{'is' if nf == 1 else 'are'} flooded")
+        en = f"The canal must stay in one piece: {', and '.join(bits_en)}."
+        if nd and nf:
+            ja_tail = f"届かない{nd}マスは水路でなく、通らないと切れてしまう{nf}マスは水路です。"
+        elif nd:
+            ja_tail = f"届かない{nd}マスは水路ではありません。"
+        else:
+            ja_tail = f"通らないと切れてしまう{nf}マスは水路です。"
+        ja = "水路は一つにつながる必要があります。" + ja_tail
+    return en, ja
+
+
 def trace(board: Board, answer: Answer) -> list[dict]:
     """Deduction steps from the untouched board; each the lowest rung making progress."""
     ctx = _ctx_cached(board, STANDARD)
     F, D = start_state(ctx)
     steps = []
     while F | D != ctx.full:
+        who: list[int] = []
         for rung in ("arm", "block", "flow"):
-            F2, D2 = rung_step(ctx, rung, F, D)
+            if rung == "arm":
+                F2, D2 = arm_rung(ctx, F, D, who=who)
+            else:
+                F2, D2 = rung_step(ctx, rung, F, D)
             if (F2, D2) != (F, D):
                 break
         else:
@@ -565,7 +618,7 @@ def trace(board: Board, answer: Answer) -> list[dict]:
             D2 = ctx.full & ~answer.mask
         cells = _cells(ctx, (F2 | D2) & ~(F | D))
         states = ["flooded" if F2 >> (r * ctx.w + c) & 1 else "dry" for r, c in cells]
-        en, ja = _WHY[rung]
+        en, ja = _why(ctx, rung, F2 & ~F, D2 & ~D, who)
         steps.append({"rung": rung, "cells": [list(c) for c in cells], "states": states,
                       "en": en, "ja": ja})
         F, D = F2, D2
