@@ -342,3 +342,32 @@ def _keys(d):
     elif isinstance(d, list):
         for v in d:
             yield from _keys(v)
+
+
+def test_committed_content_is_consistent() -> None:
+    import json
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "content" / "canal-view"
+    if not (root / "bank.json").exists():
+        pytest.skip("content/canal-view not generated yet")
+    bank = json.loads((root / "bank.json").read_text())["data"]["boards"]
+    assert len(bank) == 72
+    assert sorted({e["size"] for e in bank}) == ["12x12", "8x8"]
+    for e in bank:
+        b = decode(e["url"])
+        assert b == Board.from_json(e["board"]) and encode(b) == e["url"]
+        res = solve(b, limit=2)
+        assert [a.rows() for a in res.solutions] == [e["answer"]["rows"]]
+        assert res.rung == e["grade"]
+        decided: dict = {}
+        for step in e["trace"]:
+            for (r, c), st in zip(step["cells"], step["states"]):
+                assert (r, c) not in decided
+                decided[(r, c)] = st
+                assert (e["answer"]["rows"][r][c] == "#") == (st == "flooded")
+        assert len(decided) == e["h"] * e["w"] - e["clues"]
+        assert (e["trace"][-1]["rung"] == "search") == (e["grade"] == "search")
+    for stage in ("stats", "ledger"):
+        data = json.loads((root / f"{stage}.json").read_text())["data"]
+        assert all("." not in k for k in _keys(data))

@@ -99,4 +99,4 @@ def brute(board: Board, limit: int = 2, rules: Rules = STANDARD,
 
     go(0)
     answers = [Answer(h, w, m) for m in sorted(sols)]
-    return SolveResult(answers, nodes, "brute" if answers else None, [], {"capped": capped})
+    return SolveResult(answers, nodes, None, [], {"capped": capped})
