@@ -118,7 +118,9 @@ def _resolve_remote(to: str) -> str:
     if not looks_like_url and "/" not in to:
         proc = subprocess.run(["git", "remote", "get-url", to], capture_output=True, text=True, check=False)
         if proc.returncode == 0 and proc.stdout.strip():
-            return proc.stdout.strip()
+            url = proc.stdout.strip()
+            # a relative path URL means "from here" to git; our git runs elsewhere
+            return str(Path(url).resolve()) if Path(url).exists() else url
     if not looks_like_url:
         raise UserError(f"--to {to}: no such repository path, URL or remote name")
     return to

@@ -149,6 +149,20 @@ def test_current_repository_branch_index_and_tree_untouched(tmp_path: Path, bare
     assert "built from" in git("log", "-1", "--format=%s", "gh-pages", git_dir=bare)
 
 
+def test_remote_name_and_relative_paths_resolve_from_the_cwd(
+        site: Path, bare: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    git("init", "--quiet", "-b", "main", cwd=proj)
+    git("remote", "add", "pages", os.path.relpath(bare, proj), cwd=proj)
+    monkeypatch.chdir(proj)
+    sha = deploy(site, "pages", branch="site")
+    assert sha == git("rev-parse", "site", git_dir=bare)
+    assert deploy(site, os.path.relpath(bare, proj), branch="site") is None
+    assert deploy(site, bare.as_uri(), branch="site") is None
+    assert commit_count(bare, "site") == 1
+
+
 def test_works_without_git_config_and_ignores_hostile_config(
         site: Path, bare: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     home = tmp_path / "home"
