@@ -26,6 +26,7 @@ from __future__ import annotations
 import errno
 import logging
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -248,6 +249,7 @@ def _make_watcher(root: Path, rebuild: Callable[[list[str]], bool]):
                 self.snap = {k: v for k, v in before.items()
                              if Path(k).parts[0] != "content"} | after
                 if ok:
+                    self.filepath = changed[0]  # what livereload's log line names
                     self.loop.add_callback(LiveReloadHandler.reload_waiters, changed[0])
             finally:
                 self.busy.release()
@@ -331,6 +333,10 @@ def serve(root: Path, out: Path, host: str = "127.0.0.1", port: int = 8000,
 
     shown_host = f"[{host}]" if ":" in host and not host.startswith("[") else host
     url = f"http://{shown_host}:{port}/"
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt  # SIGTERM stops as cleanly as Ctrl+C
+
+    previous = signal.signal(signal.SIGTERM, stop)
     try:
         # Server.serve() binds, then blocks; print the URL from the first loop tick so it
         # is only shown once the socket is listening.
@@ -346,4 +352,6 @@ def serve(root: Path, out: Path, host: str = "127.0.0.1", port: int = 8000,
         raise
     except KeyboardInterrupt:
         pass
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     print("serve: stopped", flush=True)

@@ -90,9 +90,9 @@ class Server:
             self.lines.append(line)
         return "\n".join(self.lines)
 
-    def stop(self) -> int:
+    def stop(self, sig: int = signal.SIGINT) -> int:
         if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)
+            self.proc.send_signal(sig)
             try:
                 self.proc.wait(timeout=15)
             except subprocess.TimeoutExpired:
@@ -261,14 +261,15 @@ def test_python_change_rebuilds_in_a_fresh_interpreter(server: Server) -> None:
     assert "fresh interpreter" in line and "build.py" in line
 
 
-def test_ctrl_c_exits_cleanly(tmp_path: Path) -> None:
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "term"])
+def test_ctrl_c_exits_cleanly(tmp_path: Path, sig: signal.Signals) -> None:
     project = copy_project(tmp_path / "proj")
     s = Server(project, free_port())
     try:
         s.wait_for("Ctrl+C to stop", timeout=600)
         assert get(s.port, "/")[0] == 200
     finally:
-        code = s.stop()
+        code = s.stop(sig)
     out = s.output()
     assert code == 0, out
     assert "Traceback" not in out
