@@ -156,11 +156,16 @@ class Rebuilder:
 
     def build_in_subprocess(self) -> str:
         code = (
-            "import sys; from pathlib import Path;"
-            "from site_builder.build import build_site;"
-            "r = build_site(Path(sys.argv[1]), Path(sys.argv[2]), base_url=sys.argv[3],"
-            " quiet=True);"
-            "print(r.pages, ','.join(r.stages_run))"
+            "import sys\n"
+            "from pathlib import Path\n"
+            "from site_builder.build import build_site\n"
+            "from site_builder.errors import UserError\n"
+            "try:\n"
+            "    r = build_site(Path(sys.argv[1]), Path(sys.argv[2]), base_url=sys.argv[3],"
+            " quiet=True)\n"
+            "except UserError as e:\n"
+            "    sys.exit(' '.join(str(e).split()))\n"
+            "print(r.pages, ','.join(r.stages_run))\n"
         )
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(
@@ -333,6 +338,7 @@ def serve(root: Path, out: Path, host: str = "127.0.0.1", port: int = 8000,
 
     shown_host = f"[{host}]" if ":" in host and not host.startswith("[") else host
     url = f"http://{shown_host}:{port}/"
+
     def stop(signum: int, frame: object) -> None:
         raise KeyboardInterrupt  # SIGTERM stops as cleanly as Ctrl+C
 

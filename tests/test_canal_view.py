@@ -78,6 +78,8 @@ def test_non_square_long_numbers_and_trailing_slash() -> None:
     ("https://puzz.link/p?canal/0/6/3", "0x6"),
     ("https://puzz.link/p?canal/6/6/3-1", "position 1"),
     ("https://puzz.link/p?canal/6/6/+1g2", "'+'"),
+    ("https://puzz.link/p?canal/3/3/3!i", "'!'"),
+    ("https://puzz.link/p?canal/3/3/3Ai", "position 1"),
 ])
 def test_malformed_urls(url: str, words: str) -> None:
     with pytest.raises(PuzzleError, match=words.replace("+", r"\+")):

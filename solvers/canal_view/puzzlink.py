@@ -45,7 +45,11 @@ def _decode_body(body: str, h: int, w: int) -> list:
             i += int(ch, 36) - 15
             pos += 1
         else:
-            pos += 1   # pzprjs ignores any other character
+            # pzprjs skips such characters silently; pzprjs never writes them, so a URL that
+            # holds one was damaged or hand-edited, and we say so instead of guessing
+            raise PuzzleError(
+                f"body position {pos}: character {ch!r} is not allowed in a Canal View body "
+                "(expected 0-9, a-f, '.', '-', '+', '=', '@', '%', '*', '$' or g-z)")
     return vals
 
 
