@@ -91,14 +91,7 @@ def main() -> int:
             return xs
 
         print(summary(f"2. re-render after editing templates/{args.template} "
-                      "(build_site, as `build-site build`)", edits("plain"), 1.0))
-        from site_builder.serve import install_template_cache
-
-        if install_template_cache():
-            build_site(proj, out, quiet=True)  # serve's first build fills the cache
-            print(summary(f"2b. re-render after editing templates/{args.template} "
-                          "(build_site inside `serve`: compiled templates kept)",
-                          edits("serve"), 1.0))
+                      "(build_site in one process, as serve does)", edits("plain"), 1.0))
     return 0
 
 

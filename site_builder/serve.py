@@ -91,51 +91,6 @@ def is_code_change(paths: list[str]) -> bool:
     )
 
 
-def install_template_cache() -> bool:
-    """Keep compiled templates across in-process rebuilds (serve only); True if installed.
-
-    ``build_site`` makes fresh Jinja environments each time, so every re-render compiles
-    all templates again: about half of a re-render's time. A Jinja bytecode cache held in
-    memory, one per kind of environment (autoescape changes the compiled code), reuses
-    the compiled code of every template whose source is unchanged; Jinja compares a
-    checksum of the source, so an edited template is always compiled afresh. This wraps
-    ``Site._env`` from the outside; if ``site.py`` sets its own cache, that one is kept.
-    """
-    import jinja2
-
-    try:
-        from site_builder.site import Site
-    except ImportError:  # pragma: no cover
-        return False
-    make = getattr(Site, "_env", None)
-    if make is None or getattr(make, "_serve_cached", False):
-        return make is not None
-
-    class MemoryBytecodeCache(jinja2.BytecodeCache):
-        def __init__(self) -> None:
-            self.code: dict[str, bytes] = {}
-
-        def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-            if bucket.key in self.code:
-                bucket.bytecode_from_string(self.code[bucket.key])
-
-        def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-            self.code[bucket.key] = bucket.bytecode_to_string()
-
-    caches: dict[str, MemoryBytecodeCache] = {}
-
-    def _env(self, *args, **kwargs):
-        env = make(self, *args, **kwargs)
-        if isinstance(env, jinja2.Environment) and env.bytecode_cache is None:
-            kind = repr((args, sorted(kwargs.items()), env.autoescape))
-            env.bytecode_cache = caches.setdefault(kind, MemoryBytecodeCache())
-        return env
-
-    _env._serve_cached = True  # type: ignore[attr-defined]
-    Site._env = _env  # type: ignore[method-assign]
-    return True
-
-
 class Rebuilder:
     """Runs the build in this process, or in a subprocess once Python code changed."""
 
@@ -323,7 +278,6 @@ def serve(root: Path, out: Path, host: str = "127.0.0.1", port: int = 8000,
             raise UserError(f"{root} has no {d}/ folder; run serve from the project root")
 
     _check_can_listen(host, port)  # fail before a build, not after it
-    install_template_cache()
     rebuild = Rebuilder(root, out, base_url)
     t0 = time.perf_counter()
     what = rebuild.build_in_process()

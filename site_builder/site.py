@@ -48,6 +48,26 @@ def rel(from_path: str, target: str) -> str:
     return r
 
 
+class _MemoryBytecodeCache(jinja2.BytecodeCache):
+    """Compiled templates kept in memory across renders in one process (serve re-renders
+    the site on every edit). Jinja checks a checksum of the source, so an edited template
+    is always compiled afresh."""
+
+    def __init__(self) -> None:
+        self.code: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        if bucket.key in self.code:
+            bucket.bytecode_from_string(self.code[bucket.key])
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self.code[bucket.key] = bucket.bytecode_to_string()
+
+
+# One cache per kind of environment: autoescape and the filters' mode change the code.
+_BYTECODE: dict[tuple[str, bool], _MemoryBytecodeCache] = {}
+
+
 class Site:
     """Everything a template can reach; built once per render of the whole site."""
 
@@ -73,7 +93,8 @@ class Site:
         env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(str(self.templates)),
             autoescape=autoescape, undefined=jinja2.StrictUndefined,
-            keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
+            keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
+            bytecode_cache=_BYTECODE.setdefault((mode, autoescape), _MemoryBytecodeCache()))
         f = Filters(mode)
         env.filters["num"] = f.num
         env.filters["lit"] = f.lit
