@@ -41,8 +41,9 @@ def board_svg(entry: Any, solved: bool = False, cell: int = CELL, label: str = "
             v = clues[r][c]
             cx, cy = x + cell / 2, y + cell / 2 + cell * 0.17
             if v is not None:
+                size = cell * (0.55 if len(str(v)) == 1 else 0.42)
                 out.append(f'<text x="{cx:.1f}" y="{cy:.1f}" class="clue" text-anchor="middle" '
-                           f'font-size="{cell * 0.55:.0f}">{escape(str(v))}</text>')
+                           f'font-size="{size:.0f}">{escape(str(v))}</text>')
             elif rows and not canal and a != ".":
                 out.append(f'<circle cx="{cx:.1f}" cy="{y + cell / 2:.1f}" r="{cell * 0.4:.1f}" '
                            f'fill="#e8f1f5" stroke="#6a98ad"/>')
