@@ -95,9 +95,10 @@ class Puzzle:
     brute_max_cells: int = 36          # verify uses the second engine up to this size
 
     def code_hash(self) -> str:
-        """Hash of the puzzle package's source plus this shared module."""
+        """Hash of the puzzle package's source plus the shared modules beside it."""
         h = hashlib.sha256()
-        files = sorted(self.package_dir.rglob("*.py")) + [Path(__file__)]
+        shared = sorted(p for p in Path(__file__).parent.glob("*.py") if p.name != "registry.py")
+        files = sorted(self.package_dir.rglob("*.py")) + shared
         for f in files:
             h.update(f.name.encode())
             h.update(f.read_bytes())

@@ -7,11 +7,11 @@ numbered cell. Each number is the count of its numbered orthogonal neighbours.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
 from solvers.common import Cell, PuzzleError, Violation
+from solvers.puzzlink import join_url, split_url
 
 PID = "sukoro"
 Clue = int | str | None
@@ -138,41 +138,9 @@ def render_board(board: Board, answer: Answer | None = None) -> str:
 
 # -- puzz.link ------------------------------------------------------------------------
 
-_PARAM = re.compile(r"^[A-Za-z0-9_]+=[A-Za-z0-9_]*&")
-
-
 def decode(url: str) -> Board:
     """A puzz.link / pzv.jp / pzprxs URL (or the bare ``sukoro/W/H/body``) -> Board."""
-    if not isinstance(url, str):
-        raise PuzzleError("URL must be a string")
-    text = url.replace("\r", "").replace("\n", "").strip()
-    if "?" in text:
-        text = text.split("?", 1)[1]
-    while _PARAM.match(text):
-        text = _PARAM.sub("", text, count=1)
-    parts = text.split("/")
-    pid = parts[0]
-    for suffix in ("_edit", "_play"):
-        pid = pid.removesuffix(suffix)
-    if pid != PID:
-        raise PuzzleError(f"URL names the puzzle {pid!r}, expected {PID!r}")
-    rest = parts[1:]
-    if rest and rest[0].startswith("v:"):
-        rest = rest[1:]
-    if rest and not rest[0].isdigit():
-        rest = rest[1:]
-    if len(rest) < 2:
-        raise PuzzleError("URL lacks the width and height after 'sukoro/'")
-    for name, piece in (("width", rest[0]), ("height", rest[1])):
-        if not piece.isdigit() or int(piece) < 1:
-            raise PuzzleError(f"URL {name} {piece!r} is not a positive whole number")
-    w, h = int(rest[0]), int(rest[1])
-    if w * h > 10000:
-        raise PuzzleError(f"board {w}×{h} is too large (at most 10000 cells)")
-    body_parts = rest[2:]
-    if body_parts and body_parts[-1] == "":
-        body_parts = body_parts[:-1]
-    body = "/".join(body_parts)
+    w, h, body = split_url(url, PID)
     n = w * h
     flat: list[Clue] = [None] * n
     i = 0
@@ -217,10 +185,7 @@ def encode(board: Board) -> str:
                 raise PuzzleError(f"clue {v!r} at row {r}, column {c} cannot be written")
     if run:
         out.append(chr(ord("a") + run - 1))
-    core = f"{PID}/{board.w}/{board.h}/{''.join(out)}"
-    if not core[-1].isalnum():
-        core += "/"
-    return "https://puzz.link/p?" + core
+    return join_url(PID, board.w, board.h, "".join(out))
 
 
 # -- the rule check -------------------------------------------------------------------

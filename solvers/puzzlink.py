@@ -1,0 +1,56 @@
+"""The genre-independent part of puzz.link URLs (PUZZLINK.md §2): the envelope around a
+body. Each puzzle package decodes and encodes its own body."""
+
+from __future__ import annotations
+
+import re
+
+from solvers.common import PuzzleError
+
+PREFIX = "https://puzz.link/p?"
+MAX_CELLS = 10000
+_QUERY_PAIR = re.compile(r"^[A-Za-z0-9_]+=[A-Za-z0-9_]*&")
+
+
+def split_url(url: str, pid: str) -> tuple[int, int, str]:
+    """(width, height, body) of a puzz.link, pzv.jp or pzprxs URL, or of its bare
+    ``pid/W/H/body`` form, read the way pzprjs reads it; a PuzzleError naming the piece
+    at fault otherwise."""
+    if not isinstance(url, str):
+        raise PuzzleError(f"URL must be a string, got {type(url).__name__}")
+    text = url.replace("\r", "").replace("\n", "").strip()
+    q = text.find("?")
+    if q >= 0:
+        text = text[q + 1:]
+    while m := _QUERY_PAIR.match(text):
+        text = text[m.end():]
+    parts = text.split("/")
+    found = parts[0].removesuffix("_edit").removesuffix("_play")
+    if found != pid:
+        raise PuzzleError(f"URL names the puzzle {found!r}, expected {pid!r}")
+    rest = parts[1:]
+    if rest and rest[0].startswith("v:"):
+        rest = rest[1:]
+    if rest and not rest[0].isdigit():
+        rest = rest[1:]  # a flag string; none of our genres uses one
+    if len(rest) < 2:
+        raise PuzzleError(f"URL lacks the width and height after '{pid}/'")
+    for name, piece in (("width", rest[0]), ("height", rest[1])):
+        if not piece.isdigit() or int(piece) < 1:
+            raise PuzzleError(f"URL {name} {piece!r} is not a positive whole number")
+    w, h = int(rest[0]), int(rest[1])
+    if w * h > MAX_CELLS:
+        raise PuzzleError(f"board {w}×{h} is too large (at most {MAX_CELLS} cells)")
+    body = rest[2:]
+    if body and body[-1] == "":
+        body = body[:-1]
+    return w, h, "/".join(body)
+
+
+def join_url(pid: str, w: int, h: int, body: str) -> str:
+    """The URL pzprjs writes: puzz.link prefix, width first, and a trailing slash when the
+    text would otherwise end in something other than an ASCII letter or digit."""
+    tail = f"{pid}/{w}/{h}/{body}"
+    if not (tail[-1].isascii() and tail[-1].isalnum()):
+        tail += "/"
+    return PREFIX + tail
