@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -226,6 +227,53 @@ def test_engines_agree_on_answer_sets(rules) -> None:
     assert compared >= 30
 
 
+def _arm_oracle(ctx, F: int, D: int) -> tuple[int, int]:
+    """Per number, every split of its value into four arm lengths that fits the marks,
+    enumerated outright; cells all survivors agree on are fixed; to a fixpoint."""
+    changed = True
+    while changed:
+        changed = False
+        for _, v, rays, _, _ in ctx.nums:
+            agree_f = agree_d = None
+            for comp in itertools.product(*[range(len(r) + 1) for r in rays]):
+                if sum(comp) != v:
+                    continue
+                f = d = 0
+                for ray, a in zip(rays, comp):
+                    for i in range(a):
+                        f |= ray[i]
+                    if a < len(ray):
+                        d |= ray[a]
+                if f & D or d & F:
+                    continue
+                agree_f = f if agree_f is None else agree_f & f
+                agree_d = d if agree_d is None else agree_d & d
+            if agree_f is None:
+                raise Contradiction
+            if agree_f & ~F or agree_d & ~D:
+                F, D = F | agree_f, D | agree_d
+                changed = True
+    return F, D
+
+
+def test_arm_is_complete_for_its_definition() -> None:
+    """arm reaches exactly what enumerating each number's splits reaches (rays stop at
+    the next numbered cell), so it misses nothing its definition promises."""
+    rng = random.Random(17)
+    compared = 0
+    for _ in range(60):
+        b, _m = _random_board(rng, 7)
+        ctx = make_ctx(b)
+        F, D = start_state(ctx)
+        try:
+            want = _arm_oracle(ctx, F, D)
+        except Contradiction:
+            continue
+        assert propagate(ctx, F, D, 0) == want
+        compared += 1
+    assert compared > 40
+
+
 def test_levels_report_fixed_cells() -> None:
     b = decode(SAMPLE)
     arm = solve(b, level="arm")
@@ -321,6 +369,10 @@ def test_stages_are_deterministic_on_small_params() -> None:
         sl = s1["sightlines"][s]
         assert sl["pairs"] == sl["seen"] + sl["none"] + sl["blocked"] == sl["canal_x4"]
         assert sl["seen"] == sl["clue_sum"]
+        lad = s1["ladder"][s]
+        assert lad["search"]["cells"] == lad["search"]["cells_all"] == 1.0
+        for rung in RUNGS:         # numbered cells counted as decided only ever add
+            assert lad[rung]["cells"] <= lad[rung]["cells_all"] <= 1.0
     lp = {"poly_n": [7, 8], "grids": ["3x3"],
           "engines": {"size": "4x4", "boards": 3, "seed": 2, "cap": 5000}}
     led = run_ledger({}, lp, progress)

@@ -204,6 +204,7 @@ def run_stats(inputs: Mapping[str, Any], params: Mapping[str, Any],
         reach = {r: 0 for r in RUNGS}
         completed = {r: 0 for r in RUNGS}
         free_cells = 0
+        all_cells = 0                # every cell of the grid, numbered cells included
         lakes_n, loops_n, with_lake, with_loop = [], [], 0, 0
         most_at = None
         for e in entries:
@@ -232,6 +233,7 @@ def run_stats(inputs: Mapping[str, Any], params: Mapping[str, Any],
             rr = ladder_reach(board)
             free = h * w - len(board.clue_cells())
             free_cells += free
+            all_cells += h * w
             done = False
             for rung in RUNGS:
                 reach[rung] += rr[rung]
@@ -257,7 +259,11 @@ def run_stats(inputs: Mapping[str, Any], params: Mapping[str, Any],
                    "two_pow": _r(statistics.mean(pows), 1), "fits": _r(statistics.mean(fits)),
                    "nodes_median": statistics.median_low(nodes), "nodes_worst": max(nodes),
                    "nodes_total": sum(nodes)}
-        lad[s] = {r: {"cells": _r(reach[r] / free_cells), "boards": completed[r]} for r in RUNGS}
+        # cells: share of the cells without a number; cells_all: share of all h*w cells
+        # with each numbered cell counted as decided from the start
+        lad[s] = {r: {"cells": _r(reach[r] / free_cells),
+                      "cells_all": _r((reach[r] + all_cells - free_cells) / all_cells),
+                      "boards": completed[r]} for r in RUNGS}
         hw = entries[0]["h"] * entries[0]["w"]
         lake[s] = {"canal": _r(statistics.mean(canals)),
                    "share": _r(statistics.mean(canals) / hw),
