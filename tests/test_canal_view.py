@@ -76,7 +76,7 @@ def test_non_square_long_numbers_and_trailing_slash() -> None:
     ("https://puzz.link/p?canal/6", "width and height"),
     ("https://puzz.link/p?canal/6/6x/3", "'6x'"),
     ("https://puzz.link/p?canal/6/y/3", "'y'"),
-    ("https://puzz.link/p?canal/0/6/3", "0x6"),
+    ("https://puzz.link/p?canal/0/6/3", "width .0. is not a positive"),
     ("https://puzz.link/p?canal/6/6/3-1", "position 1"),
     ("https://puzz.link/p?canal/6/6/+1g2", "'+'"),
     ("https://puzz.link/p?canal/3/3/3!i", "'!'"),

@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import re
-
 from solvers.common import PuzzleError
+from solvers.puzzlink import join_url, split_url
 
 from .board import Board
 
 PID = "canal"
-PREFIX = "https://puzz.link/p?"
 _HEX = "0123456789abcdef"
 _LONG = {"-": (2, 0), "+": (3, 0), "=": (3, 4096), "@": (3, 8192), "%": (3, 8192),
          "*": (4, 12240), "$": (5, 77776)}
-_QUERY_PAIR = re.compile(r"^[A-Za-z0-9_]+=[A-Za-z0-9_]*&")
 
 
 def _decode_body(body: str, h: int, w: int) -> list:
@@ -55,41 +52,7 @@ def _decode_body(body: str, h: int, w: int) -> list:
 
 def decode(url: str) -> Board:
     """A puzz.link / pzv.jp / pzprxs URL (or its bare ``canal/W/H/body``) to a Board."""
-    if not isinstance(url, str):
-        raise PuzzleError(f"URL must be a string, got {type(url).__name__}")
-    text = url.replace("\r", "").replace("\n", "")
-    q = text.find("?")
-    if q >= 0:
-        text = text[q + 1:]
-    while _QUERY_PAIR.match(text):
-        text = text[_QUERY_PAIR.match(text).end():]
-    parts = text.split("/")
-    pid = parts[0]
-    for suffix in ("_edit", "_play"):
-        pid = pid.removesuffix(suffix)
-    if pid != PID:
-        raise PuzzleError(f"URL names puzzle {pid!r}; expected {PID!r} (Canal View)")
-    rest = parts[1:]
-    if rest and rest[0].startswith("v:"):
-        rest = rest[1:]
-    if rest and not rest[0].isdigit():
-        rest = rest[1:]
-    if len(rest) < 2:
-        raise PuzzleError("URL is missing the width and height after 'canal/'")
-    ws, hs = rest[0], rest[1]
-    if not ws.isdigit():
-        raise PuzzleError(f"width {ws!r} is not a decimal number")
-    if not hs.isdigit():
-        raise PuzzleError(f"height {hs!r} is not a decimal number")
-    w, h = int(ws), int(hs)
-    if w < 1 or h < 1:
-        raise PuzzleError(f"board size {w}x{h} (width x height) must be at least 1x1")
-    if w * h > 10000:
-        raise PuzzleError(f"board size {w}x{h} is too large (more than 10000 cells)")
-    body_parts = rest[2:]
-    if body_parts and body_parts[-1] == "":
-        body_parts = body_parts[:-1]
-    body = "/".join(body_parts)
+    w, h, body = split_url(url, PID)
     vals = _decode_body(body, h, w)
     return Board(h, w, tuple(tuple(vals[r * w:(r + 1) * w]) for r in range(h)))
 
@@ -130,7 +93,4 @@ def encode(board: Board) -> str:
             out.append(_value(v))
     if count:
         out.append(chr(ord("g") + count - 1))
-    tail = f"{PID}/{board.w}/{board.h}/{''.join(out)}"
-    if not tail[-1].isascii() or not tail[-1].isalnum():
-        tail += "/"
-    return PREFIX + tail
+    return join_url(PID, board.w, board.h, "".join(out))
