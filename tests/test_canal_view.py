@@ -361,7 +361,8 @@ def test_stages_are_deterministic_on_small_params() -> None:
                       "cap": 20, "node_cap": 500},
           "dial": {"5x5": {"draws": 3, "keep": [8, 5]}},
           "trapdoor": {"size": "5x5", "draws": 3},
-          "scatter": {"size": "5x5", "draws": 3, "clues": 4, "small_max": 3, "node_cap": 200}}
+          "scatter": {"size": "5x5", "draws": 3, "clues": 4, "small_max": 3, "node_cap": 200},
+          "bank_spread": {"size": "5x5", "boards": 3, "seeds": 2}}
     s1 = run_stats({"bank": bank}, sp, progress)
     assert s1 == run_stats({"bank": bank}, sp, progress)
     assert all("." not in k for k in _keys(s1))
@@ -386,6 +387,47 @@ def test_stages_are_deterministic_on_small_params() -> None:
             run_ledger({}, lp, progress)
     finally:
         L.A001168[7] = saved
+
+
+def test_bank_spread_on_small_banks() -> None:
+    from solvers.canal_view.bank import draw_boards
+    from solvers.canal_view.stats import SPREAD_RUNGS, bank_spread, ladder_spread, spread_seeds
+
+    calls: list[tuple[int, int, str]] = []
+
+    def progress(done: int, total: int, note: str = "") -> None:
+        calls.append((done, total, note))
+
+    p = {"size": "5x5", "boards": 4, "seeds": 3}
+    ours = [b for _, b, _ in draw_boards(11, "5x5", 4)]
+    out = bank_spread(p, 5, ours, progress, exclude=(11,))
+    assert out == bank_spread(p, 5, ours, lambda *a: None, exclude=(11,))
+    assert [c[:2] for c in calls] == [(1, 3), (2, 3), (3, 3)]
+    assert all("." not in k for k in _keys(out))
+    assert out["seeds"] == spread_seeds(5, 3, (11,)) and 11 not in out["seeds"]
+    assert len(set(out["seeds"])) == out["others"] == 3 and out["banks"] == 4
+    assert out["ours"] == {r: {k: v for k, v in f.items() if k != "decided"}
+                           for r, f in ladder_spread(ours).items()}
+    rows = [out["ours"], *out["per_seed"]]
+    for f in rows:            # rungs accumulate: each keeps what the one before decided
+        assert 0.0 <= f["arm"]["cells_all"] <= f["block"]["cells_all"] \
+            <= f["flow"]["cells_all"] <= 1.0
+        assert 0 <= f["arm"]["boards"] <= f["block"]["boards"] <= f["flow"]["boards"] <= 4
+    for r in SPREAD_RUNGS:
+        sp = out["spread"][r]
+        vals = [f[r]["cells_all"] for f in out["per_seed"]]
+        assert (sp["min"], sp["max"]) == (min(vals), max(vals))
+        assert 1 <= out["rank"][r]["cells_all"] <= 4
+        assert out["rank"][r]["cells_all"] == 1 + sum(v < out["ours"][r]["cells_all"]
+                                                      for v in vals)
+    assert out["hardest"] == all(out["rank"][r]["cells_all"] == 1 and
+                                 out["ours"][r]["cells_all"] < out["spread"][r]["min"]
+                                 for r in SPREAD_RUNGS)
+    # a different seed draws different banks: the seeds really feed the generator
+    other = bank_spread(p, 6, ours, lambda *a: None, exclude=(11,))
+    assert other["seeds"] != out["seeds"]
+    with pytest.raises(ValueError, match="bank_spread"):
+        bank_spread(p, 5, ours[:3], lambda *a: None)
 
 
 def _keys(d):
@@ -425,3 +467,9 @@ def test_committed_content_is_consistent() -> None:
     for stage in ("stats", "ledger"):
         data = json.loads((root / f"{stage}.json").read_text())["data"]
         assert all("." not in k for k in _keys(data))
+    stats = json.loads((root / "stats.json").read_text())["data"]
+    bs = stats["bank_spread"]
+    for r in ("arm", "block", "flow"):      # the shipped bank, as the ladder section has it
+        assert bs["ours"][r]["cells_all"] == stats["ladder"][bs["size"]][r]["cells_all"]
+        assert bs["ours"][r]["boards"] == stats["ladder"][bs["size"]][r]["boards"]
+        assert 0.0 <= bs["spread"][r]["min"] <= bs["spread"][r]["max"] <= 1.0

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from solvers.common import Progress
 
+from .board import Answer, Board
 from .generate import generate
 from .ladder import solve, trace
 from .puzzlink import encode
@@ -29,17 +30,24 @@ def make_entry(size: str, k: int, board, answer) -> dict[str, Any]:
             "trace": trace(board, answer)}
 
 
+def draw_boards(seed: Any, size: str, count: int) -> Iterator[tuple[int, Board, Answer]]:
+    """The bank's recipe for one size: ``count`` boards from the seeded stream, numbered
+    from 1. Any seed gives a bank drawn exactly as the shipped one is."""
+    rng = random.Random(f"{seed}-{size}")
+    h, w = parse_size(size)
+    for k in range(1, count + 1):
+        board, answer = generate(rng, h, w)
+        yield k, board, answer
+
+
 def run_bank(inputs: Mapping[str, Any], params: Mapping[str, Any],
              progress: Progress) -> dict[str, Any]:
     sizes = params["sizes"]
     total = sum(sizes.values())
     boards = []
     done = 0
-    for si, (size, count) in enumerate(sizes.items()):
-        rng = random.Random(f"{params['seed']}-{size}")
-        h, w = parse_size(size)
-        for k in range(1, count + 1):
-            board, answer = generate(rng, h, w)
+    for size, count in sizes.items():
+        for k, board, answer in draw_boards(params["seed"], size, count):
             boards.append(make_entry(size, k, board, answer))
             done += 1
             progress(done, total, f"bank {size} {k}/{count}")

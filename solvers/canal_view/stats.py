@@ -10,6 +10,7 @@ from typing import Any
 from solvers.common import Progress
 
 from .board import VARIANTS, Answer, Board, groups, seen_runs, violations
+from .bank import BANK_PARAMS, draw_boards
 from .generate import full_board, random_canal, with_clues
 from .ladder import RUNGS, make_ctx, propagate, solve, start_state
 
@@ -22,6 +23,8 @@ STATS_PARAMS = {
     "trapdoor": {"size": "8x8", "draws": 200},
     "scatter": {"size": "8x8", "draws": 800, "clues": 11, "small_max": 6,
                 "node_cap": 3000},
+    # other banks drawn exactly as the shipped one, from seeds derived from "seed"
+    "bank_spread": {"size": "8x8", "boards": 36, "seeds": 8},
 }
 
 DIRS = ((-1, 0), (0, 1), (1, 0), (0, -1))
@@ -276,6 +279,7 @@ def run_stats(inputs: Mapping[str, Any], params: Mapping[str, Any],
     data["dial"] = _dial(params, progress)
     data["trapdoor"] = _trapdoor(params, progress)
     data["scatter"] = _scatter(params, by_size, progress)
+    data["bank_spread"] = _bank_spread(params, by_size, progress)
     return data
 
 
@@ -410,3 +414,83 @@ def _scatter(params, by_size, progress) -> dict[str, Any]:
     total["none_share"] = _r(total["none"] / total["draws"])
     out["total"] = total
     return out
+
+
+SPREAD_RUNGS = RUNGS[:3]
+
+
+def ladder_spread(boards: list[Board]) -> dict[str, dict[str, Any]]:
+    """Per rung: the share of all cells decided over the boards, numbered cells counted as
+    decided (as ``ladder.<size>.<rung>.cells_all``), and the boards that rung completes.
+    ``decided`` is the exact numerator, for ranking without rounding."""
+    decided = {r: 0 for r in SPREAD_RUNGS}
+    completed = {r: 0 for r in SPREAD_RUNGS}
+    all_cells = 0
+    for board in boards:
+        rr = ladder_reach(board)
+        clues = len(board.clue_cells())
+        free = board.h * board.w - clues
+        all_cells += board.h * board.w
+        done = False
+        for rung in SPREAD_RUNGS:
+            decided[rung] += rr[rung] + clues
+            done = done or rr[rung] == free
+            completed[rung] += done
+    return {r: {"cells_all": _r(decided[r] / all_cells), "boards": completed[r],
+                "decided": decided[r]} for r in SPREAD_RUNGS}
+
+
+def spread_seeds(seed: Any, k: int, exclude: tuple = ()) -> list[int]:
+    """``k`` distinct bank seeds derived from the stats seed, none of them in ``exclude``."""
+    rng = random.Random(f"{seed}-bank_spread")
+    out: list[int] = []
+    while len(out) < k:
+        s = rng.randrange(10 ** 7, 10 ** 8)
+        if s not in exclude and s not in out:
+            out.append(s)
+    return out
+
+
+def bank_spread(p: Mapping[str, Any], seed: Any, ours: list[Board], progress: Progress,
+                exclude: tuple = ()) -> dict[str, Any]:
+    """The shipped bank's ladder reach against ``p["seeds"]`` other banks drawn with the
+    bank stage's own recipe. Rank 1 is the lowest figure (the hardest bank); tied banks
+    share a rank."""
+    size, count = p["size"], p["boards"]
+    if len(ours) != count:
+        raise ValueError(f"bank_spread: the bank has {len(ours)} {size} boards, "
+                         f"params say {count}")
+    seeds = spread_seeds(seed, p["seeds"], exclude)
+    mine = ladder_spread(ours)
+    others = []
+    for i, s in enumerate(seeds):
+        figs = ladder_spread([b for _, b, _ in draw_boards(s, size, count)])
+        others.append((s, figs))
+        progress(i + 1, len(seeds), f"bank_spread seed {i + 1}/{len(seeds)}")
+
+    def strip(f: Mapping[str, Any]) -> dict[str, Any]:
+        return {r: {"cells_all": f[r]["cells_all"], "boards": f[r]["boards"]}
+                for r in SPREAD_RUNGS}
+
+    def rank(rung: str, key: str) -> int:
+        return 1 + sum(1 for _, f in others if f[rung][key] < mine[rung][key])
+
+    spread = {r: {"min": min(f[r]["cells_all"] for _, f in others),
+                  "max": max(f[r]["cells_all"] for _, f in others),
+                  "boards_min": min(f[r]["boards"] for _, f in others),
+                  "boards_max": max(f[r]["boards"] for _, f in others)}
+              for r in SPREAD_RUNGS}
+    ranks = {r: {"cells_all": rank(r, "decided"), "boards": rank(r, "boards")}
+             for r in SPREAD_RUNGS}
+    hardest = all(f[r]["decided"] > mine[r]["decided"] for _, f in others
+                  for r in SPREAD_RUNGS)
+    return {"size": size, "boards": count, "others": len(seeds), "banks": len(seeds) + 1,
+            "seeds": seeds, "ours": strip(mine),
+            "per_seed": [{"seed": s, **strip(f)} for s, f in others],
+            "spread": spread, "rank": ranks, "hardest": hardest}
+
+
+def _bank_spread(params, by_size, progress) -> dict[str, Any]:
+    p = params["bank_spread"]
+    ours = [_load(e)[0] for e in by_size[p["size"]]]
+    return bank_spread(p, params["seed"], ours, progress, exclude=(BANK_PARAMS["seed"],))
