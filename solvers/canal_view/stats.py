@@ -9,8 +9,8 @@ from typing import Any
 
 from solvers.common import Progress
 
-from .board import VARIANTS, Answer, Board, groups, seen_runs, violations
 from .bank import BANK_PARAMS, draw_boards
+from .board import VARIANTS, Answer, Board, groups, seen_runs, violations
 from .generate import full_board, random_canal, with_clues
 from .ladder import RUNGS, make_ctx, propagate, solve, start_state
 
