@@ -6,8 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from solvers.common import Cell, PuzzleError, Violation
-
-Clue = int | str | None   # an int, "?" (value hidden) or None (no clue)
+from solvers.grid import Clue, check_clues, clues_from_json
 
 
 @dataclass(frozen=True)
@@ -53,18 +52,7 @@ class Board:
     clues: tuple[tuple[Clue, ...], ...]
 
     def __post_init__(self) -> None:
-        if not (isinstance(self.h, int) and isinstance(self.w, int)) or self.h < 1 or self.w < 1:
-            raise PuzzleError(f"board size must be positive integers, got h={self.h!r} w={self.w!r}")
-        if len(self.clues) != self.h:
-            raise PuzzleError(f"clues: expected {self.h} rows, got {len(self.clues)}")
-        for r, row in enumerate(self.clues):
-            if len(row) != self.w:
-                raise PuzzleError(f"clues row {r}: expected {self.w} entries, got {len(row)}")
-            for c, v in enumerate(row):
-                if v is None or v == "?":
-                    continue
-                if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-                    raise PuzzleError(f"clues[{r}][{c}]: {v!r} is not null, '?' or an int >= 0")
+        check_clues(self.h, self.w, self.clues)
 
     @property
     def n(self) -> int:
@@ -88,15 +76,7 @@ class Board:
 
     @staticmethod
     def from_json(d: Any) -> Board:
-        if not isinstance(d, dict):
-            raise PuzzleError("board: expected an object with h, w, clues")
-        for k in ("h", "w", "clues"):
-            if k not in d:
-                raise PuzzleError(f"board: missing field {k!r}")
-        clues = d["clues"]
-        if not isinstance(clues, list) or not all(isinstance(r, list) for r in clues):
-            raise PuzzleError("board.clues: expected a list of rows")
-        return Board(d["h"], d["w"], tuple(tuple(r) for r in clues))
+        return Board(*clues_from_json(d))
 
     @staticmethod
     def from_dict(h: int, w: int, clues: dict[Cell, Clue]) -> Board:

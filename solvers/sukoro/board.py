@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from solvers.common import Cell, PuzzleError, Violation
+from solvers.grid import Clue, check_clues, clues_from_json
 from solvers.puzzlink import join_url, split_url
 
 PID = "sukoro"
-Clue = int | str | None
 
 
 @dataclass(frozen=True)
@@ -24,19 +24,7 @@ class Board:
     clues: tuple[tuple[Clue, ...], ...]
 
     def __post_init__(self) -> None:
-        if not (isinstance(self.h, int) and isinstance(self.w, int)) or self.h < 1 or self.w < 1:
-            raise PuzzleError(f"board size must be positive integers, got h={self.h!r} w={self.w!r}")
-        if len(self.clues) != self.h:
-            raise PuzzleError(f"clues has {len(self.clues)} rows, expected h={self.h}")
-        for r, row in enumerate(self.clues):
-            if len(row) != self.w:
-                raise PuzzleError(f"clues row {r} has {len(row)} entries, expected w={self.w}")
-            for c, v in enumerate(row):
-                if v is None or v == "?":
-                    continue
-                if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 9:
-                    raise PuzzleError(
-                        f"clue at row {r}, column {c} is {v!r}; expected null, \"?\" or 0-9")
+        check_clues(self.h, self.w, self.clues, max_value=9)
 
     @classmethod
     def empty(cls, h: int, w: int) -> Board:
@@ -57,15 +45,7 @@ class Board:
 
     @classmethod
     def from_json(cls, d: Any) -> Board:
-        if not isinstance(d, dict):
-            raise PuzzleError(f"board must be an object with h, w, clues; got {type(d).__name__}")
-        for k in ("h", "w", "clues"):
-            if k not in d:
-                raise PuzzleError(f"board is missing the field {k!r}")
-        clues = d["clues"]
-        if not isinstance(clues, list) or not all(isinstance(r, list) for r in clues):
-            raise PuzzleError("board field 'clues' must be a list of rows (lists)")
-        return cls(d["h"], d["w"], tuple(tuple(r) for r in clues))
+        return cls(*clues_from_json(d))
 
 
 @dataclass(frozen=True)
