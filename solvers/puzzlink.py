@@ -4,8 +4,11 @@ body. Each puzzle package decodes and encodes its own body."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import Any
 
 from solvers.common import PuzzleError
+from solvers.grid import ClueRows
 
 PREFIX = "https://puzz.link/p?"
 MAX_CELLS = 10000
@@ -54,3 +57,26 @@ def join_url(pid: str, w: int, h: int, body: str) -> str:
     if not (tail[-1].isascii() and tail[-1].isalnum()):
         tail += "/"
     return PREFIX + tail
+
+
+def encode_cells(clues: ClueRows, first: str, longest: int, write: Callable[[Any], str]) -> str:
+    """A body that lists cells in reading order: each clue as ``write`` spells it, each run
+    of empty cells as one letter (``first`` stands for one cell, the next letter for two,
+    and so on; a run is written out whenever it reaches ``longest`` cells)."""
+    out: list[str] = []
+    run = 0
+    for row in clues:
+        for v in row:
+            if v is None:
+                run += 1
+                if run == longest:
+                    out.append(chr(ord(first) + run - 1))
+                    run = 0
+                continue
+            if run:
+                out.append(chr(ord(first) + run - 1))
+                run = 0
+            out.append(write(v))
+    if run:
+        out.append(chr(ord(first) + run - 1))
+    return "".join(out)

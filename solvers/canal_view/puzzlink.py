@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from solvers.common import PuzzleError
-from solvers.puzzlink import join_url, split_url
+from solvers.puzzlink import encode_cells, join_url, split_url
 
 from .board import Board
 
@@ -76,21 +76,5 @@ def _value(v) -> str:
 
 
 def encode(board: Board) -> str:
-    """The URL pzprjs writes for this board (puzz.link prefix, trailing-slash rule)."""
-    out = []
-    count = 0
-    for row in board.clues:
-        for v in row:
-            if v is None:
-                count += 1
-                if count == 20:
-                    out.append("z")
-                    count = 0
-                continue
-            if count:
-                out.append(chr(ord("g") + count - 1))
-                count = 0
-            out.append(_value(v))
-    if count:
-        out.append(chr(ord("g") + count - 1))
-    return join_url(PID, board.w, board.h, "".join(out))
+    """The URL pzprjs writes for this board (Number16 body)."""
+    return join_url(PID, board.w, board.h, encode_cells(board.clues, "g", 20, _value))

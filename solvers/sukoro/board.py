@@ -12,7 +12,7 @@ from typing import Any
 
 from solvers.common import Cell, PuzzleError, Violation
 from solvers.grid import Clue, check_clues, clues_from_json
-from solvers.puzzlink import join_url, split_url
+from solvers.puzzlink import encode_cells, join_url, split_url
 
 PID = "sukoro"
 
@@ -143,29 +143,17 @@ def decode(url: str) -> Board:
     return Board.from_flat(h, w, flat)
 
 
+def _write(v: Clue) -> str:
+    if v == "?":
+        return "."
+    if isinstance(v, int) and 0 <= v <= 9:
+        return str(v)
+    raise PuzzleError(f"clue {v!r} cannot be written in a Sukoro URL (0-9 or '?' only)")
+
+
 def encode(board: Board) -> str:
-    out = []
-    run = 0
-    for r, row in enumerate(board.clues):
-        for c, v in enumerate(row):
-            if v is None:
-                run += 1
-                if run == 26:
-                    out.append("z")
-                    run = 0
-                continue
-            if run:
-                out.append(chr(ord("a") + run - 1))
-                run = 0
-            if v == "?":
-                out.append(".")
-            elif isinstance(v, int) and 0 <= v <= 9:
-                out.append(str(v))
-            else:
-                raise PuzzleError(f"clue {v!r} at row {r}, column {c} cannot be written")
-    if run:
-        out.append(chr(ord("a") + run - 1))
-    return join_url(PID, board.w, board.h, "".join(out))
+    """The URL pzprjs writes for this board (Number10 body)."""
+    return join_url(PID, board.w, board.h, encode_cells(board.clues, "a", 26, _write))
 
 
 # -- the rule check -------------------------------------------------------------------
