@@ -71,6 +71,22 @@ def plan(root: Path, slug: str, regenerate: bool = False) -> Plan:
     return p
 
 
+def dotted_key(data: Any, path: str = "") -> str | None:
+    """The first key path holding a "." (page keys are dot-separated paths), or None."""
+    if isinstance(data, dict):
+        for k, v in data.items():
+            here = f"{path}.{k}" if path else str(k)
+            if "." in str(k):
+                return here
+            if (found := dotted_key(v, here)) is not None:
+                return found
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            if (found := dotted_key(v, f"{path}.{i}")) is not None:
+                return found
+    return None
+
+
 def run_stages(root: str, slug: str, todo: list[str], keys: dict[str, str],
                progress_q: Any = None) -> list[str]:
     """Run the stale stages of one puzzle (in a worker process). Returns the stages run."""
@@ -93,6 +109,9 @@ def run_stages(root: str, slug: str, todo: list[str], keys: dict[str, str],
 
         progress(0, 0, "starting")
         result = stage.run({d: data[d] for d in stage.deps}, stage.params, progress)
+        if (bad := dotted_key(result)) is not None:
+            raise UserError(f"{slug} stage {stage.name} wrote the key {bad!r}; keys must not "
+                            "contain '.' (pages name figures by dot-separated key paths)")
         doc = {"schema": SCHEMA, "slug": slug, "stage": stage.name,
                "producer": {"code": puzzle.code_hash(), "params": stage.params,
                             "inputs": {d: keys[d] for d in stage.deps},

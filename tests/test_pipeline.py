@@ -89,6 +89,18 @@ def test_failed_stage_writes_nothing(toy: Any, tmp_path: Path) -> None:
     assert sorted(p.name for p in (root / "content/toy").iterdir()) == ["bank.json"]
 
 
+def test_dotted_key_is_refused_and_nothing_written(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "root"
+    bad = make_puzzle(tmp_path / "pkg")
+    bad = Puzzle(**{**bad.__dict__, "stages": (
+        Stage("bank", lambda i, p, g: {"sizes": {"8.8": 1}}, {}),)})
+    monkeypatch.setattr(registry, "get", lambda slug: bad)
+    with pytest.raises(UserError, match=r"'sizes\.8\.8'"):
+        pipeline.run_all(root, ["toy"], jobs=1, quiet=True)
+    assert not (root / "content/toy/bank.json").exists()
+
+
 def test_corrupt_stage_file_is_a_user_error(toy: Any, tmp_path: Path) -> None:
     root = tmp_path / "root"
     toy()
