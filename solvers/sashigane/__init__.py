@@ -1,0 +1,1 @@
+"""Sashigane (さしがね): divide the board into width-1 L pieces."""
