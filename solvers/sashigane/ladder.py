@@ -126,10 +126,8 @@ def _area(p: Problem, alive: list[int]) -> list[int] | None:
     hi = [0] * G
     for i in alive:
         g, s = group[i], sizes[i]
-        if s < lo[g]:
-            lo[g] = s
-        if s > hi[g]:
-            hi[g] = s
+        lo[g] = min(lo[g], s)
+        hi[g] = max(hi[g], s)
     if any(hi[g] == 0 for g in range(G)):
         return None
     slo, shi = sum(lo), sum(hi)

@@ -53,7 +53,7 @@ def violations(board: Board, answer: Answer) -> list[Violation]:
     if (board.h, board.w) != (answer.h, answer.w):
         raise PuzzleError(f"answer is {answer.h}×{answer.w} but the board is "
                           f"{board.h}×{board.w}")
-    h, w = board.h, board.w
+    w = board.w
     seed = board.rules == "seed"
     out: list[Violation] = []
 

@@ -204,8 +204,7 @@ def count_tilings(h: int, w: int) -> tuple[int, int]:
                 cn, cm = rec(covered | m)
                 if cn:
                     n += cn
-                    if cm + 1 > most:
-                        most = cm + 1
+                    most = max(most, cm + 1)
         memo[covered] = (n, most)
         return n, most
 
