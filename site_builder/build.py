@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from site_builder import pipeline
+from site_builder import pipeline, play
+from site_builder.boards import board_svg
 from site_builder.jsonio import dumps
 from site_builder.site import LANGS, Site
 from solvers import registry
@@ -60,7 +61,8 @@ def render_all(root: Path, base_url: str = "", slugs: list[str] | None = None) -
     hooks = {lang: {p.slug: site.markdown_inline(f"{p.slug}/hook.{lang}.md.j2",
                                                  site.puzzle_ctx(p, lang))
                     for p in site.puzzles} for lang in LANGS}
-    cards = [{"slug": p.slug, "names": dict(p.names), "bank": site.node(p.slug, "bank")}
+    cards = [{"slug": p.slug, "names": dict(p.names),
+              "board": board_svg(p, site.data[f"{p.slug}/bank"]["boards"][0], label=p.names["en"])}
              for p in site.puzzles]
     files["index.html"] = site.render_page(
         "index.html.j2", lang="en", path="index.html", title="Puzzle Portfolio · パズル・ポートフォリオ",
@@ -95,10 +97,6 @@ def render_all(root: Path, base_url: str = "", slugs: list[str] | None = None) -
 
 
 def _play_files(site: Site, p: Any) -> dict[str, str | bytes]:
-    try:
-        from site_builder import play
-    except ImportError:
-        return {}
     return play.play_files(site, p, site.data[f"{p.slug}/bank"])
 
 
