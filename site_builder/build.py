@@ -15,7 +15,7 @@ from typing import Any
 from site_builder import pipeline, play
 from site_builder.boards import board_svg
 from site_builder.jsonio import dumps
-from site_builder.site import LANGS, Site
+from site_builder.site import LANGS, Site, static_files
 from solvers import registry
 
 BUILD_INFO = ".build.json"
@@ -85,10 +85,7 @@ def render_all(root: Path, base_url: str = "", slugs: list[str] | None = None) -
         files.update(_play_files(site, p))
     files["404.html"] = site.render_page("404.html.j2", lang="en", path="404.html",
                                          title="Page not found", alternates={})
-    static = root / "templates" / "static"
-    for f in sorted(static.rglob("*")):
-        if f.is_file() and "__pycache__" not in f.parts:
-            files[f"static/{f.relative_to(static).as_posix()}"] = f.read_bytes()
+    files.update(static_files(site.templates))
     files["sitemap.xml"] = _sitemap(sorted(k for k in files if k.endswith(".html")
                                            and k != "404.html"), site.base_url)
     files["robots.txt"] = "User-agent: *\nAllow: /\n" + (

@@ -47,6 +47,14 @@ def rel(from_path: str, target: str) -> str:
     return r
 
 
+def static_files(templates: Path) -> dict[str, bytes]:
+    """``templates/static/**`` as dist-relative paths (``static/...``) to their bytes."""
+    static = templates / "static"
+    return {f"static/{f.relative_to(static).as_posix()}": f.read_bytes()
+            for f in sorted(static.rglob("*"))
+            if f.is_file() and "__pycache__" not in f.parts}
+
+
 class _MemoryBytecodeCache(jinja2.BytecodeCache):
     """Compiled templates kept in memory across renders in one process (serve re-renders
     the site on every edit). Jinja checks a checksum of the source, so an edited template
