@@ -7,6 +7,7 @@ Nothing here does I/O. Each puzzle package (``solvers/<name>/``) exposes a modul
 from __future__ import annotations
 
 import hashlib
+import importlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -134,15 +135,25 @@ class SolveResult:
 class Stage:
     """One pipeline stage of a puzzle.
 
-    ``run(inputs, params, progress)`` returns a JSON-able dict; ``inputs`` maps each name
+    ``func(inputs, params, progress)`` returns a JSON-able dict; ``inputs`` maps each name
     in ``deps`` to that stage's data (the ``data`` part of its JSON file). It must be a
-    pure function of inputs and params: same inputs, byte-identical output.
+    pure function of inputs and params: same inputs, byte-identical output. ``func`` may
+    be given as ``"package.module:function"``, imported when the stage first runs, so that
+    loading a puzzle to solve a board does not import what only its measurements need.
     """
 
     name: str
-    run: Callable[[Mapping[str, Any], Mapping[str, Any], Progress], dict[str, Any]]
+    func: Callable[[Mapping[str, Any], Mapping[str, Any], Progress], dict[str, Any]] | str
     params: Mapping[str, Any]
     deps: tuple[str, ...] = ()
+
+    def run(self, inputs: Mapping[str, Any], params: Mapping[str, Any],
+            progress: Progress) -> dict[str, Any]:
+        f = self.func
+        if isinstance(f, str):
+            module, _, name = f.partition(":")
+            f = getattr(importlib.import_module(module), name)
+        return f(inputs, params, progress)
 
 
 @dataclass(frozen=True)

@@ -12,12 +12,9 @@ from solvers.common import Puzzle, Stage
 
 from .board import PID, RULES, Answer, Board, answer_rows, decode, encode, render_board, violations
 from .brute import brute
-from .exact import LEDGER_COLS, ledger
 from .ladder import RUNGS, solve
 from .presentation import PLAY, RUNG_NAMES, draw_board
-from .stages import BANK_PARAMS, STATS_PARAMS, bank, stats
-
-LEDGER_PARAMS = {"ledger_cols": {str(k): v for k, v in LEDGER_COLS.items()}}
+from .stages import BANK_PARAMS, LEDGER_PARAMS, STATS_PARAMS, bank, stats
 
 PUZZLE = Puzzle(
     slug="sukoro",
@@ -41,7 +38,7 @@ PUZZLE = Puzzle(
     stages=(
         Stage("bank", bank, BANK_PARAMS),
         Stage("stats", stats, STATS_PARAMS, deps=("bank",)),
-        Stage("ledger", ledger, LEDGER_PARAMS),
+        Stage("ledger", "solvers.sukoro.exact:ledger", LEDGER_PARAMS),
     ),
 )
 

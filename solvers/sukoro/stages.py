@@ -13,6 +13,9 @@ from .board import Answer, Board
 from .generate import bank_entry, generate
 
 BANK_PARAMS = {"seed": 57, "sizes": ["6x6", "8x8", "10x10"], "count": 24}
+# Blank-board census: for each height, the widest board counted exactly.
+LEDGER_COLS = {1: 10, 2: 10, 3: 10, 4: 8, 5: 7, 6: 6, 7: 5}
+LEDGER_PARAMS = {"ledger_cols": {str(k): v for k, v in LEDGER_COLS.items()}}
 STATS_PARAMS = {
     "seed": 5757,
     "lemma": {"size": "8x8", "answers": 100},
