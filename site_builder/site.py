@@ -15,7 +15,7 @@ from site_builder import charts
 from site_builder.boards import board_svg
 from site_builder.errors import UserError
 from site_builder.jsonio import load_stages
-from site_builder.provenance import Filters, Node, ProvenanceError, strip_marks
+from site_builder.provenance import DataError, Filters, Node, ProvenanceError, strip_marks
 
 LANGS = ("en", "ja")
 
@@ -137,6 +137,8 @@ class Site:
             raise UserError(f"{e.filename or name}:{e.lineno}: template syntax error: {e.message}") from None
         except jinja2.TemplateNotFound as e:
             raise UserError(f"templates/{e.name}: template not found") from None
+        except DataError as e:
+            raise UserError(f"{e} (printed by templates/{name})") from None
         except (ProvenanceError, jinja2.UndefinedError) as e:
             raise UserError(f"templates/{name}: {e}") from None
         except (OSError, UnicodeDecodeError) as e:
