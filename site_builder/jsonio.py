@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,9 @@ def write_atomic(path: Path, text: str | bytes) -> None:
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
+        os.chmod(tmp, 0o644)  # mkstemp makes 0600; these files are published
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -36,18 +40,26 @@ def write_json(path: Path, obj: Any) -> None:
     write_atomic(path, dumps(obj))
 
 
-def read_json(path: Path) -> Any:
-    """Parse a JSON file; a UserError naming the file and the place it breaks."""
+def read_json(path: Path, max_bytes: int | None = None) -> Any:
+    """Parse a JSON file; a UserError naming the file and the place it breaks (or that it
+    is larger than ``max_bytes``, or nested too deeply to parse)."""
     try:
+        if max_bytes is not None and path.stat().st_size > max_bytes:
+            raise UserError(f"{path}: {path.stat().st_size:,} bytes is too large "
+                            f"(at most {max_bytes:,})")
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise UserError(f"{path}: file not found") from None
+    except PermissionError:
+        raise UserError(f"{path}: permission denied; make it readable") from None
     except (OSError, UnicodeDecodeError) as e:
         raise UserError(f"{path}: cannot read ({e})") from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:
         raise UserError(f"{path}: corrupt JSON at line {e.lineno} column {e.colno}: {e.msg}") from None
+    except RecursionError:
+        raise UserError(f"{path}: JSON nested too deeply") from None
 
 
 def read_stage(path: Path, slug: str, stage: str) -> dict[str, Any]:
@@ -65,3 +77,20 @@ def read_stage(path: Path, slug: str, stage: str) -> dict[str, Any]:
     if not isinstance(doc.get("producer"), dict) or "key" not in doc["producer"]:
         raise UserError(f"{path}: field 'producer' is missing or has no 'key'")
     return doc
+
+
+def stage_path(root: Path, slug: str, stage: str) -> Path:
+    """Where a puzzle's stage file lives: ``content/<slug>/<stage>.json``."""
+    return root / "content" / slug / f"{stage}.json"
+
+
+def load_stages(root: Path, puzzle: Any) -> dict[str, Any]:
+    """The ``data`` of every stage file of ``puzzle``, keyed ``<slug>/<stage>``."""
+    out: dict[str, Any] = {}
+    for stage in puzzle.stage_names:
+        path = stage_path(root, puzzle.slug, stage)
+        if not path.exists():
+            raise UserError(f"{path}: file not found; run `build-site build --only "
+                            f"{puzzle.slug}` to generate it")
+        out[f"{puzzle.slug}/{stage}"] = read_stage(path, puzzle.slug, stage)["data"]
+    return out
