@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from solvers.common import SolveResult
+from solvers.common import SolveResult, node
 
 from .board import Answer, Board
 from .fit import Candidates, Rules, fit, rules_of
@@ -273,6 +273,7 @@ def search(p: Problem, alive: list[int], limit: int | None, node_level: int,
             choices = [i for i in alive if masks[i] & cell]
         for i in choices:
             nodes += 1
+            node()
             if cap is not None and nodes > cap:
                 raise Capped
             nxt = propagate(p, place(p, alive, i), node_level)

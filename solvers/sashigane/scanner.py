@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from functools import cache
 
-from solvers.common import SolveResult
+from solvers.common import SolveResult, node
 
 from .board import Answer, Board
 
@@ -153,6 +153,7 @@ def scan(board: Board, limit: int | None = 2, tilings: bool = False,
             if p[0] & covered:
                 continue
             nodes += 1
+            node()
             if node_cap is not None and nodes > node_cap:
                 return True
             placed.append(p)
