@@ -327,3 +327,12 @@ def test_fit_candidates_per_seed_rules():
     b = decode(SAMPLE).with_rules("seed")
     cand = fit(b, SEED)
     assert len(cand.circles) == 3 and set(cand.group) <= {0, 1, 2}
+
+
+def test_cli_solves_a_url_and_refuses_a_bad_one(capsys):
+    from site_builder.cli import main
+    assert main(["solve", "sashigane", SAMPLE]) == 0
+    assert "solutions found: 1" in capsys.readouterr().out
+    assert main(["solve", "sashigane", "https://puzz.link/p?sashigane/5/5/-zz"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "two hex digits" in err[0]

@@ -100,7 +100,8 @@ def stats(inputs: Mapping[str, Any], params: Mapping[str, Any],
         empty_rows[size] = survey(h, w, False, tiles)
     spec = params["spec_survey"]
     out["full_survey"] = {
-        "sizes": full_rows,
+        "sizes": full_rows, "order": list(params["survey"]),
+        "shares": [full_rows[k]["share"] for k in params["survey"]],
         "spec_pairs": sum(full_rows[s]["pairs"] for s in spec),
         "spec_ambiguous": sum(full_rows[s]["ambiguous"] for s in spec),
         "pairs": sum(r["pairs"] for r in full_rows.values()),
@@ -109,7 +110,8 @@ def stats(inputs: Mapping[str, Any], params: Mapping[str, Any],
         "first_ambiguous": next((s for s, r in full_rows.items() if r["ambiguous"]), None),
     }
     out["empty_survey"] = {
-        "sizes": empty_rows,
+        "sizes": empty_rows, "order": list(params["survey"]),
+        "shares": [empty_rows[k]["share"] for k in params["survey"]],
         "hopeless": sum(r["hopeless"] for r in empty_rows.values()),
         "tilings": sum(r["tilings"] for r in empty_rows.values()),
         "lowest": min(empty_rows, key=lambda s: empty_rows[s]["share"]),
@@ -157,7 +159,9 @@ def stats(inputs: Mapping[str, Any], params: Mapping[str, Any],
         best = max(conv[size]["long_share"], conv[size]["short_share"])
         conv[size]["best_over_coin"] = _share(best, conv[size]["coin_share"])
     out["conventions"] = {
-        "sizes": conv, "masks": masks,
+        "sizes": conv, "masks": masks, "order": list(params["conventions"]),
+        **{f"{c}_shares": [conv[k][f"{c}_share"] for k in params["conventions"]]
+           for c in ("long", "short", "coin")},
         "consistent_beats_coin": all(min(r["long_share"], r["short_share"]) > r["coin_share"]
                                      for r in conv.values()),
         "flips": len({r["long_share"] > r["short_share"] for r in conv.values()}) > 1,
@@ -212,6 +216,7 @@ def stats(inputs: Mapping[str, Any], params: Mapping[str, Any],
     abl["end_over_point"] = _share(seed_rows["end"]["lost"], seed_rows["point"]["lost"])
     abl["end_over_point_branches"] = _share(seed_rows["end"]["branches"],
                                             seed_rows["point"]["branches"])
+    abl["order"] = list(variants)
     out["ablation"] = abl
     tick("ablation")
 
