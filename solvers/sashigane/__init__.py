@@ -15,11 +15,10 @@ from .board import Answer, Board
 from .codec import decode, encode
 from .draw import answer_rows, draw_board, render_board
 from .ladder import RUNGS, size_budget, solve
-from .ledger import LEDGER_PARAMS, ledger
+from .params import BANK_PARAMS, LEDGER_PARAMS, STATS_PARAMS
 from .play import PLAY
 from .rules import RULES, violations
 from .scanner import brute
-from .stages import BANK_PARAMS, STATS_PARAMS, bank, stats
 
 RUNG_NAMES = {
     "en": {"fit": "fit", "cover": "cover", "area": "area", "probe": "probe",
@@ -48,9 +47,9 @@ PUZZLE = Puzzle(
     draw_board=draw_board,
     play=PLAY,
     stages=(
-        Stage("bank", bank, BANK_PARAMS),
-        Stage("stats", stats, STATS_PARAMS, deps=("bank",)),
-        Stage("ledger", ledger, LEDGER_PARAMS),
+        Stage("bank", "solvers.sashigane.stages:bank", BANK_PARAMS),
+        Stage("stats", "solvers.sashigane.stages:stats", STATS_PARAMS, deps=("bank",)),
+        Stage("ledger", "solvers.sashigane.ledger:ledger", LEDGER_PARAMS),
     ),
     brute_max_cells=144,
 )

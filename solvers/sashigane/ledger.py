@@ -16,18 +16,11 @@ from typing import Any
 
 from solvers.common import Progress, no_progress
 
+from .params import LEDGER_PARAMS
 from .scanner import count_tilings
 from .transfer import count
 
-LEDGER_PARAMS: dict[str, Any] = {
-    # rows h -> largest n of h×n, as in the spec's table
-    "table": {"2": 14, "3": 10, "4": 8, "5": 7, "6": 6},
-    # past the spec, by the transfer matrix only
-    "beyond": ["6x7", "7x7"],
-    # products above this many cells are cross-checked by the transposed scan
-    "transpose_from": 24,
-}
-
+__all__ = ["LEDGER_PARAMS", "a052537", "ledger"]
 
 def a052537(n: int) -> list[int]:
     """Coefficients 0..n of (1−x)/(1−x−2x³)."""

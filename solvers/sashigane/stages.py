@@ -16,22 +16,11 @@ from .generate import arrow_choice, generate, print_board, random_tiling
 from .hints import bank_entry
 from .ladder import LEVEL, RUNGS, Capped, solve
 from .ladder import rung_branches as _rung_branches
+from .params import BANK_PARAMS, STATS_PARAMS
 from .scanner import brute
 from .survey import shape_counts, survey, tilings
 
-BANK_PARAMS: dict[str, Any] = {"seed": 9, "sizes": {"8x8": 40, "12x12": 32},
-                               "convention": "coin"}
-STATS_PARAMS: dict[str, Any] = {
-    "seed": 99,
-    "survey": ["2x6", "3x4", "3x5", "3x6", "4x4", "4x5", "4x6", "5x5", "4x7", "5x6"],
-    "spec_survey": ["2x6", "3x4", "3x5", "3x6", "4x4", "4x5"],
-    "shapes": ["3x5", "4x4", "4x5"],
-    "conventions": {"6x6": 1200, "8x8": 1200, "12x12": 400},
-    "coin_masks": 8,
-    "ladder_cap": 300000,
-    # answers counted up to `limit`, search capped at `cap` branches per board
-    "ablation": {"seed": {"limit": 100, "cap": 20000}, "standard": {"limit": 2, "cap": 2000}},
-}
+__all__ = ["BANK_PARAMS", "STATS_PARAMS", "bank", "stats"]
 
 
 def _hw(size: str) -> tuple[int, int]:
