@@ -14,7 +14,7 @@ from typing import Any
 
 from site_builder import pipeline, play
 from site_builder.boards import board_svg
-from site_builder.jsonio import dumps
+from site_builder.jsonio import dumps, read_bytes
 from site_builder.site import LANGS, Site, static_files
 from solvers import registry
 
@@ -38,7 +38,7 @@ def inputs_hash(root: Path) -> str:
             if f.is_file() and "__pycache__" not in f.parts and not f.name.startswith("."):
                 h.update(f.relative_to(root).as_posix().encode())
                 h.update(b"\0")
-                h.update(f.read_bytes())
+                h.update(read_bytes(f))
                 h.update(b"\0")
     return h.hexdigest()[:20]
 

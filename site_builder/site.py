@@ -14,7 +14,7 @@ from markupsafe import Markup
 from site_builder import charts
 from site_builder.boards import board_svg
 from site_builder.errors import UserError
-from site_builder.jsonio import load_stages
+from site_builder.jsonio import load_stages, read_bytes
 from site_builder.provenance import DataError, Filters, Node, ProvenanceError, strip_marks
 
 LANGS = ("en", "ja")
@@ -50,7 +50,7 @@ def rel(from_path: str, target: str) -> str:
 def static_files(templates: Path) -> dict[str, bytes]:
     """``templates/static/**`` as dist-relative paths (``static/...``) to their bytes."""
     static = templates / "static"
-    return {f"static/{f.relative_to(static).as_posix()}": f.read_bytes()
+    return {f"static/{f.relative_to(static).as_posix()}": read_bytes(f)
             for f in sorted(static.rglob("*"))
             if f.is_file() and "__pycache__" not in f.parts}
 
