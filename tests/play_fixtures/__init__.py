@@ -3,7 +3,8 @@
 * ``test-regions`` ("regions"): every region of the board holds exactly one numbered
   cell; a numbered cell shows its region's live count of numbered cells.
 * ``test-edges`` ("edges"): cut the grid into dominoes by drawing lines between cells;
-  beside the board, a readout counts the dominoes closed so far.
+  beside the board, a readout counts the dominoes closed so far. One board's hint trace
+  lists lines, the other's lists cells and their pieces (read by ``traceUnits``).
 
 Each is a real ``solvers.common.Puzzle`` (rules table, JSON readers, ``violations``,
 ``PlaySpec``) with a checker module ``<slug>.js`` in this folder and a couple of boards
@@ -284,8 +285,16 @@ def _edges_bank() -> dict[str, Any]:
         return [_step("step", "edges", first, [state(e) for e in first]),
                 _step("search", "edges", rest, [state(e) for e in rest])]
 
+    # The second board's trace speaks of cells and the pieces they join, as a puzzle
+    # whose deductions fix cells may; the module's traceUnits maps that to lines.
+    b_trace = [
+        {"rung": "step", "cells": [[0, 0], [1, 0]], "pieces": ["A", "A"],
+         "en": "The step sentence.", "ja": "一手の文。"},
+        {"rung": "search", "cells": [[r, c] for r in range(2) for c in range(3)],
+         "pieces": ["A", "B", "B", "A", "C", "C"],
+         "en": "The search sentence.", "ja": "探索の文。"}]
     return {"boards": [_entry("2x4-01", a, a_ans, trace(a, a_ans), 0),
-                       _entry("2x3-01", b, b_ans, trace(b, b_ans), 0)]}
+                       _entry("2x3-01", b, b_ans, b_trace, 0)]}
 
 
 BANKS = {"test-regions": _regions_bank(), "test-edges": _edges_bank()}

@@ -2,7 +2,7 @@
 // Board JSON {h, w}; answer JSON {right, down}: "1" where a line separates cell (r, c)
 // from its right / lower neighbour. States per edge (PlaySpec.input): 0 undecided,
 // 1 line, 2 no-line mark.
-import { groupsBy } from "./grid.js";
+import { edgeIndex, groupsBy } from "./grid.js";
 
 function pieces(h, w, line) {
   return groupsBy(h, w, () => true, (a, b) => !line(a, b));
@@ -72,4 +72,25 @@ export function readout(board, view) {
   };
   const done = pieces(h, w, line).filter((p) => p.length === 2).length;
   return [["pieces", { done, total: Math.floor((h * w) / 2) }]];
+}
+
+// A trace step lists "edges" with "states" (the framework's default), or "cells" with
+// the "pieces" they belong to: between two listed neighbours there is a line exactly
+// when their pieces differ.
+export function traceUnits(board, step, input) {
+  const { h, w } = board;
+  if (step.edges) {
+    return step.edges.map(([r, c, side], k) => [edgeIndex(h, w, r, c, side), input.trace[step.states[k]]]);
+  }
+  const piece = new Map(step.cells.map(([r, c], k) => [r * w + c, step.pieces[k]]));
+  const out = [];
+  for (const [i, p] of piece) {
+    const r = Math.floor(i / w), c = i % w;
+    for (const [j, side] of [[i + 1, "r"], [i + w, "b"]]) {
+      if ((side === "r" ? c + 1 < w : r + 1 < h) && piece.has(j)) {
+        out.push([edgeIndex(h, w, r, c, side), piece.get(j) !== p ? input.trace.line : input.trace.none]);
+      }
+    }
+  }
+  return out;
 }

@@ -25,7 +25,8 @@
 // violations(board, answer) -> [{rule, cells: [[r, c], ...], params: {...}}, ...]
 //     required. Same rule ids, cells and params as the Python violations() for the same
 //     board and answer JSON (any order: the framework sorts them by the rules table).
-// toAnswer(board, view) -> answer JSON, as Python's answer_from_json reads it. required.
+// toAnswer(board, view) -> answer JSON, as Python's answer_from_json reads it, undecided
+//     read as "off" (entering the solution's cycle[0] units solves). required.
 // answerStates(board, answer) -> [state per unit] the solution in player states. required
 //     (the hint names a unit whose non-zero state differs from it).
 // cellSvg(board, view, r, c, x, y, s) -> SVG markup for cell (r, c) drawn at (x, y), side
@@ -37,6 +38,9 @@
 // regions(board) -> region id per cell ([[id, ...], ...] or flat). required for "regions".
 // readout(board, view) -> [[key, params], ...]: lines shown beside the board, each
 //     cfg.readout[key] filled with params. optional, any model.
+// traceUnits(board, step, input) -> [[unit, state], ...]: what a hint trace step asks for, when
+//     the step does not list "cells" (or, edges model, "edges") with "states" names.
+//     optional (default below, at hint()).
 //
 // view = {h, w, model, input, states, fixed, edge(r, c, side), region, regionCells, count}
 //   edge(r, c, side): the state of an edge ("edges"; 0 beyond the frame's inside).
@@ -707,11 +711,14 @@ function check() {
 
 // ---- hint ----------------------------------------------------------------------------
 // A trace step lists "cells" ([r, c]) or, in the edges model, "edges" ([r, c, "r"|"b"]),
-// with one state name per unit in "states" (mapped through input.trace).
-function stepUnits(st) {
+// with one state name per unit in "states" (mapped through input.trace); a module whose
+// trace says something else exports traceUnits(board, step, input) -> [[unit, state], ...].
+function stepTargets(st) {
+  if (P.traceUnits) return P.traceUnits(board, st, IN);
   const { h, w } = board;
-  return EDGES ? (st.edges || []).map(([r, c, side]) => edgeIndex(h, w, r, c, side))
+  const units = EDGES ? (st.edges || []).map(([r, c, side]) => edgeIndex(h, w, r, c, side))
     : (st.cells || []).map(([r, c]) => r * w + c);
+  return units.map((u, k) => [u, IN.trace[st.states[k]]]);
 }
 
 function unitText(i) {
@@ -745,22 +752,25 @@ function hint() {
     return;
   }
   const trace = entry.trace || [];
-  const st = trace.find((s) => stepUnits(s).some((u, k) => states[u] !== IN.trace[s.states[k]]));
+  const st = trace.find((s) => stepTargets(s).some(([u, want]) => states[u] !== want));
   if (!st) {
     p.textContent = T.hintNone;
     out.append(p);
     draw();
     return;
   }
-  const units = stepUnits(st);
+  const units = stepTargets(st).map(([u]) => u);
   for (const u of units) (EDGES ? marks.hintEdge : marks.hint).add(u);
+  // The step's cells are shown too (in the edges model a step may decide cells).
+  for (const [r, c] of st.cells || []) marks.hint.add(r * board.w + c);
   const head = document.createElement("strong");
   head.className = "rung";
   head.textContent = rungName(st.rung);
   p.append(head, " ", st[lang] || st.en || "");
   const where = document.createElement("p");
   where.className = "cells";
-  where.textContent = fmt(T.hintCells, { cells: units.map(unitText).join(", ") });
+  where.textContent = fmt(T.hintCells, {
+    cells: st.cells ? cellsText(st.cells) : units.map(unitText).join(", ") });
   out.append(p, where);
   draw();
 }
@@ -824,5 +834,6 @@ window.__play = {
   get answer() { return board && P.toAnswer(board, view); },
   get solution() { return board && P.answerStates(board, entry.answer); },
   get marks() { return Object.fromEntries(Object.entries(marks).map(([k, v]) => [k, [...v]])); },
+  targets: (k) => stepTargets(entry.trace[k]),
   load,
 };
