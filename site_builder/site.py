@@ -78,7 +78,10 @@ _BYTECODE: dict[tuple[str, bool], _MemoryBytecodeCache] = {}
 class Site:
     """Everything a template can reach; built once per render of the whole site."""
 
-    def __init__(self, root: Path, base_url: str = "", slugs: list[str] | None = None) -> None:
+    def __init__(self, root: Path, base_url: str = "", slugs: list[str] | None = None,
+                 *, load_data: bool = True) -> None:
+        """``load_data=False``: read no stage files (pages that need none: the play pages
+        rendered alone for tests, benchmarks and previews)."""
         from solvers import registry
 
         self.root = root
@@ -86,7 +89,7 @@ class Site:
         self.base_url = base_url.rstrip("/") + "/" if base_url else ""
         self.puzzles = [registry.get(s) for s in (slugs or registry.slugs())]
         self.data: dict[str, dict[str, Any]] = {}
-        for p in self.puzzles:
+        for p in self.puzzles if load_data else ():
             self.data.update(load_stages(root, p))
         self.md = MarkdownIt("commonmark", {"html": True, "typographer": False}).enable("table")
 
