@@ -227,24 +227,21 @@ def standalone_files(root: Any, banks: dict[str, tuple[Any, dict[str, Any]]]
     """
     from pathlib import Path
 
-    from site_builder.site import Site
+    from site_builder.site import Site, static_files
 
     root = Path(root)
     site = Site(root, load_data=False)
     files: dict[str, str | bytes] = {}
     for puzzle, data in banks.values():
         files.update(play_files(site, puzzle, data))
-    static = root / "templates" / "static"
-    for f in sorted(static.rglob("*")):
-        if f.is_file() and "__pycache__" not in f.parts:
-            files[f"static/{f.relative_to(static).as_posix()}"] = f.read_bytes()
+    files.update(static_files(site.templates))
     return files
 
 
 def write_files(out: Any, files: dict[str, str | bytes]) -> None:
+    """Write ``files`` as the whole content of the folder ``out`` (swapped in at once)."""
     from pathlib import Path
 
-    for rel_path, content in files.items():
-        dest = Path(out) / rel_path
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        dest.write_bytes(content.encode("utf-8") if isinstance(content, str) else content)
+    from site_builder.build import write_tree
+
+    write_tree(Path(out), files)
