@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import posixpath
+import re
 from functools import cached_property, partial
 from pathlib import Path
 from typing import Any
@@ -45,6 +46,35 @@ def rel(from_path: str, target: str) -> str:
     if is_dir:
         r = "./" if r == "." else r + "/"
     return r
+
+
+# Hiragana, katakana, CJK ideographs and punctuation, full-width forms.
+_CJK = re.compile(r"[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")
+
+
+def _edge_char(tokens: list[Any], idx: int, step: int) -> str:
+    """The character next to the line break at ``tokens[idx]``, looking back (step -1) or
+    ahead (+1) through the inline tokens (markup such as ``<data>`` is skipped)."""
+    i = idx + step
+    while 0 <= i < len(tokens):
+        t = tokens[i]
+        if t.type == "text" and t.content:
+            return t.content[-1] if step < 0 else t.content[0]
+        if t.type in ("softbreak", "hardbreak"):
+            return ""
+        if t.type == "html_inline" and not t.content.startswith("</"):
+            i += step  # <data ...> opens; its text follows
+            continue
+        i += step
+    return ""
+
+
+def _softbreak(self: Any, tokens: list[Any], idx: int, options: Any, env: Any) -> str:
+    """A line break inside a paragraph is a space in English, but nothing between two
+    Japanese characters (a space there reads as a stray gap)."""
+    if _CJK.match(_edge_char(tokens, idx, -1)) and _CJK.match(_edge_char(tokens, idx, 1)):
+        return ""
+    return "\n"
 
 
 def static_files(templates: Path) -> dict[str, bytes]:
@@ -92,6 +122,7 @@ class Site:
         for p in self.puzzles if load_data else ():
             self.data.update(load_stages(root, p))
         self.md = MarkdownIt("commonmark", {"html": True, "typographer": False}).enable("table")
+        self.md.add_render_rule("softbreak", _softbreak)
 
     # -- environments ------------------------------------------------------------------
     def _env(self, mode: str, autoescape: bool) -> jinja2.Environment:
