@@ -80,11 +80,20 @@ def render_all(root: Path, base_url: str = "", slugs: list[str] | None = None) -
                 "article.html.j2", lang=lang, path=f"{lang}/{p.slug}/index.html",
                 title=p.names[lang], description=str(hooks[lang][p.slug].striptags()),
                 body=body, **{k: v for k, v in ctx.items() if k != "lang"})
+            readme = site.markdown(f"{p.slug}/README.{lang}.md.j2", ctx)
+            files[f"{lang}/{p.slug}/readme/index.html"] = site.render_page(
+                "article.html.j2", lang=lang, path=f"{lang}/{p.slug}/readme/index.html",
+                title=f"{p.names[lang]} · README", description=str(hooks[lang][p.slug].striptags()),
+                body=readme, **{k: v for k, v in ctx.items() if k != "lang"})
     for p in site.puzzles:
         files.update(_readme_files(site, p))
         files.update(_play_files(site, p))
+    # A host serves 404.html for any missing path, however deep, so its links and its
+    # stylesheet are absolute: under --base-url, else from the host's root.
+    root_url = site.base_url or "/"
     files["404.html"] = site.render_page("404.html.j2", lang="en", path="404.html",
-                                         title="Page not found", alternates={})
+                                         title="Page not found", alternates={},
+                                         link=lambda target: root_url + target)
     files.update(static_files(site.templates))
     files["sitemap.xml"] = _sitemap(sorted(k for k in files if k.endswith(".html")
                                            and k != "404.html"), site.base_url)

@@ -236,8 +236,19 @@ def _make_handler(out: Path, host: str):
                 raise web.HTTPError(403)
             return super().validate_absolute_path(root, absolute_path)
 
+        def write_error(self, status_code: int, **kwargs: object) -> None:
+            """A missing page gets the site's own 404.html, as static hosts serve it."""
+            page = Path(self.root) / "404.html"
+            if status_code == 404 and page.is_file():
+                self.set_header("Content-Type", "text/html; charset=UTF-8")
+                self.finish(page.read_bytes())
+                return
+            super().write_error(status_code, **kwargs)
+
         def set_extra_headers(self, path: str) -> None:
             self.set_header("Cache-Control", "no-store")
+            if path.endswith(".md"):  # README text is UTF-8 (Japanese turns to mojibake else)
+                self.set_header("Content-Type", "text/markdown; charset=utf-8")
 
     return SiteFileHandler
 

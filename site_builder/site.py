@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Callable
 from functools import cached_property, partial
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,8 @@ from typing import Any
 import jinja2
 from markdown_it import MarkdownIt
 from markupsafe import Markup
+from mdit_py_plugins.anchors import anchors_plugin
+from mdit_py_plugins.superscript import superscript_plugin
 
 from site_builder import charts
 from site_builder.boards import board_svg
@@ -121,7 +124,10 @@ class Site:
         self.data: dict[str, dict[str, Any]] = {}
         for p in self.puzzles if load_data else ():
             self.data.update(load_stages(root, p))
-        self.md = MarkdownIt("commonmark", {"html": True, "typographer": False}).enable("table")
+        self.md = (MarkdownIt("commonmark", {"html": True, "typographer": False})
+                   .enable("table")
+                   .use(anchors_plugin, max_level=3, permalink=True, permalinkSymbol="#")
+                   .use(superscript_plugin))
         self.md.add_render_rule("softbreak", _softbreak)
 
     # -- environments ------------------------------------------------------------------
@@ -189,8 +195,9 @@ class Site:
 
     def render_page(self, template: str, *, lang: str, path: str, title: str,
                     alternates: dict[str, str] | None = None, description: str = "",
-                    **ctx: Any) -> str:
-        """Render a page template that extends layout.html.j2, written at ``path``."""
+                    link: Callable[[str], str] | None = None, **ctx: Any) -> str:
+        """Render a page template that extends layout.html.j2, written at ``path``.
+        Links are relative to ``path`` unless ``link`` maps a dist path to a URL."""
         if alternates is None:
             other = {"en": "ja", "ja": "en"}[lang]
             parts = path.split("/", 1)
@@ -201,7 +208,7 @@ class Site:
         full = dict(ctx)
         full.update(
             lang=lang, page_path=path, title=title, description=description, t=UI[lang],
-            rel=lambda target: rel(path, target), alternates=alternates,
+            rel=link or (lambda target: rel(path, target)), alternates=alternates,
             canonical=self.base_url + canon if self.base_url else "",
             base_url=self.base_url, puzzles=self.puzzles)
         return self._render(self.html_env, template, full)

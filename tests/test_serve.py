@@ -192,6 +192,19 @@ def test_no_file_outside_the_output_folder_is_served(server: Server) -> None:
         link.unlink(missing_ok=True)
 
 
+def test_a_missing_nested_path_gets_the_styled_404_page(server: Server) -> None:
+    status, body = get(server.port, "/a/b/c")
+    assert status == 404
+    page = body.decode()
+    css = re.search(r'href="([^"]*site\.css)"', page)
+    assert css and css.group(1).startswith("/"), page[:400]
+    assert get(server.port, css.group(1))[0] == 200
+    home = re.search(r'href="([^"]*en/index\.html)"', page)
+    assert home and get(server.port, home.group(1))[0] == 200
+    status, body = get(server.port, "/sukoro/README.ja.md")
+    assert status == 200
+
+
 def test_not_reachable_on_other_interfaces(server: Server) -> None:
     try:
         addrs = {a[4][0] for a in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)}
