@@ -392,3 +392,82 @@ def test_regions_show_live_counts_and_borders(served, browser):
         assert ink(0).text_content() == "1" and ink(1).count() == 0
     finally:
         ctx.close()
+
+
+# ---- fitting the screen, and the extra controls -------------------------------------------
+
+def _largest(slug: str) -> dict:
+    return max(bank(slug)["boards"], key=lambda b: (b["h"] * b["w"], b["id"]))
+
+
+@pytest.mark.parametrize("slug", REGISTERED)
+@pytest.mark.parametrize("size", [(1366, 768), (1280, 720)], ids=["1366x768", "1280x720"])
+def test_board_and_check_fit_a_laptop_screen(slug, size, served, browser):
+    page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+    try:
+        _open(page, served, "en", slug, _largest(slug)["id"])
+        board = page.locator("#board-svg").bounding_box()
+        check = page.locator("#check").bounding_box()
+        for box in (board, check):
+            assert box["y"] >= 0 and box["y"] + box["height"] <= size[1], (slug, box)
+            assert box["x"] >= 0 and box["x"] + box["width"] <= size[0], (slug, box)
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize("slug", REGISTERED)
+def test_phone_cells_are_at_least_30px(slug, served, browser):
+    entry = _largest(slug)
+    page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True,
+                            has_touch=True)
+    try:
+        _open(page, served, "en", slug, entry["id"])
+        box = page.locator("#board-svg").bounding_box()
+        cell = box["width"] * 40 / (entry["w"] * 40 + 4)
+        if entry["w"] <= 12:
+            assert cell >= 30, (slug, cell)
+        assert page.locator("#play-rules").evaluate("d => d.open")
+        page.click("#zoom")
+        assert page.locator("#board-svg").bounding_box()["width"] > box["width"] * 1.5
+    finally:
+        page.close()
+
+
+def test_undo_all_redo_all_clear_marks_and_trial(served, browser):
+    slug = REGISTERED[0]
+    p = puzzle(slug)
+    model, cycle = p.play.model, p.play.input["cycle"]
+    entry = _pick(slug)
+    h, w = entry["board"]["h"], entry["board"]["w"]
+    page = browser.new_page()
+    try:
+        _open(page, served, "en", slug, entry["id"])
+        page.evaluate("localStorage.clear()")
+        page.click("#reset")
+        free = [i for i, f in enumerate(page.evaluate("window.__play.fixed")) if f is None]
+        a, b, c = free[:3]
+        _click(page, model, h, w, a)               # the answer's state (cycle[0])
+        _click(page, model, h, w, b, times=2)      # a helper mark (cycle[1])
+        st = _states(page)
+        assert st[a] == cycle[0] and st[b] == cycle[1] and cycle[1] > 1
+        page.click("#clear-marks")
+        st = _states(page)
+        assert st[a] == cycle[0] and st[b] == 0
+        page.click("#undo-all")
+        assert all(_states(page)[i] == 0 for i in (a, b))
+        page.click("#redo-all")
+        assert _states(page)[a] == cycle[0] and _states(page)[b] == 0
+        # a trial: its moves are drawn apart, Drop takes them all back
+        page.click("#trial")
+        _click(page, model, h, w, c)
+        assert page.locator("#board.trial g.trial").count() == 1
+        page.click("#trial-drop")
+        assert _states(page)[c] == 0 and _states(page)[a] == cycle[0]
+        assert page.locator("#trial").is_visible() and not page.locator("#trial-drop").is_visible()
+        page.click("#trial")
+        _click(page, model, h, w, c)
+        page.click("#trial-accept")
+        assert _states(page)[c] == cycle[0]
+        assert page.locator("#board g.trial").count() == 0
+    finally:
+        page.close()

@@ -212,6 +212,8 @@ async function load(id) {
   elapsed = rec && rec.t > 0 ? rec.t : 0;
   undoStack = [];
   redoStack = [];
+  trialAt = null;
+  showTrial();
   cursor = EDGES ? [1, 1] : Math.min(typeof cursor === "number" ? cursor : 0, n - 1);
   marks = noMarks();
   solved = false;
@@ -262,6 +264,8 @@ function draw() {
   const { h, w } = board;
   const W = w * CELL + 2 * PAD, H = h * CELL + 2 * PAD;
   const parts = [];
+  const trial = trialUnits();
+  wrap.style.setProperty("--aspect", String(W / H));
   parts.push(`<rect class="bg" x="${PAD}" y="${PAD}" width="${w * CELL}" height="${h * CELL}"/>`);
   for (let r = 0; r < h; r++) {
     for (let c = 0; c < w; c++) {
@@ -271,6 +275,7 @@ function draw() {
       if (marks.bad.has(i)) cls += " bad";
       if (marks.hint.has(i)) cls += " hint";
       if (!EDGES && fixed[i] !== null) cls += " given";
+      if (!EDGES && trial.has(i)) cls += " trial";
       const st = EDGES ? "" : ` data-state="${states[i]}"`;
       parts.push(`<g class="${cls}" data-r="${r}" data-c="${c}"${st}>` +
         `<rect class="hl" x="${x}" y="${y}" width="${CELL}" height="${CELL}"/>` +
@@ -297,7 +302,8 @@ function draw() {
     for (let i = 0; i < states.length; i++) {
       if (!states[i]) continue;
       const e = edgeAt(h, w, i);
-      parts.push(`<g class="edge s${states[i]}${fixed[i] !== null ? " given" : ""}" ` +
+      parts.push(`<g class="edge s${states[i]}${fixed[i] !== null ? " given" : ""}` +
+        `${trial.has(i) ? " trial" : ""}" ` +
         `data-r="${e[0]}" data-c="${e[1]}" data-side="${e[2]}">${edgeSvg(i, states[i], "line")}</g>`);
     }
   }
@@ -308,8 +314,8 @@ function draw() {
     `xmlns="http://www.w3.org/2000/svg" style="aspect-ratio:${W}/${H}">${parts.join("")}</svg>`;
   describe();
   showReadout();
-  $("undo").disabled = !undoStack.length;
-  $("redo").disabled = !redoStack.length;
+  $("undo").disabled = $("undo-all").disabled = !undoStack.length;
+  $("redo").disabled = $("redo-all").disabled = !redoStack.length;
   $("play-solved").hidden = !solved;
   if (solved) $("play-solved").textContent = fmt(T.solved, { time: clockText() });
 }
@@ -437,6 +443,81 @@ function redo() {
   for (const [i, , to] of ch) states[i] = to;
   undoStack.push(ch);
   afterChange();
+}
+
+// Every move back (or forward) at once: one redraw, and each move stays on its stack, so
+// Redo all (Undo all) brings them back.
+function undoAll() {
+  if (trialAt !== null) { dropTrial(); return; }
+  if (!undoStack.length) return;
+  while (undoStack.length) {
+    const ch = undoStack.pop();
+    for (let k = ch.length - 1; k >= 0; k--) states[ch[k][0]] = ch[k][1];
+    redoStack.push(ch);
+  }
+  afterChange();
+}
+
+function redoAll() {
+  if (!redoStack.length) return;
+  while (redoStack.length) {
+    const ch = redoStack.pop();
+    for (const [i, , to] of ch) states[i] = to;
+    undoStack.push(ch);
+  }
+  afterChange();
+}
+
+// Helper marks are the states other than 0 (undecided) and 1 (the answer's own state):
+// a dry dot, an excluded cross, a "no line" cross. Clearing them keeps the answer.
+function clearMarks() {
+  if (!board) return;
+  const ch = [];
+  states.forEach((s, i) => { if (fixed[i] === null && s > 1) ch.push([i, s, 0]); });
+  apply(ch);
+}
+
+// Trial: moves made after Trial are drawn apart; Keep makes them ordinary moves, Drop
+// takes every one of them back (and they cannot be redone).
+let trialAt = null;
+
+function trialUnits() {
+  const set = new Set();
+  if (trialAt !== null) for (const ch of undoStack.slice(trialAt)) for (const [i] of ch) set.add(i);
+  return set;
+}
+
+function startTrial() {
+  if (!board || trialAt !== null) return;
+  trialAt = undoStack.length;
+  showTrial();
+}
+
+function keepTrial() {
+  trialAt = null;
+  showTrial();
+  draw();
+}
+
+function dropTrial() {
+  if (trialAt === null) return;
+  while (undoStack.length > trialAt) {
+    const ch = undoStack.pop();
+    for (let k = ch.length - 1; k >= 0; k--) states[ch[k][0]] = ch[k][1];
+  }
+  redoStack = [];
+  trialAt = null;
+  showTrial();
+  afterChange();
+}
+
+function showTrial() {
+  const on = trialAt !== null;
+  $("trial").setAttribute("aria-pressed", String(on));
+  $("trial").hidden = on;
+  $("trial-accept").hidden = !on;
+  $("trial-drop").hidden = !on;
+  wrap.classList.toggle("trial", on);
 }
 
 function reset() {
@@ -660,6 +741,19 @@ document.addEventListener("keydown", (e) => {
 
 $("undo").addEventListener("click", undo);
 $("redo").addEventListener("click", redo);
+$("undo-all").addEventListener("click", undoAll);
+$("redo-all").addEventListener("click", redoAll);
+$("clear-marks").addEventListener("click", clearMarks);
+$("trial").addEventListener("click", startTrial);
+$("trial-accept").addEventListener("click", keepTrial);
+$("trial-drop").addEventListener("click", dropTrial);
+$("zoom").addEventListener("click", () => {
+  const on = !wrap.parentElement.classList.contains("zoomed");
+  wrap.parentElement.classList.toggle("zoomed", on);
+  $("zoom").setAttribute("aria-pressed", String(on));
+});
+// On a phone the rules start open: there is no room to show them beside the board.
+if (window.matchMedia && window.matchMedia("(max-width: 40rem)").matches) $("play-rules").open = true;
 $("reset").addEventListener("click", reset);
 $("check").addEventListener("click", check);
 $("hint").addEventListener("click", hint);
