@@ -160,32 +160,36 @@ class Rebuilder:
 def _make_watcher(root: Path, rebuild: Callable[[list[str]], bool]):
     import threading
 
-    from livereload.handlers import LiveReloadHandler
     from livereload.watcher import Watcher
     from tornado import ioloop
 
     class SiteWatcher(Watcher):
         """Snapshot diff over the watched folders; one rebuild per batch of changes.
 
-        The build runs in a worker thread so the server keeps answering during a long
-        one (a stage rerun after a solver edit); when it succeeds the browsers reload.
+        It speaks livereload's watcher protocol: ``start`` sets up the polling, and
+        ``examine`` reports a changed path once the build for it has succeeded, which
+        makes livereload reload the open browsers. The build itself runs in a worker
+        thread, so the server keeps answering during a long one (a stage rerun after a
+        solver edit).
         """
 
         def __init__(self) -> None:
             super().__init__()
             self.snap = snapshot(root)
             self.busy = threading.Lock()
+            self.built: str | None = None  # set by the build thread, read by examine
             for d in WATCHED:  # registers tasks so livereload does not watch the cwd
                 super().watch(str(root / d))
 
         def start(self, callback) -> bool:
-            self.loop = ioloop.IOLoop.current()
             ioloop.PeriodicCallback(callback, POLL_SECONDS * 1000).start()
             return True  # polling set up here, at our own rate
 
         def examine(self):
-            if self._changes:  # livereload's own start-up marker
-                return self._changes.pop()
+            built, self.built = self.built, None
+            if built is not None:
+                self.filepath = built  # the path livereload's reload message names
+                return built, None
             if self.busy.locked():
                 return None, None  # changes made meanwhile are seen after this build
             new = snapshot(root)
@@ -204,8 +208,7 @@ def _make_watcher(root: Path, rebuild: Callable[[list[str]], bool]):
                 self.snap = {k: v for k, v in before.items()
                              if Path(k).parts[0] != "content"} | after
                 if ok:
-                    self.filepath = changed[0]  # what livereload's log line names
-                    self.loop.add_callback(LiveReloadHandler.reload_waiters, changed[0])
+                    self.built = changed[0]
             finally:
                 self.busy.release()
 
