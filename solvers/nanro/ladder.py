@@ -36,6 +36,9 @@ LEVEL = {name: i for i, name in enumerate(RUNGS)}
 RULE_NAMES = ("count", "block", "clash", "reach")
 
 
+FLOOD_TESTS = 12   # up to this many candidate cut cells, test each by a flood
+
+
 class Capped(Exception):
     """Search passed its node cap."""
 
@@ -97,13 +100,17 @@ def geometry(h: int, w: int, regions: tuple[tuple[int, ...], ...]) -> Geometry:
 
 
 class State:
-    __slots__ = ("blank", "dom", "num")
+    """``seen``: the decided cells as of the last counting pass; ``mark``: cells whose
+    regions must be counted again anyway (their label set changed)."""
 
-    def __init__(self, num: int, blank: int, dom: list[int]) -> None:
-        self.num, self.blank, self.dom = num, blank, dom
+    __slots__ = ("blank", "dom", "mark", "num", "seen")
+
+    def __init__(self, num: int, blank: int, dom: list[int], seen: int = 0,
+                 mark: int = -1) -> None:
+        self.num, self.blank, self.dom, self.seen, self.mark = num, blank, dom, seen, mark
 
     def copy(self) -> State:
-        return State(self.num, self.blank, self.dom[:])
+        return State(self.num, self.blank, self.dom[:], self.seen, self.mark)
 
 
 def initial(board: Board, g: Geometry) -> State | None:
@@ -128,15 +135,26 @@ class Contradiction(Exception):
     pass
 
 
-def _count(g: Geometry, st: State) -> bool:
+def _count(g: Geometry, st: State, touched: list[int]) -> bool:
+    """Region arithmetic on the regions with a cell decided (or a label set changed)
+    since the last pass; their ids go to ``touched``."""
     changed = False
-    num, und = st.num, g.full & ~(st.num | st.blank)
-    dom = st.dom
-    for k, m in enumerate(g.rmask):
+    known = st.num | st.blank
+    dirty = ((known ^ st.seen) | st.mark) & g.full
+    st.seen, st.mark = known, 0
+    if not dirty:
+        return False
+    num, und = st.num, g.full & ~known
+    dom, rmask, region_of = st.dom, g.rmask, g.region_of
+    while dirty:
+        k = region_of[(dirty & -dirty).bit_length() - 1]
+        m = rmask[k]
+        dirty &= ~m
+        touched.append(k)
         kn = (num & m).bit_count()
         um = und & m
         u = um.bit_count()
-        d = dom[k] & ((2 << (kn + u)) - 1) & ~((1 << (max(1, kn))) - 1)
+        d = dom[k] & ((2 << (kn + u)) - 1) & ~((1 << (kn if kn > 1 else 1)) - 1)
         if not d:
             raise Contradiction
         if d != dom[k]:
@@ -168,30 +186,39 @@ def _block(g: Geometry, st: State) -> bool:
     return False
 
 
-def _clash(g: Geometry, st: State) -> bool:
+def _clash(g: Geometry, st: State, touched: list[int]) -> bool:
+    """Equal labels across borders, for the pairs of regions with one side touched."""
     changed = False
-    dom, rmask = st.dom, g.rmask
-    _BESIDE = g.beside
-    for k, d in enumerate(dom):
+    dom, rmask, radj = st.dom, g.rmask, g.radj
+    memo = g.beside
+    near = set(touched)
+    for k in touched:
+        near.update(radj[k])
+    for k in near:
+        d = dom[k]
         if d & (d - 1):
             continue
         nk = st.num & rmask[k]
         if not nk:
             continue
         key = (k, nk)
-        beside = _BESIDE.get(key)
+        beside = memo.get(key)
         if beside is None:
-            beside = _BESIDE[key] = g.spread(nk) & ~rmask[k]
-        for s in g.radj[k]:
+            beside = memo[key] = g.spread(nk) & ~rmask[k]
+        for s in radj[k]:
+            ds = dom[s]
+            if not ds & d:
+                continue
             x = beside & rmask[s]
-            if not x or not dom[s] & d:
+            if not x:
                 continue
             if x & st.num:
-                dom[s] &= ~d
+                dom[s] = ds & ~d
                 if not dom[s]:
                     raise Contradiction
+                st.mark |= rmask[s]
                 changed = True
-            elif dom[s] == d:
+            elif ds == d:
                 x &= ~st.blank
                 if x:
                     st.blank |= x
@@ -209,7 +236,7 @@ def flood(g: Geometry, seed: int, allowed: int) -> int:
         x = y
 
 
-def _reach(g: Geometry, st: State) -> bool:
+def _reach(g: Geometry, st: State, cuts: bool = True) -> bool:
     num = st.num
     if not num:
         return False
@@ -223,7 +250,36 @@ def _reach(g: Geometry, st: State) -> bool:
         st.blank |= dead
         changed = True
     und = comp & ~num
-    if not und:
+    if not und or not cuts:
+        return changed
+    # a cell whose possible neighbours hang together around it cannot be a cut cell:
+    # keep those whose neighbours fall into two or more arcs of the ring around them
+    w, nf, nl, full = g.w, g.not_first, g.not_last, g.full
+    p = comp
+    north = (p << w) & full
+    south = p >> w
+    west = (p << 1) & nf
+    east = (p >> 1) & nl
+    a_n = north & ~(east & (p << (w - 1)) & nl & full)
+    a_e = east & ~(south & (p >> (w + 1)) & nl)
+    a_s = south & ~(west & (p >> (w - 1)) & nf)
+    a_w = west & ~(north & (p << (w + 1)) & nf & full)
+    cand = und & ((a_n & (a_e | a_s | a_w)) | (a_e & (a_s | a_w)) | (a_s & a_w))
+    if not cand:
+        return changed
+    if cand.bit_count() <= FLOOD_TESTS:
+        # few candidates: remove each in turn and see whether the numbers still meet
+        seed = num & -num
+        cut = 0
+        x = cand
+        while x:
+            b = x & -x
+            x ^= b
+            if num & ~flood(g, seed, comp & ~b):
+                cut |= b
+        if cut:
+            st.num |= cut
+            changed = True
         return changed
     # articulation points of the possible cells that separate sure numbers
     n = g.n
@@ -252,7 +308,8 @@ def _reach(g: Geometry, st: State) -> bool:
                 continue
             dx = disc[x]
             if dx:
-                low[v] = min(low[v], dx)
+                if dx < low[v]:
+                    low[v] = dx
             else:
                 t += 1
                 disc[x] = low[x] = t
@@ -267,18 +324,20 @@ def _reach(g: Geometry, st: State) -> bool:
         stack.pop()
         p = parent[v]
         if p >= 0:
-            low[p] = min(low[p], low[v])
+            if low[v] < low[p]:
+                low[p] = low[v]
             sub[p] += sub[v]
             if low[v] >= disc[p] and sub[v] and p != root:
                 cut |= 1 << p
-    cut &= und
+    cut &= cand
     if cut:
         st.num |= cut
         changed = True
     return changed
 
 
-def propagate(g: Geometry, st: State, level: int, off: frozenset[str] = frozenset()) -> bool:
+def propagate(g: Geometry, st: State, level: int, off: frozenset[str] = frozenset(),
+              light: bool = False) -> bool:
     """Run the rungs up to ``level`` (0 count … 4 probe) to a fixpoint; False on a
     contradiction. ``off`` names rules left out (for the ablation study)."""
     use_count = "count" not in off
@@ -287,16 +346,15 @@ def propagate(g: Geometry, st: State, level: int, off: frozenset[str] = frozense
     use_reach = level >= 3 and "reach" not in off
     try:
         while True:
-            ch = False
-            if use_count:
-                ch = _count(g, st)
+            touched: list[int] = []
+            ch = _count(g, st, touched) if use_count else False
             if use_block:
                 ch = _block(g, st) or ch
-            if use_clash:
-                ch = _clash(g, st) or ch
+            if use_clash and touched:
+                ch = _clash(g, st, touched) or ch
             if ch:
                 continue
-            if use_reach and _reach(g, st):
+            if use_reach and _reach(g, st, not light):
                 continue
             if level >= 4 and _probe(g, st, off):
                 continue
@@ -305,7 +363,7 @@ def propagate(g: Geometry, st: State, level: int, off: frozenset[str] = frozense
         return False
 
 
-def _probe(g: Geometry, st: State, off: frozenset[str]) -> bool:
+def _probe_pass(g: Geometry, st: State, off: frozenset[str], light: bool) -> bool:
     changed = False
     und = g.full & ~(st.num | st.blank)
     while und:
@@ -315,7 +373,7 @@ def _probe(g: Geometry, st: State, off: frozenset[str]) -> bool:
             continue
         t = st.copy()
         t.num |= b
-        if not propagate(g, t, 3, off):
+        if not propagate(g, t, 3, off, light):
             st.blank |= b
             if not propagate(g, st, 3, off):
                 raise Contradiction
@@ -323,12 +381,27 @@ def _probe(g: Geometry, st: State, off: frozenset[str]) -> bool:
             continue
         t = st.copy()
         t.blank |= b
-        if not propagate(g, t, 3, off):
+        if not propagate(g, t, 3, off, light):
             st.num |= b
             if not propagate(g, st, 3, off):
                 raise Contradiction
             changed = True
     return changed
+
+
+def _probe(g: Geometry, st: State, off: frozenset[str]) -> bool:
+    """Trials to a fixpoint through ``reach``. Passes whose trials skip the cut-cell
+    search come first: a contradiction they find, the full trial finds too; a last
+    full pass confirms the fixpoint, so the result is that of full trials alone."""
+    changed = False
+    while True:
+        if _probe_pass(g, st, off, True):
+            changed = True
+            continue
+        if _probe_pass(g, st, off, False):
+            changed = True
+            continue
+        return changed
 
 
 def complete(g: Geometry, st: State) -> bool:
