@@ -154,7 +154,7 @@ def _count(g: Geometry, st: State, touched: list[int]) -> bool:
         kn = (num & m).bit_count()
         um = und & m
         u = um.bit_count()
-        d = dom[k] & ((2 << (kn + u)) - 1) & ~((1 << (kn if kn > 1 else 1)) - 1)
+        d = dom[k] & ((2 << (kn + u)) - 1) & ~((1 << (max(1, kn))) - 1)
         if not d:
             raise Contradiction
         if d != dom[k]:
@@ -308,8 +308,7 @@ def _reach(g: Geometry, st: State, cuts: bool = True) -> bool:
                 continue
             dx = disc[x]
             if dx:
-                if dx < low[v]:
-                    low[v] = dx
+                low[v] = min(low[v], dx)
             else:
                 t += 1
                 disc[x] = low[x] = t
@@ -324,8 +323,7 @@ def _reach(g: Geometry, st: State, cuts: bool = True) -> bool:
         stack.pop()
         p = parent[v]
         if p >= 0:
-            if low[v] < low[p]:
-                low[p] = low[v]
+            low[p] = min(low[p], low[v])
             sub[p] += sub[v]
             if low[v] >= disc[p] and sub[v] and p != root:
                 cut |= 1 << p
