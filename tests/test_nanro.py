@@ -194,3 +194,14 @@ def test_malformed_json():
         Board.from_json({"h": 1, "w": 2, "regions": [[0, 0]], "clues": [[3, None]]})
     with pytest.raises(PuzzleError, match="not '#' or '.'"):
         Answer.from_json({"rows": ["#x"]})
+
+
+def test_every_empty_region_map_of_small_grids_counted_two_ways():
+    from solvers.nanro.exact import count_grid
+    d = count_grid(2, 2)
+    # 2×2 has 12 partitions into connected regions; the ladder's search and the region
+    # product (no shared code, leaves scored by violations()) find the same answers
+    assert d["maps"] == 12 and d["maps_agree"] == 12
+    assert d["answers"] == d["answers_product"]
+    d = count_grid(2, 3)
+    assert d["maps"] == 74 and d["maps_agree"] == 74

@@ -408,7 +408,11 @@ def complete(g: Geometry, st: State) -> bool:
 
 def valid_complete(g: Geometry, st: State) -> bool:
     """A decided state that obeys every rule (the full rule set, whatever was used)."""
-    return complete(g, st) and propagate(g, st.copy(), 3)
+    if not complete(g, st):
+        return False
+    check = st.copy()
+    check.mark = -1          # every region afresh, not only those touched lately
+    return propagate(g, check, 3)
 
 
 def to_answer(g: Geometry, st: State) -> Answer:
