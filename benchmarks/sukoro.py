@@ -21,6 +21,7 @@ from solvers.sukoro import exact
 from solvers.sukoro.board import Board
 from solvers.sukoro.frontier import count_answers, enumerate_answers
 from solvers.sukoro.ladder import solve
+from solvers.sukoro.stages import LEDGER_COLS
 
 
 def bank_boards():
@@ -52,7 +53,7 @@ def main() -> None:
           f"{time.perf_counter() - t:.1f} s")
 
     t = time.perf_counter()
-    for h, n in exact.LEDGER_COLS.items():
+    for h, n in LEDGER_COLS.items():
         for w in range(1, n + 1):
             count_answers(h, w)
     print(f"blank ledger 1xn..7x5 (incl. 6x6, 7x5): {time.perf_counter() - t:.1f} s")

@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from site_builder import pipeline
+from site_builder import pipeline, play
+from site_builder.boards import board_svg
 from site_builder.jsonio import dumps
-from site_builder.site import LANGS, Site
+from site_builder.site import LANGS, Site, static_files
 from solvers import registry
 
 BUILD_INFO = ".build.json"
@@ -60,7 +61,8 @@ def render_all(root: Path, base_url: str = "", slugs: list[str] | None = None) -
     hooks = {lang: {p.slug: site.markdown_inline(f"{p.slug}/hook.{lang}.md.j2",
                                                  site.puzzle_ctx(p, lang))
                     for p in site.puzzles} for lang in LANGS}
-    cards = [{"slug": p.slug, "names": dict(p.names), "bank": site.node(p.slug, "bank")}
+    cards = [{"slug": p.slug, "names": dict(p.names),
+              "board": board_svg(p, site.data[f"{p.slug}/bank"]["boards"][0], label=p.names["en"])}
              for p in site.puzzles]
     files["index.html"] = site.render_page(
         "index.html.j2", lang="en", path="index.html", title="Puzzle Portfolio · パズル・ポートフォリオ",
@@ -83,10 +85,7 @@ def render_all(root: Path, base_url: str = "", slugs: list[str] | None = None) -
         files.update(_play_files(site, p))
     files["404.html"] = site.render_page("404.html.j2", lang="en", path="404.html",
                                          title="Page not found", alternates={})
-    static = root / "templates" / "static"
-    for f in sorted(static.rglob("*")):
-        if f.is_file() and "__pycache__" not in f.parts:
-            files[f"static/{f.relative_to(static).as_posix()}"] = f.read_bytes()
+    files.update(static_files(site.templates))
     files["sitemap.xml"] = _sitemap(sorted(k for k in files if k.endswith(".html")
                                            and k != "404.html"), site.base_url)
     files["robots.txt"] = "User-agent: *\nAllow: /\n" + (
@@ -95,10 +94,6 @@ def render_all(root: Path, base_url: str = "", slugs: list[str] | None = None) -
 
 
 def _play_files(site: Site, p: Any) -> dict[str, str | bytes]:
-    try:
-        from site_builder import play
-    except ImportError:
-        return {}
     return play.play_files(site, p, site.data[f"{p.slug}/bank"])
 
 

@@ -18,9 +18,9 @@ from typing import Any
 from site_builder import pipeline
 from site_builder.build import BUILD_INFO, inputs_hash
 from site_builder.errors import UserError
-from site_builder.jsonio import read_json, read_stage
+from site_builder.jsonio import load_stages, read_json
 from site_builder.provenance import ProvenanceError, encode_value, format_value, lookup
-from site_builder.site import STAGES
+from solvers import registry
 
 EXEMPT = {"svg", "script", "style"}
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
@@ -136,9 +136,7 @@ def check_readme(where: str, text: str, entries: list[dict[str, Any]],
 def load_sources(root: Path, slugs: list[str]) -> dict[str, Any]:
     sources: dict[str, Any] = {}
     for slug in slugs:
-        for stage in STAGES:
-            path = root / "content" / slug / f"{stage}.json"
-            sources[f"{slug}/{stage}"] = read_stage(path, slug, stage)["data"]
+        sources.update(load_stages(root, registry.get(slug)))
     return sources
 
 

@@ -179,7 +179,7 @@ def cmd_solve(args: argparse.Namespace, root: Path) -> int:
 
 
 def cmd_verify(args: argparse.Namespace, root: Path) -> int:
-    from site_builder.jsonio import read_stage
+    from site_builder.jsonio import read_stage, stage_path
     from solvers import registry
 
     slugs = args.slugs or registry.slugs()
@@ -187,8 +187,7 @@ def cmd_verify(args: argparse.Namespace, root: Path) -> int:
     failures: list[str] = []
     for slug in slugs:
         puzzle = registry.get(slug)
-        path = root / "content" / slug / "bank.json"
-        bank = read_stage(path, slug, "bank")["data"]
+        bank = read_stage(stage_path(root, slug, "bank"), slug, "bank")["data"]
         by_size: dict[str, dict[str, int]] = {}
         by_grade: dict[str, int] = {}
         unique = brute_checked = 0

@@ -30,12 +30,8 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-try:  # the lead's module; a local stand-in keeps this importable while it is being written
-    from site_builder.errors import UserError
-except ImportError:  # pragma: no cover
-    class UserError(Exception):  # type: ignore[no-redef]
-        """An error the user can fix; the CLI prints the message and exits 2."""
-
+from site_builder.errors import UserError
+from site_builder.jsonio import write_atomic
 
 IDENTITY = {
     "GIT_AUTHOR_NAME": "build-site",
@@ -194,19 +190,6 @@ def _same_file(a: Path, b: Path) -> bool:
         return False
 
 
-def _write_atomic(src: Path, dst: Path) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{dst.name}.", suffix=".tmp", dir=dst.parent)
-    os.close(fd)
-    try:
-        shutil.copy2(src, tmp)
-        if dst.is_dir() and not dst.is_symlink():
-            shutil.rmtree(dst)
-        os.replace(tmp, dst)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def _remove(p: Path) -> None:
     if p.is_dir() and not p.is_symlink():
         shutil.rmtree(p)
@@ -251,7 +234,7 @@ def deploy_dir(out: Path, dest: Path, *, check: Callable[[], list[str]] | None =
             src, dst = Path(here) / name, target_dir / name
             keep.add(dst)
             if not _same_file(src, dst):
-                _write_atomic(src, dst)
+                write_atomic(dst, src.read_bytes())
         dirs.sort()
 
     # delete what the site does not have (a dir not in ``keep`` holds nothing kept)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,9 @@ def write_atomic(path: Path, text: str | bytes) -> None:
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
+        os.chmod(tmp, 0o644)  # mkstemp makes 0600; these files are published
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -65,3 +69,20 @@ def read_stage(path: Path, slug: str, stage: str) -> dict[str, Any]:
     if not isinstance(doc.get("producer"), dict) or "key" not in doc["producer"]:
         raise UserError(f"{path}: field 'producer' is missing or has no 'key'")
     return doc
+
+
+def stage_path(root: Path, slug: str, stage: str) -> Path:
+    """Where a puzzle's stage file lives: ``content/<slug>/<stage>.json``."""
+    return root / "content" / slug / f"{stage}.json"
+
+
+def load_stages(root: Path, puzzle: Any) -> dict[str, Any]:
+    """The ``data`` of every stage file of ``puzzle``, keyed ``<slug>/<stage>``."""
+    out: dict[str, Any] = {}
+    for stage in puzzle.stage_names:
+        path = stage_path(root, puzzle.slug, stage)
+        if not path.exists():
+            raise UserError(f"{path}: file not found; run `build-site build --only "
+                            f"{puzzle.slug}` to generate it")
+        out[f"{puzzle.slug}/{stage}"] = read_stage(path, puzzle.slug, stage)["data"]
+    return out

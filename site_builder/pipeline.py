@@ -21,13 +21,9 @@ from pathlib import Path
 from typing import Any, Self
 
 from site_builder.errors import UserError
-from site_builder.jsonio import SCHEMA, read_stage, write_json
+from site_builder.jsonio import SCHEMA, read_stage, stage_path, write_json
 from solvers import registry
 from solvers.common import Puzzle, Stage
-
-
-def stage_path(root: Path, slug: str, stage: str) -> Path:
-    return root / "content" / slug / f"{stage}.json"
 
 
 def stage_key(puzzle: Puzzle, stage: Stage, input_keys: dict[str, str]) -> str:

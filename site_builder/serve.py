@@ -35,12 +35,7 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 
-try:  # the lead's module; a local stand-in keeps this importable while it is being written
-    from site_builder.errors import UserError
-except ImportError:  # pragma: no cover
-    class UserError(Exception):  # type: ignore[no-redef]
-        """An error the user can fix; the CLI prints the message and exits 2."""
-
+from site_builder.errors import UserError
 
 WATCHED = ("templates", "content", "solvers", "site_builder")
 CODE_DIRS = ("solvers", "site_builder")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import posixpath
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 from typing import Any
 
@@ -14,11 +14,10 @@ from markupsafe import Markup
 from site_builder import charts
 from site_builder.boards import board_svg
 from site_builder.errors import UserError
-from site_builder.jsonio import read_stage
+from site_builder.jsonio import load_stages
 from site_builder.provenance import Filters, Node, ProvenanceError, strip_marks
 
 LANGS = ("en", "ja")
-STAGES = ("bank", "stats", "ledger")
 
 UI = {
     "en": {"home": "All puzzles", "article": "Article", "play": "Play", "readme": "README",
@@ -46,6 +45,14 @@ def rel(from_path: str, target: str) -> str:
     if is_dir:
         r = "./" if r == "." else r + "/"
     return r
+
+
+def static_files(templates: Path) -> dict[str, bytes]:
+    """``templates/static/**`` as dist-relative paths (``static/...``) to their bytes."""
+    static = templates / "static"
+    return {f"static/{f.relative_to(static).as_posix()}": f.read_bytes()
+            for f in sorted(static.rglob("*"))
+            if f.is_file() and "__pycache__" not in f.parts}
 
 
 class _MemoryBytecodeCache(jinja2.BytecodeCache):
@@ -80,12 +87,7 @@ class Site:
         self.puzzles = [registry.get(s) for s in (slugs or registry.slugs())]
         self.data: dict[str, dict[str, Any]] = {}
         for p in self.puzzles:
-            for stage in STAGES:
-                path = root / "content" / p.slug / f"{stage}.json"
-                if not path.exists():
-                    raise UserError(f"{path}: file not found; run `build-site build --only "
-                                    f"{p.slug}` to generate it")
-                self.data[f"{p.slug}/{stage}"] = read_stage(path, p.slug, stage)["data"]
+            self.data.update(load_stages(root, p))
         self.md = MarkdownIt("commonmark", {"html": True, "typographer": False}).enable("table")
 
     # -- environments ------------------------------------------------------------------
@@ -98,8 +100,7 @@ class Site:
         f = Filters(mode)
         env.filters["num"] = f.num
         env.filters["lit"] = f.lit
-        env.globals.update(bar_chart=charts.bar_chart, line_chart=charts.line_chart,
-                           board_svg=board_svg, ui=UI)
+        env.globals.update(bar_chart=charts.bar_chart, line_chart=charts.line_chart, ui=UI)
         return env
 
     @cached_property
@@ -118,10 +119,15 @@ class Site:
         return Node(self.data[f"{slug}/{stage}"], f"{slug}/{stage}")
 
     def puzzle_ctx(self, p: Any, lang: str) -> dict[str, Any]:
-        return {"stats": self.node(p.slug, "stats"), "ledger": self.node(p.slug, "ledger"),
-                "bank": self.node(p.slug, "bank"), "lang": lang,
-                "puzzle": {"slug": p.slug, "names": dict(p.names), "name": p.names[lang],
-                           "rungs": list(p.rungs)}}
+        """What a puzzle's templates see: one Node per stage file (``bank``, ``stats`` ...),
+        the puzzle's names and rungs, and ``board_svg`` drawing with its renderer."""
+        ctx: dict[str, Any] = {s: self.node(p.slug, s) for s in p.stage_names}
+        ctx.update(lang=lang, board_svg=partial(board_svg, p),
+                   puzzle={"slug": p.slug, "names": dict(p.names), "name": p.names[lang],
+                           "rungs": list(p.rungs),
+                           "rung_names": {r: p.rung_name(r, lang)
+                                          for r in (*p.rungs, "search")}})
+        return ctx
 
     # -- rendering ---------------------------------------------------------------------
     def _render(self, env: jinja2.Environment, name: str, ctx: dict[str, Any]) -> str:

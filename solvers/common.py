@@ -7,7 +7,8 @@ Nothing here does I/O. Each puzzle package (``solvers/<name>/``) exposes a modul
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping
+import importlib
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,16 +31,88 @@ class PuzzleError(ValueError):
 
 @dataclass(frozen=True)
 class Violation:
-    """One broken rule: a stable rule id, the cells involved, a message per language."""
+    """One broken rule: a stable rule id, the cells involved, a message per language.
+
+    ``params`` holds the named fields the rule's message template was filled with (row,
+    column, the clue, a count ...); the in-browser checker computes the same fields and
+    fills the same template, so the two can be compared word for word.
+    """
 
     rule: str
     cells: tuple[Cell, ...]
     en: str
     ja: str
+    params: Mapping[str, Any] = field(default_factory=dict, hash=False)
 
     def to_json(self) -> dict[str, Any]:
         return {"rule": self.rule, "cells": [list(c) for c in self.cells],
-                "en": self.en, "ja": self.ja}
+                "en": self.en, "ja": self.ja, "params": dict(self.params)}
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One row of a puzzle's rules table.
+
+    ``cells`` says (in English, for the docs) which cells a violation of this rule lists.
+    ``en`` and ``ja`` are message templates: ``{name}`` fields are filled from the
+    violation's params. These texts exist once: Python's ``violations()``, the play page's
+    JavaScript checker and the docs all read them from here.
+    """
+
+    id: str
+    cells: str
+    en: str
+    ja: str
+
+
+class RuleBook:
+    """A puzzle's rules table, in the order violations are reported."""
+
+    def __init__(self, rules: Sequence[Rule]) -> None:
+        self.rules = tuple(rules)
+        self.ids = tuple(r.id for r in self.rules)
+        self._by_id = {r.id: r for r in self.rules}
+        self._order = {rid: i for i, rid in enumerate(self.ids)}
+        if len(self._by_id) != len(self.rules):
+            raise ValueError("duplicate rule id in a rules table")
+
+    def __iter__(self) -> Iterator[Rule]:
+        return iter(self.rules)
+
+    def __getitem__(self, rule_id: str) -> Rule:
+        return self._by_id[rule_id]
+
+    def make(self, rule_id: str, cells: Iterable[Cell], **params: Any) -> Violation:
+        """A Violation of ``rule_id`` on ``cells`` (sorted), its messages filled in."""
+        r = self._by_id[rule_id]
+        return Violation(rule_id, tuple(sorted(cells)), r.en.format(**params),
+                         r.ja.format(**params), params)
+
+    def sort(self, vs: Iterable[Violation]) -> list[Violation]:
+        """Violations in table order, then by cells (the order both checkers report)."""
+        return sorted(vs, key=lambda v: (self._order[v.rule], v.cells))
+
+    def to_json(self) -> list[dict[str, str]]:
+        return [{"id": r.id, "cells": r.cells, "en": r.en, "ja": r.ja} for r in self.rules]
+
+
+@dataclass(frozen=True)
+class PlaySpec:
+    """What the play page needs to know of one puzzle.
+
+    ``model`` is one of the framework's input models: ``"cells"`` (a state per cell),
+    ``"regions"`` (a state per cell over a region map, each region showing a live count)
+    or ``"edges"`` (borders drawn between cells). ``input`` is handed to the page's script
+    as JSON (click cycle, keys, state names ...); ``text`` holds per language the help
+    lines the page prints (``cycle``, ``keys`` as (key, meaning) pairs, ``rules`` as lists
+    of text pieces where a one-element list is vocabulary printed through ``|lit``).
+    ``css`` says whether ``templates/static/play/<slug>.css`` exists.
+    """
+
+    model: str
+    input: Mapping[str, Any]
+    text: Mapping[str, Mapping[str, Any]]
+    css: bool = False
 
 
 @dataclass
@@ -62,26 +135,42 @@ class SolveResult:
 class Stage:
     """One pipeline stage of a puzzle.
 
-    ``run(inputs, params, progress)`` returns a JSON-able dict; ``inputs`` maps each name
+    ``func(inputs, params, progress)`` returns a JSON-able dict; ``inputs`` maps each name
     in ``deps`` to that stage's data (the ``data`` part of its JSON file). It must be a
-    pure function of inputs and params: same inputs, byte-identical output.
+    pure function of inputs and params: same inputs, byte-identical output. ``func`` may
+    be given as ``"package.module:function"``, imported when the stage first runs, so that
+    loading a puzzle to solve a board does not import what only its measurements need.
     """
 
     name: str
-    run: Callable[[Mapping[str, Any], Mapping[str, Any], Progress], dict[str, Any]]
+    func: Callable[[Mapping[str, Any], Mapping[str, Any], Progress], dict[str, Any]] | str
     params: Mapping[str, Any]
     deps: tuple[str, ...] = ()
+
+    def run(self, inputs: Mapping[str, Any], params: Mapping[str, Any],
+            progress: Progress) -> dict[str, Any]:
+        f = self.func
+        if isinstance(f, str):
+            module, _, name = f.partition(":")
+            f = getattr(importlib.import_module(module), name)
+        return f(inputs, params, progress)
 
 
 @dataclass(frozen=True)
 class Puzzle:
-    """The whole surface of one puzzle, as seen by the site builder."""
+    """The whole surface of one puzzle, as seen by the site builder and the play pages.
+
+    Everything particular to a puzzle is reachable from here; ``site_builder`` and the
+    play framework know no puzzle by name.
+    """
 
     slug: str
     names: Mapping[str, str]          # {"en": "Canal View", "ja": "カナルビュー"}
-    pid: str                          # puzz.link pid
+    pid: str                          # puzz.link pid (the package's codec uses the same)
     package_dir: Path                 # for the code hash
     rungs: tuple[str, ...]
+    rung_names: Mapping[str, Mapping[str, str]]  # lang -> rung -> label ("search" too)
+    rules: RuleBook                   # the one rules table
     board_from_json: Callable[[Any], Any]
     answer_from_json: Callable[[Any], Any]
     decode: Callable[[str], Any]       # puzz.link URL -> Board (raises PuzzleError)
@@ -91,8 +180,18 @@ class Puzzle:
     brute: Callable[..., SolveResult]  # brute(board, limit=2)
     answer_rows: Callable[[Any], Any]  # answer -> rows of text (or pieces) for --json
     render_board: Callable[[Any, Any], str]  # (board, answer|None) -> text for the terminal
+    # (board JSON, answer JSON | None, cell size, accessible label) -> SVG markup
+    draw_board: Callable[[Any, Any, int, str], str]
+    play: PlaySpec
     stages: tuple[Stage, ...]
     brute_max_cells: int = 36          # verify uses the second engine up to this size
+
+    @property
+    def stage_names(self) -> tuple[str, ...]:
+        return tuple(s.name for s in self.stages)
+
+    def rung_name(self, rung: str, lang: str) -> str:
+        return self.rung_names.get(lang, {}).get(rung, rung)
 
     def code_hash(self) -> str:
         """Hash of the puzzle package's source plus the shared modules beside it."""

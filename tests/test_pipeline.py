@@ -14,7 +14,7 @@ from site_builder import pipeline
 from site_builder.build import write_tree
 from site_builder.errors import UserError
 from solvers import registry
-from solvers.common import Puzzle, Stage
+from solvers.common import PlaySpec, Puzzle, RuleBook, Stage
 
 CALLS: list[str] = []
 
@@ -37,9 +37,10 @@ def make_puzzle(pkg: Path, n: int = 3, fail: bool = False) -> Puzzle:
     pkg.mkdir(exist_ok=True)
     (pkg / "code.py").write_text("# stand-in\n")
     return Puzzle(slug="toy", names={"en": "Toy", "ja": "トイ"}, pid="toy", package_dir=pkg,
-                  rungs=("a",), board_from_json=None, answer_from_json=None, decode=None,
-                  encode=None, violations=None, solve=None, brute=None, answer_rows=None,
-                  render_board=None,
+                  rungs=("a",), rung_names={}, rules=RuleBook(()), board_from_json=None,
+                  answer_from_json=None, decode=None, encode=None, violations=None, solve=None,
+                  brute=None, answer_rows=None, render_board=None, draw_board=None,
+                  play=PlaySpec("cells", {}, {}),
                   stages=(Stage("bank", _bank, {"n": n}),
                           Stage("stats", _stats, {"fail": fail}, ("bank",))))
 

@@ -39,7 +39,7 @@ def answers_of(res) -> set[tuple[str, ...]]:
 def test_registry_and_surface():
     assert registry.get("sukoro") is PUZZLE
     assert PUZZLE.rungs == RUNGS == ("deg", "neq", "conn", "probe", "search")
-    assert [r[0] for r in RULES] == ["sukoro.clue", "sukoro.count", "sukoro.equal",
+    assert [r.id for r in RULES] == ["sukoro.clue", "sukoro.count", "sukoro.equal",
                                      "sukoro.isolated", "sukoro.connect"]
     assert [s.name for s in PUZZLE.stages] == ["bank", "stats", "ledger"]
 

@@ -7,20 +7,21 @@ from pathlib import Path
 
 from solvers.common import Puzzle
 
-from .board import Answer, Board, answer_rows, render_board, violations
+from .board import RULES, Answer, Board, answer_rows, render_board, violations
 from .brute import brute
 from .ladder import RUNGS, solve
-from .puzzlink import decode, encode
+from .presentation import PLAY, RUNG_NAMES, draw_board
+from .puzzlink import PID, decode, encode
 from .stages import STAGES
-
-RULES = ("canal.numbered", "canal.2x2", "canal.count", "canal.connect")
 
 PUZZLE = Puzzle(
     slug="canal-view",
     names={"en": "Canal View", "ja": "カナルビュー"},
-    pid="canal",
+    pid=PID,
     package_dir=Path(__file__).parent,
     rungs=RUNGS,
+    rung_names=RUNG_NAMES,
+    rules=RULES,
     board_from_json=Board.from_json,
     answer_from_json=Answer.from_json,
     decode=decode,
@@ -30,6 +31,8 @@ PUZZLE = Puzzle(
     brute=brute,
     answer_rows=answer_rows,
     render_board=render_board,
+    draw_board=draw_board,
+    play=PLAY,
     stages=STAGES,
     brute_max_cells=36,
 )

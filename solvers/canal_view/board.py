@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from solvers.common import Cell, PuzzleError, Violation
+from solvers.common import Cell, PuzzleError, Rule, RuleBook, Violation
 from solvers.grid import Clue, check_clues, clues_from_json
 
 
@@ -186,6 +186,27 @@ def _outside_largest(gs: list[list[Cell]]) -> tuple[Cell, ...]:
     return tuple(sorted(c for i, g in enumerate(gs) if i != best for c in g))
 
 
+# The one rules table: Python's violations(), the play page's checker and the docs all
+# read these texts. Fields: row/col 1-based; row2/col2 the far corner of a 2x2 block.
+RULES = RuleBook((
+    Rule("canal.numbered", "that cell",
+         "The numbered cell at row {row}, column {col} is flooded; numbered cells stay dry.",
+         "{row}行{col}列の数字のマスが水路になっています。数字のマスは水路にできません。"),
+    Rule("canal.2x2", "its four cells",
+         "The 2×2 block at rows {row}–{row2}, columns {col}–{col2} is entirely flooded.",
+         "{row}〜{row2}行・{col}〜{col2}列の2×2がすべて水路になっています。"),
+    Rule("canal.count", "that cell",
+         "The {clue} at row {row}, column {col} sees {seen} flooded cells, not {clue}.",
+         "{row}行{col}列の{clue}から見える水路は{seen}マスで、{clue}マスではありません。"),
+    Rule("canal.connect", "every flooded cell outside the largest group",
+         "The canal is split into {pieces} separate pieces; it must be one connected group.",
+         "水路が{pieces}つに分かれています。水路はすべてつながっていなければなりません。"),
+    Rule("canal.dryconnect", "every dry cell outside the largest group",
+         "The dry cells are split into {pieces} pieces.",
+         "水路でないマスが{pieces}つに分かれています。"),
+))
+
+
 def violations(board: Board, answer: Answer, rules: Rules = STANDARD) -> list[Violation]:
     """Every broken rule, sorted by rule order (numbered, 2x2, count, connect) then cells."""
     if (answer.h, answer.w) != (board.h, board.w):
@@ -194,46 +215,30 @@ def violations(board: Board, answer: Answer, rules: Rules = STANDARD) -> list[Vi
     out: list[Violation] = []
     for r, c in board.clue_cells():
         if answer.flooded(r, c):
-            out.append(Violation("canal.numbered", ((r, c),),
-                                 f"The numbered cell at row {r + 1}, column {c + 1} is flooded; "
-                                 "numbered cells stay dry.",
-                                 f"{r + 1}行{c + 1}列の数字のマスが水路になっています。"
-                                 "数字のマスは水路にできません。"))
+            out.append(RULES.make("canal.numbered", [(r, c)], row=r + 1, col=c + 1))
     if rules.two_by_two:
         for r in range(h - 1):
             for c in range(w - 1):
                 cells = ((r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1))
                 if all(answer.flooded(*x) for x in cells):
-                    out.append(Violation("canal.2x2", cells,
-                                         f"The 2×2 block at rows {r + 1}–{r + 2}, columns "
-                                         f"{c + 1}–{c + 2} is entirely flooded.",
-                                         f"{r + 1}〜{r + 2}行・{c + 1}〜{c + 2}列の2×2が"
-                                         "すべて水路になっています。"))
+                    out.append(RULES.make("canal.2x2", cells, row=r + 1, col=c + 1,
+                                          row2=r + 2, col2=c + 2))
     for r, c in board.clue_cells():
         v = board.clues[r][c]
         if v == "?":
             continue
         seen = line_count(board, m, r, c) if rules.whole_line else sum(seen_runs(h, w, m, r, c))
         if seen != v:
-            out.append(Violation("canal.count", ((r, c),),
-                                 f"The {v} at row {r + 1}, column {c + 1} sees {seen} flooded "
-                                 f"cells, not {v}.",
-                                 f"{r + 1}行{c + 1}列の{v}から見える水路は{seen}マスで、"
-                                 f"{v}マスではありません。"))
+            out.append(RULES.make("canal.count", [(r, c)], row=r + 1, col=c + 1, clue=v,
+                                  seen=seen))
     if rules.connected:
         gs = groups(h, w, m)
         if len(gs) > 1:
-            out.append(Violation("canal.connect", _outside_largest(gs),
-                                 f"The canal is split into {len(gs)} separate pieces; "
-                                 "it must be one connected group.",
-                                 f"水路が{len(gs)}つに分かれています。"
-                                 "水路はすべてつながっていなければなりません。"))
+            out.append(RULES.make("canal.connect", _outside_largest(gs), pieces=len(gs)))
     if rules.dry_connected:
         gs = groups(h, w, ((1 << (h * w)) - 1) & ~m)
         if len(gs) > 1:
-            out.append(Violation("canal.dryconnect", _outside_largest(gs),
-                                 f"The dry cells are split into {len(gs)} pieces.",
-                                 f"水路でないマスが{len(gs)}つに分かれています。"))
+            out.append(RULES.make("canal.dryconnect", _outside_largest(gs), pieces=len(gs)))
     return out
 
 

@@ -7,8 +7,6 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-import numpy as np
-
 from solvers.common import Progress
 
 from .board import NO_2X2, STANDARD
@@ -77,6 +75,7 @@ def polyominoes(nmax: int) -> dict[int, dict[str, int]]:
 
 # ---------------------------------------------------------------- small grids ----------
 def count_subsets(h: int, w: int) -> tuple[int, int]:
+    import numpy as np  # here, so that loading the puzzle to solve a board stays light
     """(connected non-empty sets, of those 2x2-free), testing all 2^hw subsets (numpy)."""
     n = h * w
     x = np.arange(1, 1 << n, dtype=np.uint64)

@@ -10,20 +10,20 @@ from pathlib import Path
 
 from solvers.common import Puzzle, Stage
 
-from .board import RULES, Answer, Board, answer_rows, decode, encode, render_board, violations
+from .board import PID, RULES, Answer, Board, answer_rows, decode, encode, render_board, violations
 from .brute import brute
-from .exact import LEDGER_COLS, ledger
 from .ladder import RUNGS, solve
-from .stages import BANK_PARAMS, STATS_PARAMS, bank, stats
-
-LEDGER_PARAMS = {"ledger_cols": {str(k): v for k, v in LEDGER_COLS.items()}}
+from .presentation import PLAY, RUNG_NAMES, draw_board
+from .stages import BANK_PARAMS, LEDGER_PARAMS, STATS_PARAMS, bank, stats
 
 PUZZLE = Puzzle(
     slug="sukoro",
     names={"en": "Sukoro", "ja": "数コロ"},
-    pid="sukoro",
+    pid=PID,
     package_dir=Path(__file__).parent,
     rungs=RUNGS,
+    rung_names=RUNG_NAMES,
+    rules=RULES,
     board_from_json=Board.from_json,
     answer_from_json=Answer.from_json,
     decode=decode,
@@ -33,10 +33,12 @@ PUZZLE = Puzzle(
     brute=brute,
     answer_rows=answer_rows,
     render_board=render_board,
+    draw_board=draw_board,
+    play=PLAY,
     stages=(
         Stage("bank", bank, BANK_PARAMS),
         Stage("stats", stats, STATS_PARAMS, deps=("bank",)),
-        Stage("ledger", ledger, LEDGER_PARAMS),
+        Stage("ledger", "solvers.sukoro.exact:ledger", LEDGER_PARAMS),
     ),
 )
 

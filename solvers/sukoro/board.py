@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from solvers.common import Cell, PuzzleError, Violation
+from solvers.common import Cell, PuzzleError, Rule, RuleBook, Violation
 from solvers.grid import Clue, check_clues, clues_from_json
 from solvers.puzzlink import encode_cells, join_url, split_url
 
@@ -158,30 +158,28 @@ def encode(board: Board) -> str:
 
 # -- the rule check -------------------------------------------------------------------
 
-RULES: tuple[tuple[str, str, str], ...] = (
-    ("sukoro.clue",
-     "A printed number must be in the answer with the same value.",
-     "印刷された数字のマスは、同じ数字のまま答えに残す必要があります。"),
-    ("sukoro.count",
-     "A number must equal how many of its four neighbours hold numbers.",
-     "数字は、上下左右で数字が入っているマスの個数と一致しなければなりません。"),
-    ("sukoro.equal",
-     "Two numbers side by side must differ.",
-     "隣り合う数字どうしは違う数でなければなりません。"),
-    ("sukoro.isolated",
-     "A number needs at least one numbered neighbour.",
-     "数字のマスには、少なくとも一つ隣に数字が必要です。"),
-    ("sukoro.connect",
-     "All numbers must form one connected group.",
-     "数字のマスはすべて一つにつながっていなければなりません。"),
-)
-RULE_IDS = tuple(r[0] for r in RULES)
-_MSG = {r[0]: (r[1], r[2]) for r in RULES}
-
-
-def _v(rule: str, cells: list[Cell]) -> Violation:
-    en, ja = _MSG[rule]
-    return Violation(rule, tuple(sorted(cells)), en, ja)
+# The one rules table: Python's violations(), the play page's checker and the docs all
+# read these texts. Fields: row/col 1-based; row2/col2 the second cell of a pair.
+RULES = RuleBook((
+    Rule("sukoro.clue",
+         "that cell (a printed clue whose cell is blank or holds another digit; \"?\": only blank)",
+         "The printed {clue} at row {row}, column {col} is not in the answer with that value.",
+         "{row}行{col}列に印刷された{clue}が、その数字のまま答えに残っていません。"),
+    Rule("sukoro.count", "that cell",
+         "The {value} at row {row}, column {col} has {count} numbered neighbours, not {value}.",
+         "{row}行{col}列の{value}の隣にある数字のマスは{count}個で、{value}個ではありません。"),
+    Rule("sukoro.equal", "both cells",
+         "The two {value}s at row {row}, column {col} and row {row2}, column {col2} touch; "
+         "numbers side by side must differ.",
+         "{row}行{col}列と{row2}行{col2}列で同じ{value}が隣り合っています。"
+         "隣り合う数字は違う数でなければなりません。"),
+    Rule("sukoro.isolated", "that cell",
+         "The number at row {row}, column {col} has no numbered neighbour.",
+         "{row}行{col}列の数字の隣に、数字のマスがひとつもありません。"),
+    Rule("sukoro.connect", "every numbered cell outside the largest group",
+         "The numbers are split into {pieces} groups; they must form one connected group.",
+         "数字のマスが{pieces}つに分かれています。すべてひとつながりでなければなりません。"),
+))
 
 
 def violations(board: Board, answer: Answer) -> list[Violation]:
@@ -202,24 +200,28 @@ def violations(board: Board, answer: Answer) -> list[Violation]:
             if clue is None:
                 continue
             if val[r][c] == 0 or (clue != "?" and val[r][c] != clue):
-                out.append(_v("sukoro.clue", [(r, c)]))
+                out.append(RULES.make("sukoro.clue", [(r, c)], row=r + 1, col=c + 1, clue=clue))
     for r in range(h):
         for c in range(w):
-            if val[r][c] and val[r][c] != sum(1 for a, b in nbrs(r, c) if val[a][b]):
-                out.append(_v("sukoro.count", [(r, c)]))
+            count = sum(1 for a, b in nbrs(r, c) if val[a][b]) if val[r][c] else 0
+            if val[r][c] and val[r][c] != count:
+                out.append(RULES.make("sukoro.count", [(r, c)], row=r + 1, col=c + 1,
+                                      value=val[r][c], count=count))
     for r in range(h):
         for c in range(w):
             v = val[r][c]
             if not v:
                 continue
             if c + 1 < w and val[r][c + 1] == v:
-                out.append(_v("sukoro.equal", [(r, c), (r, c + 1)]))
+                out.append(RULES.make("sukoro.equal", [(r, c), (r, c + 1)], value=v,
+                                      row=r + 1, col=c + 1, row2=r + 1, col2=c + 2))
             if r + 1 < h and val[r + 1][c] == v:
-                out.append(_v("sukoro.equal", [(r, c), (r + 1, c)]))
+                out.append(RULES.make("sukoro.equal", [(r, c), (r + 1, c)], value=v,
+                                      row=r + 1, col=c + 1, row2=r + 2, col2=c + 1))
     for r in range(h):
         for c in range(w):
             if val[r][c] and not any(val[a][b] for a, b in nbrs(r, c)):
-                out.append(_v("sukoro.isolated", [(r, c)]))
+                out.append(RULES.make("sukoro.isolated", [(r, c)], row=r + 1, col=c + 1))
     # connectivity: groups in reading order of their earliest cell
     seen: set[Cell] = set()
     groups: list[list[Cell]] = []
@@ -239,7 +241,5 @@ def violations(board: Board, answer: Answer) -> list[Violation]:
     if len(groups) > 1:
         best = max(range(len(groups)), key=lambda i: (len(groups[i]), -i))
         rest = [cell for i, g in enumerate(groups) if i != best for cell in g]
-        out.append(_v("sukoro.connect", rest))
-    order = {rid: i for i, rid in enumerate(RULE_IDS)}
-    out.sort(key=lambda v: (order[v.rule], v.cells))
-    return out
+        out.append(RULES.make("sukoro.connect", rest, pieces=len(groups)))
+    return RULES.sort(out)

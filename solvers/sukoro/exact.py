@@ -19,7 +19,6 @@ from solvers.common import Progress, no_progress
 from .frontier import count_answers, enumerate_answers
 
 # the blank-board table: rows h = 1..7, columns n = 1..max
-LEDGER_COLS = {1: 10, 2: 10, 3: 10, 4: 8, 5: 7, 6: 6, 7: 5}
 CENSUS = {"3x4": 4, "3x5": 4, "4x4": 4, "4x5": 3, "5x5": 3}
 TRUE_SETS = ("3x4", "3x5", "4x4")
 DENSEST = ("2x4", "2x5", "3x4", "3x5", "4x4", "4x5", "5x5")

@@ -1,0 +1,62 @@
+"""How Canal View looks and reads on the site: rung names, the play page's input and
+help text, and the board picture."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from solvers.common import PlaySpec
+from solvers.svg import WATER, Canvas
+
+RUNG_NAMES = {
+    "en": {"arm": "arms", "block": "blocks", "flow": "flow", "search": "search"},
+    "ja": {"arm": "腕", "block": "ブロック", "flow": "流れ", "search": "探索"},
+}
+
+# Player states: 0 undecided, 1 flooded, 2 marked dry. Clue cells are fixed dry.
+PLAY = PlaySpec(
+    model="cells",
+    input={
+        "cycle": [1, 2, 0],
+        "keys": {"f": 1, "#": 1, "d": 2, ".": 2, "x": 2},
+        "states": {"en": ["undecided", "flooded", "dry"], "ja": ["未定", "水路", "陸地"]},
+        "trace": {"flooded": 1, "dry": 2},
+    },
+    text={
+        "en": {
+            "cycle": "flooded → dry mark → undecided",
+            "keys": [("F", "flooded"), ("D", "dry mark")],
+            "rules": [
+                ["Flood some cells. The flooded cells form one connected canal."],
+                ["No ", ["2×2"], " block is entirely flooded."],
+                [("Numbered cells stay dry. A number is the total of the flooded cells it "
+                  "can see: walk out in the four directions and add up the runs that start "
+                  "next to it.")],
+            ],
+        },
+        "ja": {
+            "cycle": "水路 → 陸地の印 → 未定",
+            "keys": [("F", "水路"), ("D", "陸地の印")],
+            "rules": [
+                ["いくつかのマスを水路にする。水路はすべてひとつながり。"],
+                [["2×2"], " のマスがすべて水路になってはいけない。"],
+                [("数字のマスは陸地。数字は、そのマスから上下左右に見える水路のマスの合計"
+                  "（隣から続く水路だけを数える）。")],
+            ],
+        },
+    },
+)
+
+
+def draw_board(board: Any, answer: Any, cell: int, label: str) -> str:
+    """Clues as numbers; with an answer, flooded cells shaded."""
+    h, w, clues = board["h"], board["w"], board["clues"]
+    rows = answer["rows"] if answer else None
+    cv = Canvas(h, w, cell, label)
+    for r in range(h):
+        for c in range(w):
+            if rows and rows[r][c] == "#":
+                cv.fill(r, c, WATER)
+            if clues[r][c] is not None:
+                cv.text(r, c, clues[r][c])
+    return cv.svg()

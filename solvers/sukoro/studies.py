@@ -1,0 +1,277 @@
+"""Sukoro's measured studies, one function per section of the stats file.
+
+Each takes the bank's boards (``entries``: (bank entry, Board, Answer)), its sizes, the
+stage parameters, the one seeded generator (sections draw from it in the order
+``stats`` calls them, so the output stays byte-identical) and a progress callback.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from .board import Answer, Board
+from .generate import full_print
+from .ladder import (
+    LEVEL,
+    RUNGS,
+    STANDARD,
+    Capped,
+    Rules,
+    decided,
+    initial,
+    neighbours,
+    propagate,
+    random_answer,
+    search,
+    solve,
+)
+
+Entry = tuple[dict[str, Any], Board, Answer]
+Note = Callable[[str], None]
+
+
+def hw(size: str) -> tuple[int, int]:
+    a, b = size.split("x")
+    return int(a), int(b)
+
+
+def share(a: float, b: float) -> float:
+    return a / b if b else 0.0
+
+
+def count(board: Board, limit: int, rules: Rules = STANDARD) -> int:
+    return len(solve(board, limit=limit, rules=rules).solutions)
+
+
+def _digits(values: list[int]) -> dict[str, Any]:
+    nums = [v for v in values if v]
+    return {"numbers": len(nums),
+            **{str(d): share(sum(1 for v in nums if v == d), len(nums)) for d in range(1, 5)}}
+
+
+def _rung_nodes(board: Board, level: int, cap: int) -> tuple[int, bool]:
+    """Branches a search needs to prove ``board`` unique when every node propagates only
+    the rungs up to ``level``. (nodes, capped)."""
+    dom = initial(board)
+    nb = neighbours(board.h, board.w)
+    if not propagate(dom, nb, level):
+        return 0, False
+    try:
+        _, nodes = search(dom, board.h, board.w, 2, node_level=level, cap=cap)
+    except Capped:
+        return cap, True
+    return nodes, False
+
+
+def bank_summary(entries: list[Entry], sizes: list[str]) -> dict[str, Any]:
+    """Boards, clue range and grades per size."""
+    by_size: dict[str, Any] = {}
+    for size in sizes:
+        es = [e for e, _, _ in entries if e["size"] == size]
+        clues = [e["clues"] for e in es]
+        grades = {r: sum(1 for e in es if e["grade"] == r) for r in RUNGS}
+        by_size[size] = {"boards": len(es), "clues_min": min(clues), "clues_max": max(clues),
+                         "clues_mean": statistics.mean(clues),
+                         "clues_median": statistics.median(clues), "grades": grades,
+                         "no_search": len(es) - grades["search"]}
+    return {"by_size": by_size,
+            "no_search": sum(v["no_search"] for v in by_size.values()),
+            "grades": {r: sum(v["grades"][r] for v in by_size.values()) for r in RUNGS}}
+
+
+def lemma(params: Mapping[str, Any], rng: random.Random, note: Note) -> dict[str, Any]:
+    """The full-print lemma on random answers, with and without the connectivity rule."""
+    lh, lw = hw(params["lemma"]["size"])
+    n_lemma = params["lemma"]["answers"]
+    with_conn = without = 0
+    for li in range(n_lemma):
+        if li % 10 == 0:
+            note(f"lemma {li}/{n_lemma}")
+        ans = random_answer(lh, lw, rng)
+        b = full_print(ans)
+        with_conn += count(b, 2) == 1
+        without += count(b, 2, Rules(connect=False)) == 1
+    return {"size": params["lemma"]["size"], "answers": n_lemma,
+            "unique": with_conn, "unique_share": share(with_conn, n_lemma),
+            "unique_without_connect": without,
+            "unique_without_connect_share": share(without, n_lemma)}
+
+
+def sampling(params: Mapping[str, Any], rng: random.Random, note: Note) -> dict[str, Any]:
+    """Random clue sets against clue sets read off an answer."""
+    out: dict[str, Any] = {}
+    sample_rows: list[dict[str, Any]] = []
+    rs, ts = params["random_samples"], params["true_samples"]
+    tot_random = tot_random_unique = tot_true = tot_true_unique = 0
+    for size, ks in params["sampling"].items():
+        h, w = hw(size)
+        n = h * w
+        rows = {}
+        for k in ks:
+            note(f"sampling {size} with {k} clues")
+            none = uniq = 0
+            for _ in range(rs):
+                flat: list = [None] * n
+                for i in rng.sample(range(n), k):
+                    flat[i] = rng.randint(1, 4)
+                c = count(Board.from_flat(h, w, flat), 2)
+                none += c == 0
+                uniq += c == 1
+            tuniq = tn = 0
+            for _ in range(ts):
+                ans = random_answer(h, w, rng)
+                vals = ans.flat()
+                cells = [i for i, v in enumerate(vals) if v]
+                if len(cells) < k:
+                    continue
+                flat = [None] * n
+                for i in rng.sample(cells, k):
+                    flat[i] = vals[i]
+                tn += 1
+                tuniq += count(Board.from_flat(h, w, flat), 2) == 1
+            rows[str(k)] = {"size": size, "clues": k, "random": rs, "random_none": none,
+                            "random_unique": uniq, "random_none_share": share(none, rs),
+                            "random_unique_share": share(uniq, rs), "true": tn,
+                            "true_unique": tuniq, "true_unique_share": share(tuniq, tn)}
+            sample_rows.append(rows[str(k)])
+            tot_random += rs
+            tot_random_unique += uniq
+            tot_true += tn
+            tot_true_unique += tuniq
+        out[size] = rows
+    return {"sizes": out, "rows": sample_rows, "random": tot_random,
+            "random_unique": tot_random_unique, "true": tot_true,
+            "true_unique": tot_true_unique}
+
+
+def value_position(entries: list[Entry], sizes: list[str], note: Note) -> dict[str, Any]:
+    """The shipped boards with values erased, with only the numbered cells marked, and
+    fully printed."""
+    vp: dict[str, Any] = {}
+    for size in sizes:
+        row = {"boards": 0, "shipped": 0, "erased": 0, "marks": 0, "numbered": 0}
+        for e, b, a in entries:
+            if e["size"] != size:
+                continue
+            note(f"value vs position {e['id']}")
+            row["boards"] += 1
+            flat = b.flat()
+            vals = a.flat()
+            row["shipped"] += count(b, 2) == 1
+            erased = ["?" if v is not None else None for v in flat]
+            row["erased"] += count(Board.from_flat(b.h, b.w, erased), 2) == 1
+            marks = ["?" if v else None for v in vals]
+            row["marks"] += count(Board.from_flat(b.h, b.w, marks), 2) == 1
+            row["numbered"] += count(full_print(a), 2) == 1
+        vp[size] = row
+    return {"sizes": vp, **{k: sum(r[k] for r in vp.values())
+                            for k in ("boards", "shipped", "erased", "marks", "numbered")}}
+
+
+def ablation(entries: list[Entry]) -> dict[str, Any]:
+    """The shipped boards with a rule switched off."""
+    variants = {"none": STANDARD, "equal": Rules(neq=False), "disconnect": Rules(connect=False),
+                "both": Rules(neq=False, connect=False)}
+    abl: dict[str, Any] = {}
+    for name, rules in variants.items():
+        lost = nosol = 0
+        for _, b, _ in entries:
+            c = count(b, 2, rules)
+            lost += c != 1
+            nosol += c == 0
+        abl[name] = {"lost": lost, "none": nosol, "lost_share": share(lost, len(entries))}
+    abl["disconnect_kept"] = len(entries) - abl["disconnect"]["lost"]
+    return abl
+
+
+def ladder(entries: list[Entry], sizes: list[str], cap: int, note: Note) -> dict[str, Any]:
+    """Branches per rung, and cells fixed from the untouched board."""
+    lad: dict[str, Any] = {}
+    rungs = RUNGS[:-1]
+    capped_total = 0
+    for size in sizes:
+        row: dict[str, Any] = {}
+        es = [(e, b) for e, b, _ in entries if e["size"] == size]
+        unprinted = sum(sum(v is None for v in b.flat()) for _, b in es)
+        for r in rungs:
+            nodes = capped = fixed = 0
+            for e, b in es:
+                note(f"ladder {r} {e['id']}")
+                nd, cp = _rung_nodes(b, LEVEL[r], cap)
+                nodes += nd
+                capped += cp
+                dom = initial(b)
+                propagate(dom, neighbours(b.h, b.w), LEVEL[r])
+                dec = decided(dom)
+                fixed += sum(1 for v, d in zip(b.flat(), dec) if v is None and d)
+            capped_total += capped
+            row[r] = {"branches": nodes, "capped": capped, "lower_bound": capped > 0,
+                      "fixed": fixed, "fixed_share": share(fixed, unprinted)}
+        row["boards"] = len(es)
+        row["unprinted"] = unprinted
+        lad[size] = row
+    return {"sizes": lad, "cap": cap, "capped": capped_total, "rungs": list(rungs)}
+
+
+def digits(entries: list[Entry]) -> dict[str, Any]:
+    """How often each digit appears in answers and among printed clues."""
+    ans_vals = [v for _, _, a in entries for v in a.flat()]
+    clue_vals = [v for _, b, _ in entries for v in b.flat() if isinstance(v, int)]
+    out = {"answers": _digits(ans_vals), "clues": _digits(clue_vals)}
+    out["one_gap"] = out["clues"]["1"] - out["answers"]["1"]
+    return out
+
+
+def edits(entries: list[Entry], sizes: list[str], params: Mapping[str, Any],
+          rng: random.Random, note: Note) -> dict[str, Any]:
+    """Deleting a clue against moving it to an empty cell."""
+    lim = params["delete_limit"]
+    mv = params["moves_per_clue"]
+    out: dict[str, Any] = {}
+    tdel = tdel_none = tdel_unique = tmov = tmov_none = tmov_unique = 0
+    for size in sizes:
+        counts = []
+        dunique = dnone = 0
+        moves = munique = mnone = 0
+        for e, b, _ in entries:
+            if e["size"] != size:
+                continue
+            note(f"edits {e['id']}")
+            flat = b.flat()
+            clued = [i for i, v in enumerate(flat) if v is not None]
+            empty = [i for i, v in enumerate(flat) if v is None]
+            for i in clued:
+                f2 = flat[:]
+                f2[i] = None
+                c = count(Board.from_flat(b.h, b.w, f2), lim)
+                counts.append(c)
+                dunique += c == 1
+                dnone += c == 0
+                for _ in range(mv):
+                    j = rng.choice(empty)
+                    f3 = f2[:]
+                    f3[j] = flat[i]
+                    c3 = count(Board.from_flat(b.h, b.w, f3), 2)
+                    moves += 1
+                    munique += c3 == 1
+                    mnone += c3 == 0
+        med = statistics.median(counts)
+        out[size] = {"deleted": len(counts), "median": med, "median_capped": med >= lim,
+                     "still_unique": dunique, "still_unique_share": share(dunique, len(counts)),
+                     "none": dnone, "moved": moves, "moved_unique": munique,
+                     "moved_unique_share": share(munique, moves), "moved_none": mnone,
+                     "moved_none_share": share(mnone, moves)}
+        tdel += len(counts)
+        tdel_none += dnone
+        tdel_unique += dunique
+        tmov += moves
+        tmov_none += mnone
+        tmov_unique += munique
+    return {"sizes": out, "limit": lim, "moves_per_clue": mv, "deleted": tdel,
+            "deleted_none": tdel_none, "deleted_unique": tdel_unique, "moved": tmov,
+            "moved_none": tmov_none, "moved_unique": tmov_unique,
+            "moved_none_share": share(tmov_none, tmov),
+            "moved_unique_share": share(tmov_unique, tmov)}
