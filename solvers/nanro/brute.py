@@ -3,10 +3,11 @@
 A region's label is its count of numbered cells, so choosing a non-empty subset of a
 region's cells chooses its label too. The whole answer space is the product, over the
 regions, of their non-empty subsets. Walk it region by region (ids in reading order of
-first appearance); a partial product is cut only by the rules read literally on the
-regions already chosen (a clue of a chosen region, a 2×2 block whose cells are all
-chosen, two chosen regions touching with equal counts); every leaf is scored by
-``violations()``.
+first appearance). With ``prune`` (the default) a partial product is cut only by the
+rules read literally on what is already chosen: a region's own printed clues, a 2×2 block
+whose cells are all chosen numbers, two chosen regions touching with equal counts, and
+chosen numbers that can no longer meet through cells of regions not chosen yet. Every
+leaf is scored by ``violations()``.
 """
 
 from __future__ import annotations
@@ -28,46 +29,79 @@ def brute(board: Board, limit: int | None = 2, cap: int | None = None,
     """Answers of ``board`` by walking the product of the regions' subsets (up to
     ``limit``); ``stats["capped"]`` is True when ``cap`` nodes did not suffice."""
     h, w = board.h, board.w
-    cells_of: dict[int, list[tuple[int, int]]] = {}
+    n = h * w
+    bit = [1 << i for i in range(n)]
+    near = [0] * n
+    for i in range(n):
+        r, c = divmod(i, w)
+        for x, y in ((r, c - 1), (r, c + 1), (r - 1, c), (r + 1, c)):
+            if 0 <= x < h and 0 <= y < w:
+                near[i] |= bit[x * w + y]
+    blocks_at: list[list[int]] = [[] for _ in range(n)]
+    for r in range(h - 1):
+        for c in range(w - 1):
+            m = bit[r * w + c] | bit[r * w + c + 1] | bit[(r + 1) * w + c] | bit[(r + 1) * w + c + 1]
+            for i in (r * w + c, r * w + c + 1, (r + 1) * w + c, (r + 1) * w + c + 1):
+                blocks_at[i].append(m)
+    left_ok = sum(bit[i] for i in range(n) if i % w)           # may receive from the left
+    right_ok = sum(bit[i] for i in range(n) if i % w != w - 1)
+    cells_of: dict[int, list[int]] = {}
     for r in range(h):
         for c in range(w):
-            cells_of.setdefault(board.regions[r][c], []).append((r, c))
+            cells_of.setdefault(board.regions[r][c], []).append(r * w + c)
     order = sorted(cells_of)
-    options: list[list[frozenset[tuple[int, int]]]] = []
+    touching: dict[int, set[int]] = {k: set() for k in order}
+    for k, cells in cells_of.items():
+        for i in cells:
+            for j in range(n):
+                if near[i] >> j & 1 and board.regions[j // w][j % w] != k:
+                    touching[k].add(board.regions[j // w][j % w])
+
+    def printed(k: int, sub: tuple[int, ...]) -> bool:
+        """The region's own clues, read literally, allow this subset."""
+        for i in cells_of[k]:
+            v = board.clues[i // w][i % w]
+            if v is not None and (i not in sub or (v != "?" and v != len(sub))):
+                return False
+        lab = board.labels[k] if board.labels else None
+        return lab is None or lab == len(sub)
+
+    # per region: (mask, size, cells beside it, the 2×2 blocks it touches)
+    options: list[list[tuple[int, int, int, list[int]]]] = []
     for k in order:
         cells = cells_of[k]
         opts = []
         for size in range(1, len(cells) + 1):
             for sub in combinations(cells, size):
-                opts.append(frozenset(sub))
+                if prune and not printed(k, sub):
+                    continue
+                m = 0
+                side = 0
+                blocks: set[int] = set()
+                for i in sub:
+                    m |= bit[i]
+                    side |= near[i]
+                    blocks.update(blocks_at[i])
+                opts.append((m, size, side & ~m, sorted(blocks)))
         options.append(opts)
-    chosen: dict[int, frozenset[tuple[int, int]]] = {}
+    region_mask = {k: sum(bit[i] for i in cells) for k, cells in cells_of.items()}
+    chosen: dict[int, tuple[int, int]] = {}          # region -> (mask, size)
+    state = {"on": 0, "open": (1 << n) - 1}
     found: list[Answer] = []
     nodes = 0
 
-    def fits(k: int, sub: frozenset[tuple[int, int]]) -> bool:
-        for (r, c) in cells_of[k]:
-            v = board.clues[r][c]
-            if v is not None and ((r, c) not in sub or (v != "?" and v != len(sub))):
-                return False
-        lab = board.labels[k] if board.labels else None
-        if lab is not None and lab != len(sub):
-            return False
-        on = set().union(*chosen.values()) | sub
-        for (r, c) in sub:
-            for x, y in ((r, c - 1), (r, c + 1), (r - 1, c), (r + 1, c)):
-                if not (0 <= x < h and 0 <= y < w):
-                    continue
-                j = board.regions[x][y]
-                if j != k and j in chosen and (x, y) in chosen[j] and len(chosen[j]) == len(sub):
-                    return False
-            for r0 in (r - 1, r):
-                for c0 in (c - 1, c):
-                    block = ((r0, c0), (r0, c0 + 1), (r0 + 1, c0), (r0 + 1, c0 + 1))
-                    if all(0 <= a < h and 0 <= b < w for a, b in block) and all(
-                            x in on for x in block):
-                        return False
-        return True
+    def joined(on: int, free: int) -> bool:
+        """The chosen numbers can still meet through numbers and unchosen cells."""
+        if not on:
+            return True
+        allowed = on | free
+        grown = on & -on
+        while True:
+            step = (grown | ((grown << 1) & left_ok) | ((grown >> 1) & right_ok)
+                    | (grown << w) | (grown >> w)) & allowed
+            if step == grown:
+                return on & ~grown == 0
+            grown = step
 
     def walk(i: int) -> bool:
         nonlocal nodes
@@ -75,19 +109,31 @@ def brute(board: Board, limit: int | None = 2, cap: int | None = None,
         if cap is not None and nodes > cap:
             raise BruteCapped
         if i == len(order):
-            ans = Answer(h, w, frozenset().union(*chosen.values()))
+            on = state["on"]
+            ans = Answer.from_flat(h, w, [on >> j & 1 for j in range(n)])
             if not violations(board, ans):
                 found.append(ans)
                 return limit is not None and len(found) >= limit
             return False
         k = order[i]
-        for sub in options[i]:
-            if prune and not fits(k, sub):
-                continue
-            chosen[k] = sub
+        on0, free0 = state["on"], state["open"]
+        free = free0 & ~region_mask[k]
+        for m, size, side, blocks in options[i]:
+            if prune:
+                on = on0 | m
+                if any(on & b == b for b in blocks):
+                    continue
+                if any(j in chosen and chosen[j][1] == size and side & chosen[j][0]
+                       for j in touching[k]):
+                    continue
+                if not joined(on, free):
+                    continue
+            chosen[k] = (m, size)
+            state["on"], state["open"] = on0 | m, free
             if walk(i + 1):
                 return True
             del chosen[k]
+        state["on"], state["open"] = on0, free0
         return False
 
     capped = False

@@ -7,9 +7,8 @@ empty regions).
 
 from __future__ import annotations
 
-from solvers.common import PuzzleError
+from solvers.common import PuzzleError, Rule, RuleBook, Violation
 
-from ._rulebook import Rule, RuleBook, Violation
 from .board import Answer, Board, region_counts
 
 RULES = RuleBook([
