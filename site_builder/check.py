@@ -19,7 +19,13 @@ from site_builder import pipeline
 from site_builder.build import BUILD_INFO, inputs_hash
 from site_builder.errors import UserError
 from site_builder.jsonio import load_stages, read_json
-from site_builder.provenance import ProvenanceError, encode_value, format_value, lookup
+from site_builder.provenance import (
+    ProvenanceError,
+    encode_value,
+    format_value,
+    lookup,
+    source_of,
+)
 from solvers import registry
 
 EXEMPT = {"svg", "script", "style"}
@@ -46,7 +52,8 @@ class _PageScan(HTMLParser):
             return
         if tag == "data" and "data-key" in a:
             self.datum = {"key": a.get("data-key"), "value": a.get("value"),
-                          "fmt": a.get("data-fmt"), "text": "", "line": self.getpos()[0]}
+                          "fmt": a.get("data-fmt"), "text": "", "line": self.getpos()[0],
+                          "nullable": a.get("data-nullable") == "1"}
         elif tag in EXEMPT or (tag == "span" and "lit" in (a.get("class") or "").split()):
             self.skip.append(tag)
 
@@ -78,11 +85,14 @@ def _snippet(text: str, i: int) -> str:
 
 
 def _check_value(where: str, sources: dict[str, Any], key: str, value_attr: Any, fmt: str | None,
-                 shown: str) -> list[str]:
+                 shown: str, nullable: bool = False) -> list[str]:
     try:
         truth = lookup(sources, key)
     except (KeyError, IndexError, ValueError):
         return [f"{where}: {key} has no source in content/ (found {shown})"]
+    if truth is None and not nullable:
+        return [(f"{where}: {key} is null in {source_of(key)} (found {shown}); a measured "
+                "number is missing")]
     try:
         expected = format_value(truth, fmt)
     except ProvenanceError as e:
@@ -103,7 +113,8 @@ def check_html(where: str, html: str, sources: dict[str, Any]) -> list[str]:
     for d in scan.data:
         if d.get("nested"):
             problems.append(f"{where}: {d['key']} has markup inside its number")
-        problems += _check_value(where, sources, d["key"], d["value"], d["fmt"], d["text"])
+        problems += _check_value(where, sources, d["key"], d["value"], d["fmt"], d["text"],
+                                 d["nullable"])
     text = "".join(scan.text)
     for m in DIGIT.finditer(text):
         problems.append(f"{where}: number without a JSON source in text: '{_snippet(text, m.start())}'")
@@ -125,7 +136,7 @@ def check_readme(where: str, text: str, entries: list[dict[str, Any]],
         pos = start + len(shown)
         if e["k"] == "num":
             problems += _check_value(where, sources, e["key"], encode_value(e["value"]),
-                                     e["fmt"], shown)
+                                     e["fmt"], shown, e.get("nullable", False))
     rest.append(text[pos:])
     plain = "".join(rest)
     for m in DIGIT.finditer(plain):

@@ -5,17 +5,23 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
+import signal
 import statistics
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from site_builder.errors import UserError
-from solvers.common import PuzzleError
+from solvers.common import Budget, BudgetExceeded, PuzzleError, active
 
 COMMANDS = ("build", "serve", "check", "deploy", "solve", "verify")
+DEFAULT_TIMEOUT = 60.0
+EXIT_BOUND = 3  # solve stopped at --timeout or --max-nodes
+MAX_BOARD_FILE = 4 << 20  # a 100x100 board is about 50 KB of JSON
+_URL_START = re.compile(r"^(https?://|[A-Za-z0-9_]+/)")
 
 
 def find_root(start: Path | None = None) -> Path:
@@ -28,11 +34,38 @@ def find_root(start: Path | None = None) -> Path:
     return Path(__file__).resolve().parent.parent
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse whose errors are one line and exit status 2, like every other error."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"build-site: error: {' '.join(message.split())} "
+                     f"(see `{self.prog} --help`)\n")
+
+
+def _port(text: str) -> int:
+    if not (text.isascii() and text.isdigit()) or not 0 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (0-65535; 0 picks "
+                                         "a free one)")
+    return int(text)
+
+
+def _positive(kind: type) -> Callable[[str], Any]:
+    def parse(text: str) -> Any:
+        try:
+            v = kind(text)
+        except ValueError:
+            v = None
+        if v is None or not v > 0 or v == float("inf"):
+            raise argparse.ArgumentTypeError(f"{text!r} is not a positive number")
+        return v
+    return parse
+
+
 def _parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(
+    ap = _Parser(
         prog="build-site",
         description="Build, preview, check and publish the puzzle portfolio site.")
-    sub = ap.add_subparsers(dest="command")
+    sub = ap.add_subparsers(dest="command", parser_class=_Parser)
 
     b = sub.add_parser("build", help="run stale stages and render dist/ (the default)")
     b.add_argument("--out", default="dist", help="output folder (default: dist)")
@@ -46,7 +79,8 @@ def _parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("serve", help="build, then preview with live reload")
     s.add_argument("--host", default="127.0.0.1")
-    s.add_argument("--port", type=int, default=8000)
+    s.add_argument("--port", type=_port, default=8000,
+                   help="port to listen on (default 8000; 0 picks a free one)")
     s.add_argument("--out", default="dist")
     s.add_argument("--base-url", default="")
 
@@ -65,7 +99,13 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("slug")
     v.add_argument("input", help="puzz.link URL or path to a board JSON file")
     v.add_argument("--level", default=None, help="highest rung to use (default: all)")
-    v.add_argument("--limit", type=int, default=2, help="stop after this many solutions")
+    v.add_argument("--limit", type=_positive(int), default=2,
+                   help="stop after this many solutions (default 2: proves uniqueness)")
+    v.add_argument("--timeout", type=_positive(float), default=DEFAULT_TIMEOUT,
+                   metavar="SECONDS",
+                   help=f"give up after this long, exit 3 (default {DEFAULT_TIMEOUT:g})")
+    v.add_argument("--max-nodes", type=_positive(int), default=None, metavar="N",
+                   help="give up after N search nodes, exit 3 (default: no limit)")
     v.add_argument("--json", action="store_true", help="print one JSON object")
 
     f = sub.add_parser("verify", help="re-prove every banked board unique")
@@ -130,20 +170,73 @@ def cmd_deploy(args: argparse.Namespace, root: Path) -> int:
     return 0
 
 
+def _looks_like_url(text: str) -> bool:
+    """A puzz.link URL (any host) or its bare ``pid/W/H/body`` form, as opposed to a path.
+    Decided before any file lookup, so a long URL is never tried as a file name."""
+    return bool(_URL_START.match(text)) and not text.endswith(".json")
+
+
 def _load_board(puzzle: Any, text: str) -> Any:
     """A board from a puzz.link URL, or from a JSON file (a board or a bank entry)."""
+    if _looks_like_url(text):
+        return puzzle.decode(text)
     path = Path(text)
-    if path.suffix == ".json" or path.is_file():
-        from site_builder.jsonio import read_json
+    try:
+        is_file = path.is_file()
+    except (OSError, ValueError) as e:  # a name too long, a NUL byte
+        raise UserError(f"{text[:60]!r}: neither a puzz.link URL nor a readable file ({e})")
+    if not is_file:
+        raise UserError(f"{text[:200]}: no such file, and not a puzz.link URL "
+                        f"(expected https://puzz.link/p?{puzzle.pid}/W/H/...)")
+    from site_builder.jsonio import read_json
 
-        doc = read_json(path)
-        if isinstance(doc, dict) and isinstance(doc.get("board"), dict):
-            doc = doc["board"]
-        try:
-            return puzzle.board_from_json(doc)
-        except PuzzleError as e:
-            raise UserError(f"{path}: {e}") from None
-    return puzzle.decode(text)
+    doc = read_json(path, max_bytes=MAX_BOARD_FILE)
+    if isinstance(doc, dict) and isinstance(doc.get("board"), dict):
+        doc = doc["board"]
+    try:
+        return puzzle.board_from_json(doc)
+    except PuzzleError as e:
+        raise UserError(f"{path}: {e}") from None
+    except RecursionError:
+        raise UserError(f"{path}: the board is nested too deeply to be a board") from None
+
+
+def _progress_line(nodes: int, seconds: float) -> None:
+    rate = nodes / seconds if seconds > 0 else 0.0
+    print(f"\rsolving: {nodes:,} nodes, {rate:,.0f} nodes/s, {seconds:.0f} s elapsed",
+          end="", file=sys.stderr, flush=True)
+
+
+def _solve_bounded(puzzle: Any, board: Any, args: argparse.Namespace) -> Any:
+    """``puzzle.solve`` under the --timeout and --max-nodes budget. Searches count their
+    nodes against it; an alarm also stops work that visits no node (a long propagation)."""
+    tty = sys.stderr.isatty()
+    budget = Budget(max_nodes=args.max_nodes, timeout=args.timeout,
+                    progress=_progress_line if tty else None)
+
+    def alarm(signum: int, frame: object) -> None:
+        raise BudgetExceeded(f"time limit of {args.timeout:g} s reached", budget.nodes,
+                             budget.elapsed())
+
+    use_alarm = hasattr(signal, "setitimer") and threading_main()
+    if use_alarm:
+        previous = signal.signal(signal.SIGALRM, alarm)
+        signal.setitimer(signal.ITIMER_REAL, args.timeout + 0.5)
+    try:
+        with active(budget):
+            return puzzle.solve(board, level=args.level, limit=args.limit)
+    finally:
+        if use_alarm:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+        if tty and budget.nodes >= 256:
+            print(file=sys.stderr)
+
+
+def threading_main() -> bool:
+    import threading
+
+    return threading.current_thread() is threading.main_thread()
 
 
 def cmd_solve(args: argparse.Namespace, root: Path) -> int:
@@ -153,11 +246,17 @@ def cmd_solve(args: argparse.Namespace, root: Path) -> int:
     if args.level is not None and args.level not in puzzle.rungs:
         raise UserError(f"unknown rung {args.level!r} for {args.slug} "
                         f"(rungs: {', '.join(puzzle.rungs)})")
-    if args.limit < 1:
-        raise UserError("--limit must be at least 1")
     board = _load_board(puzzle, args.input)
     t0 = time.perf_counter()
-    res = puzzle.solve(board, level=args.level, limit=args.limit)
+    try:
+        res = _solve_bounded(puzzle, board, args)
+    except BudgetExceeded as e:
+        print(f"build-site: stopped: {e}; no verdict (raise --timeout or --max-nodes)",
+              file=sys.stderr)
+        return EXIT_BOUND
+    except RecursionError:
+        raise UserError("the board is too large for this solver's recursion; "
+                        "try a smaller board") from None
     ms = (time.perf_counter() - t0) * 1000
     first = res.solutions[0] if res.solutions else None
     if args.json:

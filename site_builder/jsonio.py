@@ -40,18 +40,36 @@ def write_json(path: Path, obj: Any) -> None:
     write_atomic(path, dumps(obj))
 
 
-def read_json(path: Path) -> Any:
-    """Parse a JSON file; a UserError naming the file and the place it breaks."""
+def read_bytes(path: Path) -> bytes:
+    """A file's bytes; a UserError naming the file when it cannot be read."""
     try:
+        return path.read_bytes()
+    except PermissionError:
+        raise UserError(f"{path}: permission denied; make it readable") from None
+    except OSError as e:
+        raise UserError(f"{path}: cannot read ({e.strerror or e})") from None
+
+
+def read_json(path: Path, max_bytes: int | None = None) -> Any:
+    """Parse a JSON file; a UserError naming the file and the place it breaks (or that it
+    is larger than ``max_bytes``, or nested too deeply to parse)."""
+    try:
+        if max_bytes is not None and path.stat().st_size > max_bytes:
+            raise UserError(f"{path}: {path.stat().st_size:,} bytes is too large "
+                            f"(at most {max_bytes:,})")
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise UserError(f"{path}: file not found") from None
+    except PermissionError:
+        raise UserError(f"{path}: permission denied; make it readable") from None
     except (OSError, UnicodeDecodeError) as e:
         raise UserError(f"{path}: cannot read ({e})") from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:
         raise UserError(f"{path}: corrupt JSON at line {e.lineno} column {e.colno}: {e.msg}") from None
+    except RecursionError:
+        raise UserError(f"{path}: JSON nested too deeply") from None
 
 
 def read_stage(path: Path, slug: str, stage: str) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 """Numbers with a source: the one way a figure reaches a page or a README.
 
 Templates never see plain JSON. They see ``Node`` objects that remember the key path
-they were read from (``sukoro/stats.census.3x4.unique``). A number is printed through the
+they were read from (``<slug>/stats.census.3x4.unique``). A number is printed through the
 ``num`` filter, which writes the value, its key and its format next to the text, so that
 ``build-site check`` can recompute the text from the JSON. Digits that are vocabulary
 (a board size labelling a table row, "the 2×2 rule") go through ``lit``. Printing a
@@ -25,6 +25,17 @@ from markupsafe import Markup, escape
 
 class ProvenanceError(ValueError):
     """A template printed a number without a source, or asked for a key that is absent."""
+
+
+class DataError(ProvenanceError):
+    """A JSON value cannot be printed as the number a template asks for (null, a string,
+    a boolean): the fault is in the JSON file, and the message names file and key."""
+
+
+def source_of(path: str) -> str:
+    """``slug/stage.a.b`` -> ``content/slug/stage.json, key a.b``."""
+    root, _, key = path.partition(".")
+    return f"content/{root}.json, key {key or '(top)'}"
 
 
 def _is_number(v: Any) -> bool:
@@ -174,18 +185,32 @@ class Filters:
             raise ValueError(mode)
         self.mode = mode
 
-    def num(self, node: Any, fmt: str | None = None) -> Markup:
+    def num(self, node: Any, fmt: str | None = None, nullable: bool = False) -> Markup:
+        """Print a JSON number. ``null`` is an error unless the template declares the
+        figure ``nullable`` (then it prints as an em dash and the check accepts it)."""
         if not isinstance(node, Node):
             raise ProvenanceError(
                 f"|num got {node!r}, which has no JSON source; numbers must come from JSON")
-        text = format_value(node.v, fmt)
+        if node.v is None and not nullable:
+            raise DataError(f"{source_of(node.path)} is null where a number is printed "
+                            "(declare it with | num(..., nullable=True) if a missing figure "
+                            "is expected)")
+        try:
+            text = format_value(node.v, fmt)
+        except ProvenanceError as e:
+            if fmt is not None and _FMT.match(fmt) is None:
+                raise
+            raise DataError(f"{source_of(node.path)}: {e}") from None
         fmt_used = fmt or ("int" if isinstance(node.v, int) else "f2")
         if self.mode == "html":
+            extra = ' data-nullable="1"' if nullable else ""
             return Markup(
                 f'<data value="{escape(encode_value(node.v))}" data-key="{escape(node.path)}"'
-                f' data-fmt="{fmt_used}">{escape(text)}</data>')
-        meta = json.dumps({"k": "num", "key": node.path, "value": node.v, "fmt": fmt_used},
-                          ensure_ascii=False, separators=(",", ":"))
+                f' data-fmt="{fmt_used}"{extra}>{escape(text)}</data>')
+        info: dict[str, Any] = {"k": "num", "key": node.path, "value": node.v, "fmt": fmt_used}
+        if nullable:
+            info["nullable"] = True
+        meta = json.dumps(info, ensure_ascii=False, separators=(",", ":"))
         return Markup(f"{_OPEN}{meta}{_MID}{text}{_CLOSE}")
 
     def lit(self, value: Any) -> Markup:

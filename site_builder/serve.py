@@ -228,14 +228,27 @@ def _make_handler(out: Path, host: str):
                     raise web.HTTPError(403)
 
         def validate_absolute_path(self, root: str, absolute_path: str) -> str | None:
+            if "\0" in absolute_path:
+                raise web.HTTPError(400)  # a NUL byte (%00) names no file
             real_root = os.path.realpath(root)
             real = os.path.realpath(absolute_path)
             if real != real_root and not real.startswith(real_root + os.sep):
                 raise web.HTTPError(403)
             return super().validate_absolute_path(root, absolute_path)
 
+        def write_error(self, status_code: int, **kwargs: object) -> None:
+            """A missing page gets the site's own 404.html, as static hosts serve it."""
+            page = Path(self.root) / "404.html"
+            if status_code == 404 and page.is_file():
+                self.set_header("Content-Type", "text/html; charset=UTF-8")
+                self.finish(page.read_bytes())
+                return
+            super().write_error(status_code, **kwargs)
+
         def set_extra_headers(self, path: str) -> None:
             self.set_header("Cache-Control", "no-store")
+            if path.endswith(".md"):  # README text is UTF-8 (Japanese turns to mojibake else)
+                self.set_header("Content-Type", "text/markdown; charset=utf-8")
 
     return SiteFileHandler
 
@@ -245,8 +258,9 @@ def _listen_error(host: str, port: int, e: OSError) -> UserError:
                      "pick another --port or --host")
 
 
-def _check_can_listen(host: str, port: int) -> None:
-    """Raise UserError now if ``host:port`` cannot be bound (in use, no such address)."""
+def _check_can_listen(host: str, port: int) -> int:
+    """Raise UserError now if ``host:port`` cannot be bound (in use, no such address).
+    Returns the port: ``port`` itself, or for 0 a free one the system picked."""
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except socket.gaierror as e:
@@ -258,6 +272,7 @@ def _check_can_listen(host: str, port: int) -> None:
             s.bind(addr)
         except OSError as e:
             raise _listen_error(host, port, e) from None
+        return s.getsockname()[1]
 
 
 def serve(root: Path, out: Path, host: str = "127.0.0.1", port: int = 8000,
@@ -272,7 +287,7 @@ def serve(root: Path, out: Path, host: str = "127.0.0.1", port: int = 8000,
         if not (root / d).is_dir():
             raise UserError(f"{root} has no {d}/ folder; run serve from the project root")
 
-    _check_can_listen(host, port)  # fail before a build, not after it
+    port = _check_can_listen(host, port)  # fail before a build, not after it
     rebuild = Rebuilder(root, out, base_url)
     t0 = time.perf_counter()
     what = rebuild.build_in_process()

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,6 +22,71 @@ Progress = Callable[[int, int, str], None]
 
 def no_progress(done: int, total: int, note: str = "") -> None:
     """A progress callback that ignores everything (for tests and library use)."""
+
+
+# The largest board any input path (URL or JSON) accepts: 100×100.
+MAX_CELLS = 10_000
+
+
+class BudgetExceeded(Exception):
+    """A solve stopped at its node or time limit; says how far it got."""
+
+    def __init__(self, reason: str, nodes: int, seconds: float) -> None:
+        self.reason, self.nodes, self.seconds = reason, nodes, seconds
+        super().__init__(f"{reason} after {nodes:,} search nodes in {seconds:.1f} s")
+
+
+class Budget:
+    """Limits on one solve: search nodes and wall time, with a progress callback.
+
+    Searches call ``solvers.common.node()`` once per node; while a Budget is active (see
+    ``active``) that counts the node, raises BudgetExceeded past a limit, and about once
+    a second reports ``progress(nodes, seconds)``.
+    """
+
+    def __init__(self, max_nodes: int | None = None, timeout: float | None = None,
+                 progress: Callable[[int, float], None] | None = None) -> None:
+        self.max_nodes, self.timeout, self.progress = max_nodes, timeout, progress
+        self.nodes = 0
+        self.start = time.monotonic()
+        self._next_report = self.start + 1.0
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self.start
+
+    def tick(self) -> None:
+        self.nodes += 1
+        if self.max_nodes is not None and self.nodes > self.max_nodes:
+            raise BudgetExceeded(f"node limit of {self.max_nodes:,} reached", self.nodes - 1,
+                                 self.elapsed())
+        if self.nodes & 255 == 0:
+            now = time.monotonic()
+            if self.timeout is not None and now - self.start > self.timeout:
+                raise BudgetExceeded(f"time limit of {self.timeout:g} s reached", self.nodes,
+                                     now - self.start)
+            if self.progress is not None and now >= self._next_report:
+                self._next_report = now + 1.0
+                self.progress(self.nodes, now - self.start)
+
+
+_budget: Budget | None = None
+
+
+def node() -> None:
+    """Count one search node against the active Budget, if any (searches call this)."""
+    if _budget is not None:
+        _budget.tick()
+
+
+@contextmanager
+def active(budget: Budget) -> Iterator[Budget]:
+    """Make ``budget`` the one ``node()`` counts against, for the duration of a solve."""
+    global _budget
+    previous, _budget = _budget, budget
+    try:
+        yield budget
+    finally:
+        _budget = previous
 
 
 class PuzzleError(ValueError):

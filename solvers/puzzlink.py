@@ -7,11 +7,10 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from solvers.common import PuzzleError
+from solvers.common import MAX_CELLS, PuzzleError
 from solvers.grid import ClueRows
 
 PREFIX = "https://puzz.link/p?"
-MAX_CELLS = 10000
 _QUERY_PAIR = re.compile(r"^[A-Za-z0-9_]+=[A-Za-z0-9_]*&")
 
 
@@ -34,13 +33,17 @@ def split_url(url: str, pid: str) -> tuple[int, int, str]:
     rest = parts[1:]
     if rest and rest[0].startswith("v:"):
         rest = rest[1:]
-    if rest and not rest[0].isdigit():
+    if rest and not _digits(rest[0]):
         rest = rest[1:]  # a flag string; none of our genres uses one
     if len(rest) < 2:
         raise PuzzleError(f"URL lacks the width and height after '{pid}/'")
     for name, piece in (("width", rest[0]), ("height", rest[1])):
-        if not piece.isdigit() or int(piece) < 1:
-            raise PuzzleError(f"URL {name} {piece!r} is not a positive whole number")
+        if not _digits(piece) or int(piece) < 1:
+            raise PuzzleError(f"URL {name} {piece[:12]!r} is not a positive whole number "
+                              "(ASCII digits)")
+        if int(piece) > MAX_CELLS:
+            raise PuzzleError(f"URL {name} {piece[:12]} is too large (a board has at most "
+                              f"{MAX_CELLS} cells)")
     w, h = int(rest[0]), int(rest[1])
     if w * h > MAX_CELLS:
         raise PuzzleError(f"board {w}×{h} is too large (at most {MAX_CELLS} cells)")
@@ -48,6 +51,12 @@ def split_url(url: str, pid: str) -> tuple[int, int, str]:
     if body and body[-1] == "":
         body = body[:-1]
     return w, h, "/".join(body)
+
+
+def _digits(piece: str) -> bool:
+    """ASCII digits only (str.isdigit also accepts '²' and other digits int() refuses),
+    and short enough to be a board size."""
+    return 0 < len(piece) <= 6 and piece.isascii() and piece.isdigit()
 
 
 def join_url(pid: str, w: int, h: int, body: str) -> str:

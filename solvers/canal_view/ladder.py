@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from solvers.common import Cell, PuzzleError, SolveResult
+from solvers.common import Cell, PuzzleError, SolveResult, node
 
 from .board import STANDARD, Answer, Board, Rules
 
@@ -436,6 +436,7 @@ class _Search:
             self.capped = True
             return
         self.nodes += 1
+        node()
         ctx = self.ctx
         try:
             F, D = propagate(ctx, F, D)

@@ -23,7 +23,7 @@ import random
 from dataclasses import dataclass
 from functools import cache
 
-from solvers.common import SolveResult
+from solvers.common import SolveResult, node
 
 from .board import Answer, Board
 
@@ -376,6 +376,7 @@ class _Search:
         todo = _touch((best,), self.nb)
         for b in order:
             self.nodes += 1
+            node()
             if self.cap is not None and self.nodes > self.cap:
                 raise Capped
             trial = dom[:]
