@@ -205,3 +205,26 @@ def test_every_empty_region_map_of_small_grids_counted_two_ways():
     assert d["answers"] == d["answers_product"]
     d = count_grid(2, 3)
     assert d["maps"] == 74 and d["maps_agree"] == 74
+
+
+def test_cli_solves_the_sample_and_rejects_bad_input_in_one_line():
+    import subprocess
+    import sys
+    base = [sys.executable, "-m", "site_builder.cli", "solve", "nanro"]
+    ok = subprocess.run(base + [SAMPLE], capture_output=True, text=True, timeout=60)
+    assert ok.returncode == 0 and "solutions found: 1" in ok.stdout
+    bad = subprocess.run(base + ["https://puzz.link/p?nanro/4/4/6r0s1oi93n1h"],
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2
+    assert bad.stderr.strip().count("\n") == 0 and "outside 1" in bad.stderr
+
+
+def test_registered_surface():
+    from solvers import registry
+    from solvers.nanro import PUZZLE
+    assert registry.get("nanro") is PUZZLE
+    assert PUZZLE.rungs == RUNGS == ("count", "block", "clash", "reach", "probe", "search")
+    assert PUZZLE.stage_names == ("bank", "stats", "ledger")
+    assert PUZZLE.play.model == "regions"
+    svg = PUZZLE.draw_board(decode(SAMPLE).to_json(), ans(SAMPLE_ANSWER).to_json(), 30, "x")
+    assert svg.startswith("<svg") and svg.count("<circle") == 5  # 8 numbers, 3 printed

@@ -1,23 +1,16 @@
-// Nanro: the rule checker and the input mapping for the play framework (regions model).
+// Nanro: the rule checker and the drawing hooks for the play framework ("regions").
 // Board JSON {h, w, regions, clues, labels?}; answer JSON {rows}: "#" numbered, "." blank.
 // Player states: 0 undecided, 1 numbered, 2 blank mark. Printed clues are fixed numbered.
 // No keypad: every numbered cell shows its region's live count of numbered cells.
 // violations() returns {rule, cells, params} exactly as Python's violations() does; the
 // framework fills the messages from the puzzle's one rules table.
-import { DIRS, connectViolation, sortViolations } from "./grid.js";
+import { connectViolation, sortViolations } from "./grid.js";
 
 export const RULES = ["nanro.2x2", "nanro.clash", "nanro.clue", "nanro.hint",
   "nanro.connect", "nanro.empty"];
 
-export const STATE_NAMES = {
-  en: ["undecided", "numbered", "blank"],
-  ja: ["未定", "数字", "空白"],
-};
-export const CYCLE = [1, 2, 0];
-export const KEYS = { n: 1, "#": 1, x: 2, ".": 2 };
-
 // Each region's count of numbered cells, given a predicate on cells.
-export function regionCounts(board, isOn) {
+function regionCounts(board, isOn) {
   const counts = new Map();
   for (let r = 0; r < board.h; r++) {
     for (let c = 0; c < board.w; c++) {
@@ -82,7 +75,7 @@ export function violations(board, answer) {
     }
   });
   const conn = connectViolation("nanro.connect", on, h, w);
-  if (conn) out.push({ rule: conn.rule, cells: conn.cells, params: { groups: conn.pieces } });
+  if (conn) out.push({ rule: conn.rule, cells: conn.cells, params: { groups: conn.params.pieces } });
   for (const [k, n] of [...count.entries()].sort((a, b) => a[0] - b[0])) {
     if (n === 0) {
       const [r, c] = first.get(k);
@@ -92,62 +85,59 @@ export function violations(board, answer) {
   return sortViolations(out, RULES);
 }
 
-// ---- input mapping ------------------------------------------------------------------
-
-export function fixedState(board, r, c) {
-  return board.clues[r][c] === null ? null : 1;
-}
+// ---- input mapping (PlaySpec.input: 0 undecided, 1 numbered, 2 blank mark) ----------
 
 export function fixed(board) {
-  const out = [];
-  for (let r = 0; r < board.h; r++) {
-    for (let c = 0; c < board.w; c++) out.push(fixedState(board, r, c));
-  }
-  return out;
+  return board.clues.flat().map((v) => (v !== null ? 1 : null));
 }
 
-export function answerState(answer, r, c) {
-  return answer.rows[r][c] === "#" ? 1 : 2;
+export function regions(board) {
+  return board.regions;
 }
 
-export function answerStates(answer) {
-  const out = [];
-  for (const row of answer.rows) for (const ch of row) out.push(ch === "#" ? 1 : 2);
-  return out;
+export function answerStates(board, answer) {
+  return answer.rows.flatMap((row) => Array.from(row, (ch) => (ch === "#" ? 1 : 2)));
 }
 
-export function traceState(name) {
-  return name === "number" ? 1 : 2;
-}
-
-export function toAnswer(board, states) {
+// The answer the checker reads: undecided counts as blank.
+export function toAnswer(board, view) {
   const rows = [];
   for (let r = 0; r < board.h; r++) {
-    let row = "";
-    for (let c = 0; c < board.w; c++) row += states[r * board.w + c] === 1 ? "#" : ".";
-    rows.push(row);
+    let s = "";
+    for (let c = 0; c < board.w; c++) s += view.states[r * board.w + c] === 1 ? "#" : ".";
+    rows.push(s);
   }
   return { rows };
 }
 
-// The live count a numbered cell shows: its region's numbered cells in the player's grid.
-export function liveCount(board, states, r, c) {
-  const k = board.regions[r][c];
-  let n = 0;
-  for (let y = 0; y < board.h; y++) {
-    for (let x = 0; x < board.w; x++) {
-      if (board.regions[y][x] === k && states[y * board.w + x] === 1) n++;
-    }
+// A printed clue in dark ink (a "?" shows its region's live count once it has one); a
+// numbered cell in a ring with its region's live count; a blank mark as a small cross.
+export function cellSvg(board, view, r, c, x, y, s) {
+  const i = r * board.w + c;
+  const v = board.clues[r][c];
+  const st = view.states[i];
+  const cx = x + s / 2, cy = y + s / 2;
+  if (v !== null) {
+    const shown = v === "?" ? view.count[i] || "?" : v;
+    return `<circle class="ring-given" cx="${cx}" cy="${cy}" r="${s * 0.4}"/>` +
+      `<text class="clue" x="${cx}" y="${cy}">${shown}</text>`;
   }
-  return n;
+  if (st === 1) {
+    return `<circle class="ring" cx="${cx}" cy="${cy}" r="${s * 0.4}"/>` +
+      `<text class="ink" x="${cx}" y="${cy}">${view.count[i]}</text>`;
+  }
+  if (st === 2) {
+    const a = s * 0.18;
+    return `<path class="cross" d="M${cx - a} ${cy - a}L${cx + a} ${cy + a}M${cx + a} ${cy - a}L${cx - a} ${cy + a}"/>`;
+  }
+  return "";
 }
 
-export function cellText(board, states, r, c, lang) {
-  const s = states[r * board.w + c];
-  const clue = board.clues[r][c];
-  const name = STATE_NAMES[lang === "ja" ? "ja" : "en"][s];
-  if (clue !== null) return `${clue} (${name})`;
-  return s === 1 ? `${liveCount(board, states, r, c)} (${name})` : name;
+export function cellText(board, view, r, c, lang) {
+  const i = r * board.w + c;
+  const st = view.states[i];
+  const v = board.clues[r][c];
+  if (v !== null && v !== "?") return String(v);
+  if (st === 1) return String(view.count[i]);
+  return view.input.states[lang][st];
 }
-
-export { DIRS };
