@@ -114,7 +114,7 @@ def halves(sizes: dict[str, int], qs: list[float], cap: int, rng: random.Random,
             row[size] = {"boards": n, **{k: share(v, n) for k, v in tally.items()},
                          "capped": capped}
             tick(f"halves {qkey(q)} {size}")
-        out[qkey(q)] = row
+        out[qkey(q)] = {"q": q, "sizes": row}
     return out
 
 
@@ -268,7 +268,7 @@ def ablation(rows: list[dict[str, Any]], rng: random.Random,
 # -- the granularity dial -------------------------------------------------------------------
 
 def dial(size: str, q: float, ranges: list[list[int]], n: int, cap: int,
-         rng: random.Random, tick: Callable[[str], None]) -> list[dict[str, Any]]:
+         rng: random.Random, tick: Callable[[str], None]) -> dict[str, Any]:
     h, w = hw(size)
     out = []
     for lo, hi in ranges:
@@ -313,4 +313,4 @@ def dial(size: str, q: float, ranges: list[list[int]], n: int, cap: int,
                         "rates": {lv: None for lv in LADDER}, "unique": None})
         out.append(row)
         tick(f"dial {lo}-{hi}")
-    return out
+    return {"size": size, "q": q, "rows": out}
