@@ -3,6 +3,8 @@ counts of small empty region maps)."""
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import random
 import statistics
 from collections.abc import Mapping
@@ -14,7 +16,7 @@ from .board import Answer, Board
 from .brute import brute
 from .exact import ledger_data
 from .generate import bank_entry, grade, make_answer, reveal
-from .ladder import LEVEL, RUNGS
+from .ladder import LEVEL, RUNGS, solve
 from .studies import (
     LADDER,
     ablation,
@@ -48,6 +50,7 @@ STATS_PARAMS: dict[str, Any] = {
                   "boards": 200, "brute_cap": 50000, "brute_cells": 36,
                   "exception_cap": 3000000},
     "example": {"size": "6x6", "level": "reach"},
+    "workers": 2,
 }
 LEDGER_PARAMS: dict[str, Any] = {"grids": [[2, 2], [2, 3], [2, 4], [3, 3]]}
 
@@ -101,16 +104,21 @@ def _bank_summary(bank_data: Mapping[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for e in bank_data["boards"]:
         row = out.setdefault(e["size"], {"boards": 0, "clues": [], "grades": {},
-                                         "brute_confirmed": 0})
+                                         "brute_confirmed": 0, "nodes": []})
         row["boards"] += 1
         row["clues"].append(e["clues"])
+        res = solve(Board.from_json(e["board"]), limit=2)
+        row["nodes"].append(res.nodes)
         row["grades"][e["grade"]] = row["grades"].get(e["grade"], 0) + 1
         b = e.get("brute", {})
         row["brute_confirmed"] += (not b.get("capped", True)) and b.get("answers") == 1
     for row in out.values():
         cl = row.pop("clues")
+        nodes = row.pop("nodes")
         row.update({"clues_min": min(cl), "clues_max": max(cl),
-                    "clues_median": statistics.median(cl)})
+                    "clues_median": statistics.median(cl),
+                    "search_nodes_median": statistics.median(nodes),
+                    "search_nodes_max": max(nodes)})
         row["grades"] = {lv: row["grades"].get(lv, 0) for lv in LADDER}
     return out
 
@@ -134,10 +142,7 @@ def stats(inputs: Mapping[str, Any], params: Mapping[str, Any],
           progress: Progress = no_progress) -> dict[str, Any]:
     rng = random.Random(params["seed"])
     cap = params["cap"]
-    steps = (len(params["halves"]["qs"]) * len(params["halves"]["sizes"])
-             + len(params["budget"]["sizes"]) + len(params["increments"])
-             + len(params["ablation"]) + len(params["dial"]["ranges"])
-             + len(params["section_a"]["sizes"]) * len(params["section_a"]["qs"]) + 1)
+    steps = 8
     done = 0
 
     def tick(note: str) -> None:
@@ -145,25 +150,52 @@ def stats(inputs: Mapping[str, Any], params: Mapping[str, Any],
         done += 1
         progress(done, steps, note)
 
+    seeds = [rng.random() for _ in range(7)]
+    a, d = params["section_a"], params["dial"]
+    jobs: dict[str, tuple[Any, ...]] = {
+        "example": (_example, params["example"], random.Random(seeds[0])),
+        "halves": (halves, params["halves"]["sizes"], params["halves"]["qs"], cap,
+                   random.Random(seeds[1])),
+        "budget": (budget, params["budget"]["sizes"], params["budget"]["boards"], cap,
+                   random.Random(seeds[2])),
+        "increments": (increments, params["increments"], cap, random.Random(seeds[3])),
+        "ablation": (ablation, params["ablation"], random.Random(seeds[4])),
+        "dial": (dial, d["size"], d["q"], d["ranges"], d["boards"], cap,
+                 random.Random(seeds[5])),
+        "law": (section_a, a["sizes"], a["qs"], a["boards"], cap, a["brute_cap"],
+                a["brute_cells"], a["exception_cap"], random.Random(seeds[6])),
+    }
     out: dict[str, Any] = {"rungs": list(RUNGS), "bank": _bank_summary(inputs["bank"])}
-    out["example"] = _example(params["example"], random.Random(rng.random()))
-    out["halves"] = halves(params["halves"]["sizes"], params["halves"]["qs"], cap,
-                           random.Random(rng.random()), tick)
-    out["budget"] = budget(params["budget"]["sizes"], params["budget"]["boards"], cap,
-                           random.Random(rng.random()), tick)
-    out["increments"] = increments(params["increments"], cap, random.Random(rng.random()),
-                                   tick)
-    out["ablation"] = ablation(params["ablation"], random.Random(rng.random()), tick)
-    d = params["dial"]
-    out["dial"] = dial(d["size"], d["q"], d["ranges"], d["boards"], cap,
-                       random.Random(rng.random()), tick)
-    a = params["section_a"]
-    out["law"] = section_a(a["sizes"], a["qs"], a["boards"], cap, a["brute_cap"],
-                           a["brute_cells"], a["exception_cap"],
-                           random.Random(rng.random()), tick)
+    # independent studies, each with its own seeded RNG: the same figures whether they
+    # run one after another or side by side on the machine's cores
+    workers = max(1, min(params.get("workers", 1), os.cpu_count() or 1))
+    if workers == 1:
+        for name, job in jobs.items():
+            out[name] = _run(job)
+            tick(name)
+    else:
+        ctx = multiprocessing.get_context("fork")
+        with ctx.Pool(workers) as pool:
+            # the longest first, so the two cores finish together
+            order = ["law", "halves", "budget", "increments", "ablation", "dial", "example"]
+            pending = {name: pool.apply_async(_run, (jobs[name],)) for name in order}
+            for name in order:
+                out[name] = pending[name].get()
+                tick(name)
     out["derived"] = _derived(out)
     tick("done")
     return out
+
+
+def _quiet(note: str) -> None:
+    """Progress inside a study run apart (its caller reports when it is done)."""
+
+
+def _run(job: tuple[Any, ...]) -> Any:
+    fn, *args = job
+    if fn is _example:
+        return fn(*args)
+    return fn(*args, _quiet)
 
 
 def _derived(out: dict[str, Any]) -> dict[str, Any]:
