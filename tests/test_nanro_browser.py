@@ -12,9 +12,9 @@ import pytest
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
-from play_support import ARGS, CHROMIUM, bank, dist_files, puzzle  # noqa: E402
+from play_support import ARGS, CHROMIUM, bank, dist_files, puzzle
 
-from site_builder import play  # noqa: E402
+from site_builder import play
 
 SLUG = "nanro"
 
