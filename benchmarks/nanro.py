@@ -20,9 +20,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from solvers.nanro.board import Board  # noqa: E402
-from solvers.nanro.generate import generate  # noqa: E402
-from solvers.nanro.ladder import solve  # noqa: E402
+from solvers.nanro.board import Board
+from solvers.nanro.generate import generate
+from solvers.nanro.ladder import solve
 
 
 def bank_boards() -> list[dict]:
