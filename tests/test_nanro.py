@@ -229,3 +229,14 @@ def test_registered_surface():
     assert PUZZLE.play.model == "regions"
     svg = PUZZLE.draw_board(decode(SAMPLE).to_json(), ans(SAMPLE_ANSWER).to_json(), 30, "x")
     assert svg.startswith("<svg") and svg.count("<circle") == 5  # 8 numbers, 3 printed
+
+
+def test_the_ladder_in_steps_grades_as_each_level_from_scratch():
+    # solve() climbs the rungs on one state; completes() starts each level afresh: the
+    # weakest completing rung must be the same either way
+    from solvers.nanro.generate import grade
+    rng = random.Random(12)
+    for k in range(30):
+        empty, answer = make_answer(6, 6, rng)
+        b = reveal(empty, answer, k % 5, rng)
+        assert solve(b, limit=2).rung == grade(b)

@@ -103,14 +103,15 @@ class State:
     """``seen``: the decided cells as of the last counting pass; ``mark``: cells whose
     regions must be counted again anyway (their label set changed)."""
 
-    __slots__ = ("blank", "dom", "mark", "num", "seen")
+    __slots__ = ("blank", "dom", "mark", "num", "rules", "seen")
 
     def __init__(self, num: int, blank: int, dom: list[int], seen: int = 0,
-                 mark: int = -1) -> None:
+                 mark: int = -1, rules: tuple[bool, bool] | None = None) -> None:
         self.num, self.blank, self.dom, self.seen, self.mark = num, blank, dom, seen, mark
+        self.rules = rules     # (count on, clash on) of the last propagation
 
     def copy(self) -> State:
-        return State(self.num, self.blank, self.dom[:], self.seen, self.mark)
+        return State(self.num, self.blank, self.dom[:], self.seen, self.mark, self.rules)
 
 
 def initial(board: Board, g: Geometry) -> State | None:
@@ -342,6 +343,10 @@ def propagate(g: Geometry, st: State, level: int, off: frozenset[str] = frozense
     use_block = level >= 1 and "block" not in off
     use_clash = level >= 2 and "clash" not in off
     use_reach = level >= 3 and "reach" not in off
+    if st.rules != (use_count, use_clash):
+        # a rule that did not run last time owes every region a look
+        st.mark = -1
+        st.rules = (use_count, use_clash)
     try:
         while True:
             touched: list[int] = []
