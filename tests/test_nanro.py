@@ -240,3 +240,10 @@ def test_the_ladder_in_steps_grades_as_each_level_from_scratch():
         empty, answer = make_answer(6, 6, rng)
         b = reveal(empty, answer, k % 5, rng)
         assert solve(b, limit=2).rung == grade(b)
+
+
+def test_clash_still_runs_when_counting_is_left_out():
+    # two single-cell regions side by side, both numbered: their labels are both 1
+    b = Board(1, 3, ((0, 1, 2),), ((1, 1, None),))
+    _g, st = fixpoint(b, "clash", frozenset({"count"}))
+    assert st is None          # clash alone refutes it, without the counting rule

@@ -350,7 +350,11 @@ def propagate(g: Geometry, st: State, level: int, off: frozenset[str] = frozense
     try:
         while True:
             touched: list[int] = []
-            ch = _count(g, st, touched) if use_count else False
+            if use_count:
+                ch = _count(g, st, touched)
+            else:                        # (ablation) no counting pass to name the regions
+                ch = False
+                touched = list(range(len(g.rmask)))
             if use_block:
                 ch = _block(g, st) or ch
             if use_clash and touched:
