@@ -26,6 +26,13 @@ FAILCHECK = [
     ("nanro.empty", ("pzprv3/nanro/4/4/6/0 0 0 1 /2 3 4 1 /2 3 4 1 /2 5 5 5 /. . . 1 /3 . . . "
                     "/. . . . /. 1 . . /. 2 2 . /. 1 . - /3 - . - /3 . - - /")),
     ("nanro.clash", "pzprv3/nanro/1/4/2/0 0 1 1 /2 . . 2 /. + + . /"),
+    # pzprjs's bkPlNum and nmCountGt: written values that differ from their region's
+    # count. Here a number is its region's count, so only the set of cells is read: those
+    # sets are disconnected. nmCountLt writes 3 3 on the true answer's cells: that set is
+    # the answer, so no rule is broken in this model.
+    ("nanro.connect", PZPR + ". + . . /. . 1 - /3 - 2 - /3 . - - /"),
+    ("nanro.connect", PZPR + ". + . . /. . 1 - /3 - 1 - /3 . - - /"),
+    (None, PZPR + ". 3 3 . /. 1 . - /3 - . - /3 . - - /"),
 ]
 
 
