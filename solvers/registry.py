@@ -11,6 +11,7 @@ from solvers.common import Puzzle, PuzzleError
 PACKAGES: dict[str, str] = {
     "canal-view": "solvers.canal_view",
     "nanro": "solvers.nanro",
+    "sashigane": "solvers.sashigane",
     "sukoro": "solvers.sukoro",
 }
 

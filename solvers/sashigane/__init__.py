@@ -1,0 +1,59 @@
+"""Sashigane (さしがね): divide the board into width-1 L pieces.
+
+Seed rules: every piece holds one circle, on its corner, and one arrow, on one of its
+two ends, pointing along its arm to the corner; a number in a circle is the piece's size.
+Standard (puzz.link) rules allow clueless pieces and an arrow on each end.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from solvers.common import PlaySpec, Puzzle, Stage
+
+from .board import Answer, Board
+from .codec import decode, encode
+from .draw import answer_rows, draw_board, render_board
+from .ladder import RUNGS, size_budget, solve
+from .ledger import LEDGER_PARAMS, ledger
+from .play import PLAY
+from .rules import RULES, violations
+from .scanner import brute
+from .stages import BANK_PARAMS, STATS_PARAMS, bank, stats
+
+RUNG_NAMES = {
+    "en": {"fit": "fit", "cover": "cover", "area": "area", "probe": "probe",
+           "search": "search"},
+    "ja": {"fit": "当てはめ", "cover": "被覆", "area": "面積", "probe": "仮置き",
+           "search": "探索"},
+}
+
+PUZZLE = Puzzle(
+    slug="sashigane",
+    names={"en": "Sashigane", "ja": "さしがね"},
+    pid="sashigane",
+    package_dir=Path(__file__).parent,
+    rungs=RUNGS,
+    rung_names=RUNG_NAMES,
+    rules=RULES,
+    board_from_json=Board.from_json,
+    answer_from_json=Answer.from_json,
+    decode=decode,
+    encode=encode,
+    violations=violations,
+    solve=solve,
+    brute=brute,
+    answer_rows=answer_rows,
+    render_board=render_board,
+    draw_board=draw_board,
+    play=PLAY,
+    stages=(
+        Stage("bank", bank, BANK_PARAMS),
+        Stage("stats", stats, STATS_PARAMS, deps=("bank",)),
+        Stage("ledger", ledger, LEDGER_PARAMS),
+    ),
+    brute_max_cells=144,
+)
+
+__all__ = ["PUZZLE", "RULES", "RUNGS", "Answer", "Board", "PlaySpec", "brute", "decode",
+           "encode", "size_budget", "solve", "violations"]

@@ -1,0 +1,179 @@
+"""The ladder's first rung, ``fit``: every L that a circle (or, under the standard rules,
+no circle) could own, as bitmask candidates.
+
+An L is stored once per board size with its corner, its two arm ends, the direction from
+each end toward the corner, and the masks of its two arms (end included, corner not).
+``Rules`` names the clauses in force, so that the stats can drop one at a time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from .board import ARROW, CIRCLE, Board
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The clauses in force. ``variant``: ``seed`` (one circle and one arrow per piece)
+    or ``standard`` (puzz.link: clueless pieces and a second arrow allowed)."""
+
+    variant: str = "seed"
+    point: bool = True      # an arrow points along its arm toward the corner
+    end: bool = True        # an arrow sits on an arm end
+    corner: bool = True     # a circle sits on the corner
+    number: bool = True     # a number is its piece's size
+
+
+SEED = Rules()
+STANDARD = Rules("standard")
+
+
+def rules_of(board: Board) -> Rules:
+    return SEED if board.rules == "seed" else STANDARD
+
+
+@dataclass(frozen=True)
+class Shape:
+    mask: int
+    corner: int
+    size: int
+    ends: tuple[int, int]         # (vertical arm end, horizontal arm end)
+    toward: tuple[str, str]       # direction from each end toward the corner
+    arms: tuple[int, int]         # masks of the vertical and horizontal arm
+
+
+@cache
+def shapes(h: int, w: int) -> tuple[tuple[Shape, ...], tuple[tuple[int, ...], ...],
+                                    tuple[tuple[int, ...], ...]]:
+    """All L placements on an h×w board, plus their indices by corner and by cell."""
+    out: list[Shape] = []
+    for r in range(h):
+        for c in range(w):
+            corner = r * w + c
+            for vd in (-1, 1):
+                for hd in (-1, 1):
+                    for a in range(1, h):
+                        re = r + vd * a
+                        if not 0 <= re < h:
+                            break
+                        varm = 0
+                        for k in range(1, a + 1):
+                            varm |= 1 << ((r + vd * k) * w + c)
+                        for b in range(1, w):
+                            ce = c + hd * b
+                            if not 0 <= ce < w:
+                                break
+                            harm = 0
+                            for k in range(1, b + 1):
+                                harm |= 1 << (r * w + c + hd * k)
+                            out.append(Shape(
+                                varm | harm | 1 << corner, corner, a + b + 1,
+                                (re * w + c, r * w + ce),
+                                ("down" if vd < 0 else "up", "right" if hd < 0 else "left"),
+                                (varm, harm)))
+    by_corner: list[list[int]] = [[] for _ in range(h * w)]
+    by_cell: list[list[int]] = [[] for _ in range(h * w)]
+    for i, s in enumerate(out):
+        by_corner[s.corner].append(i)
+        m = s.mask
+        while m:
+            low = m & -m
+            by_cell[low.bit_length() - 1].append(i)
+            m ^= low
+    return tuple(out), tuple(map(tuple, by_corner)), tuple(map(tuple, by_cell))
+
+
+@dataclass
+class Candidates:
+    """The fit rung's output: candidate masks, the circle (group) each belongs to (``-1``
+    for a clueless standard piece), and per group its printed number (or None)."""
+
+    h: int
+    w: int
+    masks: list[int]
+    group: list[int]
+    sizes: list[int]
+    circles: list[int]            # cell of each group's circle
+    numbers: list[int | None]
+
+
+def _arrow_ok(board: Board, s: Shape, i: int, rules: Rules) -> bool:
+    d = board.cells[i].value
+    bit = 1 << i
+    if rules.end:
+        if i == s.ends[0]:
+            return not rules.point or d == s.toward[0]
+        if i == s.ends[1]:
+            return not rules.point or d == s.toward[1]
+        return False
+    if not rules.point:
+        return True
+    if s.arms[0] & bit:
+        return d == s.toward[0]
+    if s.arms[1] & bit:
+        return d == s.toward[1]
+    return False
+
+
+def _bits(m: int) -> list[int]:
+    out = []
+    while m:
+        low = m & -m
+        out.append(low.bit_length() - 1)
+        m ^= low
+    return out
+
+
+def fit(board: Board, rules: Rules | None = None) -> Candidates:
+    """Every L each circle could own under ``rules`` (and, for the standard variant,
+    every clueless-circle L): the candidates the higher rungs then prune."""
+    rules = rules or rules_of(board)
+    h, w = board.h, board.w
+    all_shapes, by_corner, by_cell = shapes(h, w)
+    circ = board.circles()
+    cmask = amask = 0
+    for i, k in enumerate(board.cells):
+        if k.kind == CIRCLE:
+            cmask |= 1 << i
+        elif k.kind == ARROW:
+            amask |= 1 << i
+    seed = rules.variant == "seed"
+    masks: list[int] = []
+    group: list[int] = []
+    sizes: list[int] = []
+
+    def consider(si: int, g: int) -> None:
+        s = all_shapes[si]
+        m = s.mask
+        cm = m & cmask
+        if g >= 0:
+            if cm != 1 << circ[g]:
+                return
+            n = board.cells[circ[g]].value
+            if rules.number and n is not None and n > 0 and n != s.size:
+                return
+            if rules.corner and circ[g] != s.corner:
+                return
+        elif cm:
+            return
+        am = m & amask
+        if seed and (am == 0 or am & (am - 1)):
+            return
+        for i in _bits(am):
+            if not _arrow_ok(board, s, i, rules):
+                return
+        masks.append(m)
+        group.append(g)
+        sizes.append(s.size)
+
+    for g, c in enumerate(circ):
+        for si in (by_corner[c] if rules.corner else by_cell[c]):
+            consider(si, g)
+    if not seed:
+        for si in range(len(all_shapes)):
+            if not all_shapes[si].mask & cmask:
+                consider(si, -1)
+    numbers = [board.cells[c].value if rules.number else None for c in circ]
+    return Candidates(h, w, masks, group, sizes, circ, numbers)

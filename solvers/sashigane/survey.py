@@ -1,0 +1,122 @@
+"""Exhaustive surveys: every L tiling × every arrow mask of a small board, printed with
+all numbers (or with empty circles), and how many of those boards have one answer.
+
+No board is solved. Under the seed rules a printed board fixes the corners (its circles)
+and, through each arrow, one whole arm: an arrow points at the first circle along its
+line, so it belongs to that circle's piece in every answer. Two (tiling, mask) pairs
+therefore print the same board exactly when they have the same corners (and, with
+numbers, the same sizes) and, at every corner, the same arrowed arm end. A board's
+answers are the pairs that print it. Pairs are grouped by corners (and sizes); within a
+group, the masks of tiling T that another tiling T' can also print form a sub-cube
+(at each corner: the ends T' shares with T), and a pair is unique when its mask lies in
+no other tiling's sub-cube.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from .board import NOTHING, Board
+from .fit import fit
+from .generate import Piece, _piece_of, print_board
+from .scanner import scan
+
+
+def tilings(h: int, w: int) -> list[list[Piece]]:
+    """Every L tiling of the h×w board (by the scanner), pieces sorted by corner."""
+    sols, _ = scan(Board(h, w, tuple([NOTHING] * (h * w))), None, tilings=True)
+    return [sorted((_piece_of(h, w, p[0]) for p in s), key=lambda q: q.corner) for s in sols]
+
+
+def survey(h: int, w: int, numbers: bool, tiles: list[list[Piece]] | None = None
+           ) -> dict[str, Any]:
+    """Pairs, unique pairs, and tilings no mask makes unique; plus one ambiguous pair
+    (tiling, mask, a rival tiling) if any."""
+    tiles = tiles if tiles is not None else tilings(h, w)
+    groups: dict[tuple, list[int]] = defaultdict(list)
+    for t, ps in enumerate(tiles):
+        key = tuple((p.corner, p.size if numbers else 0) for p in ps)
+        groups[key].append(t)
+    pairs = unique = hopeless = 0
+    example: dict[str, Any] | None = None
+    largest = 0
+    for members in groups.values():
+        largest = max(largest, len(members))
+        k = len(tiles[members[0]])
+        n = 1 << k
+        pairs += n * len(members)
+        if len(members) == 1:
+            unique += n
+            continue
+        idx = np.arange(n, dtype=np.int64)
+        for t in members:
+            ends = [p.ends for p in tiles[t]]
+            hit = np.zeros(n, dtype=bool)
+            rival_of: list[tuple[int, int, int]] = []
+            for u in members:
+                if u == t:
+                    continue
+                fix = val = 0
+                for j, (p, q) in enumerate(zip(ends, (p.ends for p in tiles[u]))):
+                    a0, a1 = p[0] in q, p[1] in q
+                    if not (a0 or a1):
+                        break
+                    if a0 != a1:
+                        fix |= 1 << j
+                        if a1:
+                            val |= 1 << j
+                else:
+                    hit |= (idx & fix) == val
+                    rival_of.append((u, fix, val))
+            bad = int(hit.sum())
+            unique += n - bad
+            hopeless += bad == n
+            if bad and example is None:
+                m = int(np.argmax(hit))
+                u = next(u for u, fix, val in rival_of if m & fix == val)
+                example = {"tiling": t, "mask": m, "rival": u}
+    out: dict[str, Any] = {"size": f"{h}x{w}", "tilings": len(tiles), "pairs": pairs,
+                           "unique": unique, "share": unique / pairs if pairs else 0.0,
+                           "ambiguous": pairs - unique, "hopeless": hopeless,
+                           "groups": len(groups), "largest_group": largest}
+    if example is not None:
+        t, m, u = example["tiling"], example["mask"], example["rival"]
+        choice = [(m >> j) & 1 for j in range(len(tiles[t]))]
+        board = print_board(h, w, tiles[t], choice, numbers)
+        out["example"] = {"board": board.to_json(),
+                          "answers": [_labels(h, w, tiles[t]), _labels(h, w, tiles[u])]}
+    return out
+
+
+def _labels(h: int, w: int, pieces: list[Piece]) -> dict[str, Any]:
+    lab = [-1] * (h * w)
+    for k, p in enumerate(sorted(pieces, key=lambda q: q.mask & -q.mask)):
+        for i in range(h * w):
+            if p.mask >> i & 1:
+                lab[i] = k
+    return {"pieces": [lab[r * w:(r + 1) * w] for r in range(h)]}
+
+
+def shape_counts(h: int, w: int, tiles: list[list[Piece]] | None = None,
+                 tick: Callable[[], None] | None = None) -> dict[str, int]:
+    """Over every (tiling, mask) board with all numbers printed: how many candidate Ls
+    the fit rung leaves each circle (1, 2, 3 or more)."""
+    tiles = tiles if tiles is not None else tilings(h, w)
+    out = {"1": 0, "2": 0, "3+": 0, "0": 0}
+    for ps in tiles:
+        k = len(ps)
+        for m in range(1 << k):
+            board = print_board(h, w, ps, [(m >> j) & 1 for j in range(k)], True)
+            cand = fit(board)
+            per = [0] * len(cand.circles)
+            for g in cand.group:
+                per[g] += 1
+            for c in per:
+                out["3+" if c >= 3 else str(c)] += 1
+        if tick is not None:
+            tick()
+    return out

@@ -1,0 +1,150 @@
+// Sashigane: the rule checker and the size budget for the play page (edges model).
+// Board JSON {h, w, rules: "seed"|"standard", cells: [[token, ...], ...]} with tokens
+// "." empty, "o" circle, "oN" numbered circle, "^" "v" "<" ">" arrows, "?" mark.
+// Answer JSON {pieces: [[piece index or -1, ...], ...], stray: [[[r, c], [r, c]], ...]}.
+// The same rules, in the same order, with the same cells and params as the Python
+// package's violations() (solvers/sashigane/rules.py).
+
+export const RULES = ["sashigane.cover", "sashigane.border", "sashigane.shape",
+  "sashigane.circles", "sashigane.no_circle", "sashigane.corner", "sashigane.arrows",
+  "sashigane.no_arrow", "sashigane.arrow_end", "sashigane.arrow_point", "sashigane.size"];
+
+const ARROWS = { "^": "up", v: "down", "<": "left", ">": "right" };
+
+function parseCell(tok) {
+  if (tok[0] === "o") return { kind: "circle", n: tok.length > 1 ? Number(tok.slice(1)) : null };
+  if (tok in ARROWS) return { kind: "arrow", dir: ARROWS[tok] };
+  return { kind: tok === "?" ? "mark" : "empty" };
+}
+
+// The L that the cells (row-major indices) form, or null.
+export function lShape(cells, w) {
+  let r0 = Infinity, r1 = -1, c0 = Infinity, c1 = -1;
+  for (const i of cells) {
+    const r = Math.floor(i / w), c = i % w;
+    r0 = Math.min(r0, r); r1 = Math.max(r1, r); c0 = Math.min(c0, c); c1 = Math.max(c1, c);
+  }
+  if (r1 === r0 || c1 === c0 || cells.length !== (r1 - r0) + (c1 - c0) + 1) return null;
+  const have = new Set(cells);
+  for (const rr of [r0, r1]) {
+    for (const cc of [c0, c1]) {
+      let all = true;
+      for (let c = c0; c <= c1 && all; c++) all = have.has(rr * w + c);
+      for (let r = r0; r <= r1 && all; r++) all = have.has(r * w + cc);
+      if (!all) continue;
+      const farC = cc === c0 ? c1 : c0, farR = rr === r0 ? r1 : r0;
+      return {
+        corner: rr * w + cc,
+        ends: [rr * w + farC, farR * w + cc],
+        toward: [cc > farC ? "right" : "left", rr > farR ? "down" : "up"],
+      };
+    }
+  }
+  return null;
+}
+
+const cmpCells = (a, b) => a[0] - b[0] || a[1] - b[1];
+
+function cmpList(a, b) {
+  for (let k = 0; k < Math.min(a.length, b.length); k++) {
+    const d = cmpCells(a[k], b[k]);
+    if (d) return d;
+  }
+  return a.length - b.length;
+}
+
+export function violations(board, answer) {
+  const { h, w } = board;
+  const seed = (board.rules || "seed") === "seed";
+  const clue = board.cells.flat().map(parseCell);
+  const pieces = answer.pieces.flat();
+  const rc = (i) => [Math.floor(i / w), i % w];
+  const out = [];
+  const add = (rule, cells, params = {}) =>
+    out.push({ rule, cells: cells.map((c) => (typeof c === "number" ? rc(c) : c)).sort(cmpCells),
+      params });
+  pieces.forEach((p, i) => { if (p < 0) add("sashigane.cover", [i]); });
+  for (const [a, b] of answer.stray || []) add("sashigane.border", [a, b]);
+  const groups = [];
+  pieces.forEach((p, i) => {
+    if (p < 0) return;
+    while (groups.length <= p) groups.push([]);
+    groups[p].push(i);
+  });
+  for (const cells of groups) {
+    if (!cells.length) continue;
+    const circles = cells.filter((i) => clue[i].kind === "circle");
+    const arrows = cells.filter((i) => clue[i].kind === "arrow");
+    const shape = lShape(cells, w);
+    if (!shape) add("sashigane.shape", cells, { size: cells.length });
+    if (circles.length > 1) add("sashigane.circles", circles, { count: circles.length });
+    if (shape) {
+      if (seed && !circles.length) add("sashigane.no_circle", cells);
+      for (const i of circles) if (i !== shape.corner) add("sashigane.corner", [i]);
+      if (seed && arrows.length > 1) add("sashigane.arrows", arrows, { count: arrows.length });
+      if (seed && !arrows.length) add("sashigane.no_arrow", cells);
+      for (const i of arrows) {
+        const k = shape.ends.indexOf(i);
+        if (k < 0) add("sashigane.arrow_end", [i]);
+        else if (clue[i].dir !== shape.toward[k]) add("sashigane.arrow_point", [i]);
+      }
+    }
+    for (const i of circles) {
+      const n = clue[i].n;
+      if (n !== null && n > 0 && n !== cells.length) {
+        add("sashigane.size", [i], { number: n, size: cells.length });
+      }
+    }
+  }
+  const order = Object.fromEntries(RULES.map((r, k) => [r, k]));
+  return out.sort((a, b) => order[a.rule] - order[b.rule] || cmpList(a.cells, b.cells));
+}
+
+// Pieces from drawn borders: vert[r][c] between (r, c) and (r, c+1), horz[r][c] between
+// (r, c) and (r+1, c). Pieces are numbered in reading order of their first cell; a drawn
+// border with the same piece on both sides is kept as stray.
+export function fromBorders(h, w, vert, horz) {
+  const lab = new Array(h * w).fill(-1);
+  let n = 0;
+  for (let s = 0; s < h * w; s++) {
+    if (lab[s] >= 0) continue;
+    lab[s] = n;
+    const stack = [s];
+    while (stack.length) {
+      const i = stack.pop(), r = Math.floor(i / w), c = i % w;
+      const nb = [];
+      if (c + 1 < w && !vert[r][c]) nb.push(i + 1);
+      if (c > 0 && !vert[r][c - 1]) nb.push(i - 1);
+      if (r + 1 < h && !horz[r][c]) nb.push(i + w);
+      if (r > 0 && !horz[r - 1][c]) nb.push(i - w);
+      for (const j of nb) if (lab[j] < 0) { lab[j] = n; stack.push(j); }
+    }
+    n++;
+  }
+  const stray = [];
+  for (let r = 0; r < h; r++) {
+    for (let c = 0; c < w; c++) {
+      const i = r * w + c;
+      if (c + 1 < w && vert[r][c] && lab[i] === lab[i + 1]) stray.push([[r, c], [r, c + 1]]);
+      if (r + 1 < h && horz[r][c] && lab[i] === lab[i + w]) stray.push([[r, c], [r + 1, c]]);
+    }
+  }
+  stray.sort((a, b) => cmpList(a, b));
+  const rows = [];
+  for (let r = 0; r < h; r++) rows.push(lab.slice(r * w, (r + 1) * w));
+  return { pieces: rows, stray };
+}
+
+// The area rung's budget (solvers/sashigane/ladder.py size_budget): cells left for the
+// unnumbered circles after the printed numbers, and the least and most they can fill.
+export function budget(board) {
+  const { h, w } = board;
+  let k = 0, left = h * w;
+  for (const tok of board.cells.flat()) {
+    const c = parseCell(tok);
+    if (c.kind !== "circle") continue;
+    if (c.n === null) k += 1;
+    else left -= c.n;
+  }
+  return { left, least: 3 * k, most: (h + w - 1) * k, open: k };
+}
