@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/play.py [--runs 9] [--screenshot DIR]
 
 Size: the page's HTML plus every stylesheet and script it loads (site.css, play.css,
-play.js, grid.js, the puzzle's checker) plus the data file of the largest board, before
+play.js, grid.js, the puzzle's checker and stylesheet if any) plus the data file of the largest board, before
 compression (limit 150 KB).
 
 First render: navigation start to the performance mark "play-rendered", which play.js sets
@@ -18,7 +18,7 @@ the default board, whose data is inline; empty storage). Two figures:
 
 Also shown: script time (module start to rendered) and the largest board opened by #id
 (its data file is fetched). The machine is shared, so medians over several runs are given.
-Uses content/<slug>/bank.json when present, else the tests' one-board fixture.
+Every registered puzzle, from its content/<slug>/bank.json.
 """
 
 from __future__ import annotations
@@ -35,9 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from test_play_browser import ARGS, CHROMIUM, PKG, _bank, _puzzle
-
-from site_builder import play
+from play_support import ARGS, CHROMIUM, REGISTERED, bank, dist_files
 
 SIZE_LIMIT = 150 * 1024
 RENDER_LIMIT_MS = 200.0
@@ -72,8 +70,9 @@ def serve(files: dict[str, bytes]) -> http.server.ThreadingHTTPServer:
 def page_bytes(files: dict[str, bytes], slug: str, lang: str, bank: dict) -> dict[str, int]:
     parts = {"html": len(files[f"{lang}/{slug}/play/index.html"])}
     for name in ("static/site.css", "static/play/play.css", "static/play/play.js",
-                 "static/play/grid.js", f"static/play/{slug}.js"):
-        parts[name] = len(files.get(name, b""))
+                 "static/play/grid.js", f"static/play/{slug}.js", f"static/play/{slug}.css"):
+        if name in files:
+            parts[name] = len(files[name])
     biggest = max(bank["boards"], key=lambda b: b["h"] * b["w"])
     parts["board data (largest)"] = len(files[f"{slug}/play-data/{biggest['id']}.json"])
     return parts
@@ -107,19 +106,19 @@ def main() -> int:
     args = ap.parse_args()
     from playwright.sync_api import sync_playwright
 
-    banks = {slug: (_puzzle(slug), _bank(slug)) for slug in PKG}
+    banks = {slug: bank(slug) for slug in REGISTERED}
     files = {k: v.encode("utf-8") if isinstance(v, str) else v
-             for k, v in play.standalone_files(ROOT, banks).items()}
+             for k, v in dist_files(REGISTERED).items()}
     server = serve(files)
     base = f"http://127.0.0.1:{server.server_address[1]}"
     ok = True
-    print("boards: " + ", ".join(f"{s} {len(b[1]['boards'])}" for s, b in banks.items()))
+    print("boards: " + ", ".join(f"{s} {len(b['boards'])}" for s, b in banks.items()))
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        for slug in sorted(PKG):
-            bank = banks[slug][1]
+        for slug in REGISTERED:
+            data = banks[slug]
             for lang in ("en", "ja"):
-                parts = page_bytes(files, slug, lang, bank)
+                parts = page_bytes(files, slug, lang, data)
                 total = sum(parts.values())
                 ok &= total < SIZE_LIMIT
                 print(f"{slug} {lang}: page + CSS + scripts + board data = {total:,} bytes "
@@ -127,7 +126,7 @@ def main() -> int:
                       f"{'OK' if total < SIZE_LIMIT else 'OVER'}\n    "
                       + ", ".join(f"{k} {v:,}" for k, v in parts.items()))
             url = f"{base}/en/{slug}/play/index.html"
-            biggest = max(bank["boards"], key=lambda b: b["h"] * b["w"])
+            biggest = max(data["boards"], key=lambda b: b["h"] * b["w"])
 
             ctx = browser.new_context(viewport={"width": 412, "height": 915})
             page = ctx.new_page()
@@ -153,7 +152,7 @@ def main() -> int:
                 cold.append(timed(ctx.new_page(), url))
                 ctx.close()
             med, line = summary(f"{slug}: first render, default board "
-                                f"{bank['boards'][0]['id']}, warm browser", warm)
+                                f"{data['boards'][0]['id']}, warm browser", warm)
             ok &= med < RENDER_LIMIT_MS
             print(line + f" (limit 200 ms) {'OK' if med < RENDER_LIMIT_MS else 'OVER'}")
             print(summary(f"{slug}: first render, default board, cold context", cold)[1])

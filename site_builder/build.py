@@ -14,7 +14,7 @@ from typing import Any
 
 from site_builder import pipeline, play
 from site_builder.boards import board_svg
-from site_builder.jsonio import dumps
+from site_builder.jsonio import dumps, read_bytes
 from site_builder.site import LANGS, Site, static_files
 from solvers import registry
 
@@ -38,7 +38,7 @@ def inputs_hash(root: Path) -> str:
             if f.is_file() and "__pycache__" not in f.parts and not f.name.startswith("."):
                 h.update(f.relative_to(root).as_posix().encode())
                 h.update(b"\0")
-                h.update(f.read_bytes())
+                h.update(read_bytes(f))
                 h.update(b"\0")
     return h.hexdigest()[:20]
 
@@ -80,11 +80,20 @@ def render_all(root: Path, base_url: str = "", slugs: list[str] | None = None) -
                 "article.html.j2", lang=lang, path=f"{lang}/{p.slug}/index.html",
                 title=p.names[lang], description=str(hooks[lang][p.slug].striptags()),
                 body=body, **{k: v for k, v in ctx.items() if k != "lang"})
+            readme = site.markdown(f"{p.slug}/README.{lang}.md.j2", ctx)
+            files[f"{lang}/{p.slug}/readme/index.html"] = site.render_page(
+                "article.html.j2", lang=lang, path=f"{lang}/{p.slug}/readme/index.html",
+                title=f"{p.names[lang]} · README", description=str(hooks[lang][p.slug].striptags()),
+                body=readme, **{k: v for k, v in ctx.items() if k != "lang"})
     for p in site.puzzles:
         files.update(_readme_files(site, p))
         files.update(_play_files(site, p))
+    # A host serves 404.html for any missing path, however deep, so its links and its
+    # stylesheet are absolute: under --base-url, else from the host's root.
+    root_url = site.base_url or "/"
     files["404.html"] = site.render_page("404.html.j2", lang="en", path="404.html",
-                                         title="Page not found", alternates={})
+                                         title="Page not found", alternates={},
+                                         link=lambda target: root_url + target)
     files.update(static_files(site.templates))
     files["sitemap.xml"] = _sitemap(sorted(k for k in files if k.endswith(".html")
                                            and k != "404.html"), site.base_url)

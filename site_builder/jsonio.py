@@ -40,6 +40,16 @@ def write_json(path: Path, obj: Any) -> None:
     write_atomic(path, dumps(obj))
 
 
+def read_bytes(path: Path) -> bytes:
+    """A file's bytes; a UserError naming the file when it cannot be read."""
+    try:
+        return path.read_bytes()
+    except PermissionError:
+        raise UserError(f"{path}: permission denied; make it readable") from None
+    except OSError as e:
+        raise UserError(f"{path}: cannot read ({e.strerror or e})") from None
+
+
 def read_json(path: Path, max_bytes: int | None = None) -> Any:
     """Parse a JSON file; a UserError naming the file and the place it breaks (or that it
     is larger than ``max_bytes``, or nested too deeply to parse)."""

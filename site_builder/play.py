@@ -23,15 +23,6 @@ from typing import Any
 # Only these characters may appear in a board id used as a file name.
 _SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
-# Rung labels for the picker and the hints (the keys are the packages' RUNGS).
-RUNG_NAMES: dict[str, dict[str, str]] = {
-    "en": {"arm": "arms", "block": "blocks", "flow": "flow", "deg": "degree",
-           "neq": "neighbours differ", "conn": "connection", "probe": "probe",
-           "search": "search"},
-    "ja": {"arm": "腕", "block": "ブロック", "flow": "流れ", "deg": "次数",
-           "neq": "隣は別の数", "conn": "連結", "probe": "仮置き", "search": "探索"},
-}
-
 # Text the script writes into the page ({name} fields are filled in by play.js).
 JS_STRINGS: dict[str, dict[str, str]] = {
     "en": {
@@ -42,10 +33,11 @@ JS_STRINGS: dict[str, dict[str, str]] = {
         "loading": "Loading the board…", "loadError": "Could not load this board.",
         "empty": "There are no boards yet.",
         "boardSummary": "{h} by {w} board with {clues} clues",
-        "rowText": "Row {r}:", "cell": "Row {r}, column {c}: {state}",
+        "rowText": "Row {r}:", "unit": "{at}: {state}",
         "at": "row {r} column {c}",
+        "edgeAt": "the line between row {r} column {c} and row {r2} column {c2}",
         "solved": "Solved in {time}!", "broken": "Broken rules:",
-        "hintWrong": "The mark at row {r}, column {c} is wrong.",
+        "hintWrong": "The mark at {at} is wrong.",
         "hintNone": "Every step of the solution is already on the board.",
         "hintCells": "Cells: {cells}",
     },
@@ -57,10 +49,11 @@ JS_STRINGS: dict[str, dict[str, str]] = {
         "loading": "盤を読み込み中…", "loadError": "この盤を読み込めませんでした。",
         "empty": "まだ盤がありません。",
         "boardSummary": "{h}行{w}列の盤、手掛かり{clues}個",
-        "rowText": "{r}行目:", "cell": "{r}行{c}列: {state}",
+        "rowText": "{r}行目:", "unit": "{at}: {state}",
         "at": "{r}行{c}列",
+        "edgeAt": "{r}行{c}列と{r2}行{c2}列の間の線",
         "solved": "正解です！ タイム {time}", "broken": "破れているルール:",
-        "hintWrong": "{r}行{c}列の印が間違っています。",
+        "hintWrong": "{at}の印が間違っています。",
         "hintNone": "解き筋の手順はすべて盤に入っています。",
         "hintCells": "対象のマス: {cells}",
     },
@@ -76,6 +69,14 @@ PAGE: dict[str, dict[str, str]] = {
         "undo": "Undo", "redo": "Redo", "reset": "Reset", "check": "Check", "hint": "Hint",
         "undo_label": "Undo (Ctrl+Z)", "redo_label": "Redo (Ctrl+Y)",
         "reset_label": "Clear every mark (can be undone)",
+        "more_head": "More", "undo_all": "Undo all", "redo_all": "Redo all",
+        "undo_all_label": "Undo every move", "redo_all_label": "Redo every undone move",
+        "clear_marks": "Clear marks",
+        "clear_marks_label": "Erase the helper marks and keep your answer (can be undone)",
+        "trial": "Trial", "trial_label": "Try a guess on a layer you can drop",
+        "trial_accept": "Keep trial", "trial_accept_label": "Keep the moves made in the trial",
+        "trial_drop": "Drop trial", "trial_drop_label": "Undo every move made in the trial",
+        "zoom": "Zoom", "zoom_label": "Enlarge the board (scroll to pan)",
         "check_label": "Check the rules and highlight broken ones",
         "hint_label": "Show the next step of the solution",
         "time": "Time", "pzl": "Open on puzz.link",
@@ -97,6 +98,14 @@ PAGE: dict[str, dict[str, str]] = {
         "hint": "ヒント",
         "undo_label": "元に戻す (Ctrl+Z)", "redo_label": "やり直す (Ctrl+Y)",
         "reset_label": "すべての印を消す（元に戻せます）",
+        "more_head": "その他の操作", "undo_all": "最初まで戻す", "redo_all": "最後まで進める",
+        "undo_all_label": "すべての手を元に戻す", "redo_all_label": "戻した手をすべてやり直す",
+        "clear_marks": "補助記号を消す",
+        "clear_marks_label": "答えは残して補助記号だけを消す（元に戻せます）",
+        "trial": "仮置き", "trial_label": "あとで取り消せる層で仮に試す",
+        "trial_accept": "仮置きを確定", "trial_accept_label": "仮置き中の手をそのまま残す",
+        "trial_drop": "仮置きを破棄", "trial_drop_label": "仮置き中の手をすべて取り消す",
+        "zoom": "拡大", "zoom_label": "盤を拡大する（スクロールで移動）",
         "check_label": "ルールを確認して、破れている所を強調する",
         "hint_label": "解き筋の次の一手を見る",
         "time": "タイム", "pzl": "puzz.link で開く",
@@ -112,57 +121,36 @@ PAGE: dict[str, dict[str, str]] = {
     },
 }
 
-# Per puzzle: the click cycle, the state keys, and the rules. Rules are lists of text
-# pieces; a piece in a one-element list is vocabulary with digits and is printed via |lit.
-PUZZLE_TEXT: dict[str, dict[str, dict[str, Any]]] = {
-    "canal-view": {
-        "en": {
-            "cycle": "flooded → dry mark → undecided",
-            "keys": [("F", "flooded"), ("D", "dry mark")],
-            "rules": [
-                ["Flood some cells. The flooded cells form one connected canal."],
-                ["No ", ["2×2"], " block is entirely flooded."],
-                [("Numbered cells stay dry. A number is the total of the flooded cells it "
-                  "can see: walk out in the four directions and add up the runs that start "
-                  "next to it.")],
-            ],
-        },
-        "ja": {
-            "cycle": "水路 → 陸地の印 → 未定",
-            "keys": [("F", "水路"), ("D", "陸地の印")],
-            "rules": [
-                ["いくつかのマスを水路にする。水路はすべてひとつながり。"],
-                [["2×2"], " のマスがすべて水路になってはいけない。"],
-                [("数字のマスは陸地。数字は、そのマスから上下左右に見える水路のマスの合計"
-                  "（隣から続く水路だけを数える）。")],
-            ],
+# What an input model changes in the page text (merged over PAGE for that model).
+MODEL_PAGE: dict[str, dict[str, dict[str, str]]] = {
+    "en": {
+        "cells": {},
+        "regions": {},
+        "edges": {
+            "board_label": ("Board. Use the arrow keys to move over cells and the lines "
+                            "between them, and the keys below to draw lines."),
+            "k_move": "move the cursor over cells and the lines between them",
+            "k_cycle": "cycle the line under the cursor",
+            "tap": ("Click or tap a line between two cells to cycle it: {cycle}. Drag along "
+                    "the grid lines to draw; a drag that starts on a drawn line erases. "
+                    "Right-click or Shift+click goes back."),
         },
     },
-    "sukoro": {
-        "en": {
-            "cycle": "numbered → excluded → undecided",
-            "keys": [("N", "numbered"), ("X", "excluded")],
-            "rules": [
-                ["Write a number from ", ["1"], " to ", ["4"], " in some cells; the rest stay blank."],
-                [("A number is how many of its four neighbours hold numbers. Here you only "
-                  "choose which cells are numbered: the page writes the count for you.")],
-                ["Two numbers side by side are different."],
-                ["All numbered cells form one connected group."],
-            ],
-        },
-        "ja": {
-            "cycle": "数字 → 空白の印 → 未定",
-            "keys": [("N", "数字"), ("X", "空白の印")],
-            "rules": [
-                ["いくつかのマスに ", ["1"], "〜", ["4"], " の数字を書く。残りは空欄。"],
-                [("数字は、上下左右の隣で数字が入っているマスの個数。ここでは数字を入れるマスを"
-                  "選ぶだけで、数字は自動で表示されます。")],
-                ["隣り合う数字は違う数。"],
-                ["数字の入ったマスはすべてひとつながり。"],
-            ],
+    "ja": {
+        "cells": {},
+        "regions": {},
+        "edges": {
+            "board_label": "盤面。矢印キーでマスとマスの間の線の上を移動し、下のキーで線を引きます。",
+            "k_move": "マスと線の上でカーソル移動",
+            "k_cycle": "カーソルの線を順に切り替え",
+            "tap": ("マスの間の線をクリック／タップすると {cycle} の順に切り替わります。格子線に沿って"
+                    "なぞると線が引けます。引いてある線からなぞり始めると消えます。"
+                    "右クリックか Shift+クリックで逆順。"),
         },
     },
 }
+
+MODELS = ("cells", "regions", "edges")
 
 
 def _safe_id(board_id: Any) -> str:
@@ -193,19 +181,25 @@ def _script_json(obj: Any) -> str:
 
 def page_context(puzzle: Any, lang: str, index: list[dict[str, Any]], data_url: str,
                  first: dict[str, Any] | None = None) -> dict[str, Any]:
-    slug = puzzle.slug
-    text = PUZZLE_TEXT.get(slug, {}).get(lang) or PUZZLE_TEXT.get(slug, {}).get("en") or {
-        "cycle": "", "keys": [], "rules": []}
-    names = RUNG_NAMES[lang]
+    """What play.html.j2 sees: the page text and the script's config, all from ``puzzle``."""
+    spec = puzzle.play
+    if spec.model not in MODELS:
+        raise ValueError(f"{puzzle.slug}: play model {spec.model!r} is not one of {MODELS}")
+    text = spec.text.get(lang) or spec.text["en"]
     config = {
-        "slug": slug, "lang": lang, "data": data_url, "index": index,
-        "rungs": list(puzzle.rungs), "rungNames": {r: names.get(r, r) for r in puzzle.rungs},
+        "slug": puzzle.slug, "lang": lang, "data": data_url, "index": index,
+        "model": spec.model, "input": dict(spec.input),
+        "rules": puzzle.rules.to_json(),
+        "readout": text.get("readout"),
+        "rungs": list(puzzle.rungs),
+        "rungNames": {r: puzzle.rung_name(r, lang) for r in (*puzzle.rungs, "search")},
         "strings": JS_STRINGS[lang],
         # The first board's data rides along so the default board draws without a fetch.
         "first": first,
     }
-    return {"play": {"slug": slug, "name": puzzle.names[lang], "s": PAGE[lang], "text": text,
-                     "config": _script_json(config)}}
+    return {"play": {"slug": puzzle.slug, "name": puzzle.names[lang], "model": spec.model,
+                     "css": spec.css, "s": PAGE[lang] | MODEL_PAGE[lang][spec.model],
+                     "text": text, "config": _script_json(config)}}
 
 
 def play_files(site: Any, puzzle: Any, bank_data: dict[str, Any]) -> dict[str, str | bytes]:
@@ -240,19 +234,6 @@ def posix_rel(from_path: str, target_dir: str) -> str:
 
 # ---- the play pages alone (tests, benchmarks, quick previews) ---------------------------
 
-def _light_site(root: Any) -> Any:
-    """A Site that can render pages without every stage file present (tests only)."""
-    from site_builder.site import Site
-
-    site = Site.__new__(Site)
-    site.root = root
-    site.templates = root / "templates"
-    site.base_url = ""
-    site.puzzles = []
-    site.data = {}
-    return site
-
-
 def standalone_files(root: Any, banks: dict[str, tuple[Any, dict[str, Any]]]
                      ) -> dict[str, str | bytes]:
     """The play pages of ``banks`` ({slug: (puzzle, bank data)}) plus templates/static/**.
@@ -262,22 +243,21 @@ def standalone_files(root: Any, banks: dict[str, tuple[Any, dict[str, Any]]]
     """
     from pathlib import Path
 
+    from site_builder.site import Site, static_files
+
     root = Path(root)
-    site = _light_site(root)
+    site = Site(root, load_data=False)
     files: dict[str, str | bytes] = {}
     for puzzle, data in banks.values():
         files.update(play_files(site, puzzle, data))
-    static = root / "templates" / "static"
-    for f in sorted(static.rglob("*")):
-        if f.is_file() and "__pycache__" not in f.parts:
-            files[f"static/{f.relative_to(static).as_posix()}"] = f.read_bytes()
+    files.update(static_files(site.templates))
     return files
 
 
 def write_files(out: Any, files: dict[str, str | bytes]) -> None:
+    """Write ``files`` as the whole content of the folder ``out`` (swapped in at once)."""
     from pathlib import Path
 
-    for rel_path, content in files.items():
-        dest = Path(out) / rel_path
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        dest.write_bytes(content.encode("utf-8") if isinstance(content, str) else content)
+    from site_builder.build import write_tree
+
+    write_tree(Path(out), files)

@@ -1,7 +1,7 @@
 """Numbers with a source: the one way a figure reaches a page or a README.
 
 Templates never see plain JSON. They see ``Node`` objects that remember the key path
-they were read from (``sukoro/stats.census.3x4.unique``). A number is printed through the
+they were read from (``<slug>/stats.census.3x4.unique``). A number is printed through the
 ``num`` filter, which writes the value, its key and its format next to the text, so that
 ``build-site check`` can recompute the text from the JSON. Digits that are vocabulary
 (a board size labelling a table row, "the 2×2 rule") go through ``lit``. Printing a

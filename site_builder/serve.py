@@ -160,32 +160,36 @@ class Rebuilder:
 def _make_watcher(root: Path, rebuild: Callable[[list[str]], bool]):
     import threading
 
-    from livereload.handlers import LiveReloadHandler
     from livereload.watcher import Watcher
     from tornado import ioloop
 
     class SiteWatcher(Watcher):
         """Snapshot diff over the watched folders; one rebuild per batch of changes.
 
-        The build runs in a worker thread so the server keeps answering during a long
-        one (a stage rerun after a solver edit); when it succeeds the browsers reload.
+        It speaks livereload's watcher protocol: ``start`` sets up the polling, and
+        ``examine`` reports a changed path once the build for it has succeeded, which
+        makes livereload reload the open browsers. The build itself runs in a worker
+        thread, so the server keeps answering during a long one (a stage rerun after a
+        solver edit).
         """
 
         def __init__(self) -> None:
             super().__init__()
             self.snap = snapshot(root)
             self.busy = threading.Lock()
+            self.built: str | None = None  # set by the build thread, read by examine
             for d in WATCHED:  # registers tasks so livereload does not watch the cwd
                 super().watch(str(root / d))
 
         def start(self, callback) -> bool:
-            self.loop = ioloop.IOLoop.current()
             ioloop.PeriodicCallback(callback, POLL_SECONDS * 1000).start()
             return True  # polling set up here, at our own rate
 
         def examine(self):
-            if self._changes:  # livereload's own start-up marker
-                return self._changes.pop()
+            built, self.built = self.built, None
+            if built is not None:
+                self.filepath = built  # the path livereload's reload message names
+                return built, None
             if self.busy.locked():
                 return None, None  # changes made meanwhile are seen after this build
             new = snapshot(root)
@@ -204,8 +208,7 @@ def _make_watcher(root: Path, rebuild: Callable[[list[str]], bool]):
                 self.snap = {k: v for k, v in before.items()
                              if Path(k).parts[0] != "content"} | after
                 if ok:
-                    self.filepath = changed[0]  # what livereload's log line names
-                    self.loop.add_callback(LiveReloadHandler.reload_waiters, changed[0])
+                    self.built = changed[0]
             finally:
                 self.busy.release()
 
@@ -228,14 +231,27 @@ def _make_handler(out: Path, host: str):
                     raise web.HTTPError(403)
 
         def validate_absolute_path(self, root: str, absolute_path: str) -> str | None:
+            if "\0" in absolute_path:
+                raise web.HTTPError(400)  # a NUL byte (%00) names no file
             real_root = os.path.realpath(root)
             real = os.path.realpath(absolute_path)
             if real != real_root and not real.startswith(real_root + os.sep):
                 raise web.HTTPError(403)
             return super().validate_absolute_path(root, absolute_path)
 
+        def write_error(self, status_code: int, **kwargs: object) -> None:
+            """A missing page gets the site's own 404.html, as static hosts serve it."""
+            page = Path(self.root) / "404.html"
+            if status_code == 404 and page.is_file():
+                self.set_header("Content-Type", "text/html; charset=UTF-8")
+                self.finish(page.read_bytes())
+                return
+            super().write_error(status_code, **kwargs)
+
         def set_extra_headers(self, path: str) -> None:
             self.set_header("Cache-Control", "no-store")
+            if path.endswith(".md"):  # README text is UTF-8 (Japanese turns to mojibake else)
+                self.set_header("Content-Type", "text/markdown; charset=utf-8")
 
     return SiteFileHandler
 
@@ -245,8 +261,9 @@ def _listen_error(host: str, port: int, e: OSError) -> UserError:
                      "pick another --port or --host")
 
 
-def _check_can_listen(host: str, port: int) -> None:
-    """Raise UserError now if ``host:port`` cannot be bound (in use, no such address)."""
+def _check_can_listen(host: str, port: int) -> int:
+    """Raise UserError now if ``host:port`` cannot be bound (in use, no such address).
+    Returns the port: ``port`` itself, or for 0 a free one the system picked."""
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except socket.gaierror as e:
@@ -258,6 +275,7 @@ def _check_can_listen(host: str, port: int) -> None:
             s.bind(addr)
         except OSError as e:
             raise _listen_error(host, port, e) from None
+        return s.getsockname()[1]
 
 
 def serve(root: Path, out: Path, host: str = "127.0.0.1", port: int = 8000,
@@ -272,7 +290,7 @@ def serve(root: Path, out: Path, host: str = "127.0.0.1", port: int = 8000,
         if not (root / d).is_dir():
             raise UserError(f"{root} has no {d}/ folder; run serve from the project root")
 
-    _check_can_listen(host, port)  # fail before a build, not after it
+    port = _check_can_listen(host, port)  # fail before a build, not after it
     rebuild = Rebuilder(root, out, base_url)
     t0 = time.perf_counter()
     what = rebuild.build_in_process()

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import posixpath
+import re
+from collections.abc import Callable
 from functools import cached_property, partial
 from pathlib import Path
 from typing import Any
@@ -10,11 +12,13 @@ from typing import Any
 import jinja2
 from markdown_it import MarkdownIt
 from markupsafe import Markup
+from mdit_py_plugins.anchors import anchors_plugin
+from mdit_py_plugins.superscript import superscript_plugin
 
 from site_builder import charts
 from site_builder.boards import board_svg
 from site_builder.errors import UserError
-from site_builder.jsonio import load_stages
+from site_builder.jsonio import load_stages, read_bytes
 from site_builder.provenance import DataError, Filters, Node, ProvenanceError, strip_marks
 
 LANGS = ("en", "ja")
@@ -47,10 +51,39 @@ def rel(from_path: str, target: str) -> str:
     return r
 
 
+# Hiragana, katakana, CJK ideographs and punctuation, full-width forms.
+_CJK = re.compile(r"[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")
+
+
+def _edge_char(tokens: list[Any], idx: int, step: int) -> str:
+    """The character next to the line break at ``tokens[idx]``, looking back (step -1) or
+    ahead (+1) through the inline tokens (markup such as ``<data>`` is skipped)."""
+    i = idx + step
+    while 0 <= i < len(tokens):
+        t = tokens[i]
+        if t.type == "text" and t.content:
+            return t.content[-1] if step < 0 else t.content[0]
+        if t.type in ("softbreak", "hardbreak"):
+            return ""
+        if t.type == "html_inline" and not t.content.startswith("</"):
+            i += step  # <data ...> opens; its text follows
+            continue
+        i += step
+    return ""
+
+
+def _softbreak(self: Any, tokens: list[Any], idx: int, options: Any, env: Any) -> str:
+    """A line break inside a paragraph is a space in English, but nothing between two
+    Japanese characters (a space there reads as a stray gap)."""
+    if _CJK.match(_edge_char(tokens, idx, -1)) and _CJK.match(_edge_char(tokens, idx, 1)):
+        return ""
+    return "\n"
+
+
 def static_files(templates: Path) -> dict[str, bytes]:
     """``templates/static/**`` as dist-relative paths (``static/...``) to their bytes."""
     static = templates / "static"
-    return {f"static/{f.relative_to(static).as_posix()}": f.read_bytes()
+    return {f"static/{f.relative_to(static).as_posix()}": read_bytes(f)
             for f in sorted(static.rglob("*"))
             if f.is_file() and "__pycache__" not in f.parts}
 
@@ -78,7 +111,10 @@ _BYTECODE: dict[tuple[str, bool], _MemoryBytecodeCache] = {}
 class Site:
     """Everything a template can reach; built once per render of the whole site."""
 
-    def __init__(self, root: Path, base_url: str = "", slugs: list[str] | None = None) -> None:
+    def __init__(self, root: Path, base_url: str = "", slugs: list[str] | None = None,
+                 *, load_data: bool = True) -> None:
+        """``load_data=False``: read no stage files (pages that need none: the play pages
+        rendered alone for tests, benchmarks and previews)."""
         from solvers import registry
 
         self.root = root
@@ -86,9 +122,13 @@ class Site:
         self.base_url = base_url.rstrip("/") + "/" if base_url else ""
         self.puzzles = [registry.get(s) for s in (slugs or registry.slugs())]
         self.data: dict[str, dict[str, Any]] = {}
-        for p in self.puzzles:
+        for p in self.puzzles if load_data else ():
             self.data.update(load_stages(root, p))
-        self.md = MarkdownIt("commonmark", {"html": True, "typographer": False}).enable("table")
+        self.md = (MarkdownIt("commonmark", {"html": True, "typographer": False})
+                   .enable("table")
+                   .use(anchors_plugin, max_level=3, permalink=True, permalinkSymbol="#")
+                   .use(superscript_plugin))
+        self.md.add_render_rule("softbreak", _softbreak)
 
     # -- environments ------------------------------------------------------------------
     def _env(self, mode: str, autoescape: bool) -> jinja2.Environment:
@@ -155,8 +195,9 @@ class Site:
 
     def render_page(self, template: str, *, lang: str, path: str, title: str,
                     alternates: dict[str, str] | None = None, description: str = "",
-                    **ctx: Any) -> str:
-        """Render a page template that extends layout.html.j2, written at ``path``."""
+                    link: Callable[[str], str] | None = None, **ctx: Any) -> str:
+        """Render a page template that extends layout.html.j2, written at ``path``.
+        Links are relative to ``path`` unless ``link`` maps a dist path to a URL."""
         if alternates is None:
             other = {"en": "ja", "ja": "en"}[lang]
             parts = path.split("/", 1)
@@ -167,7 +208,7 @@ class Site:
         full = dict(ctx)
         full.update(
             lang=lang, page_path=path, title=title, description=description, t=UI[lang],
-            rel=lambda target: rel(path, target), alternates=alternates,
+            rel=link or (lambda target: rel(path, target)), alternates=alternates,
             canonical=self.base_url + canon if self.base_url else "",
             base_url=self.base_url, puzzles=self.puzzles)
         return self._render(self.html_env, template, full)

@@ -10,6 +10,7 @@ from solvers.common import Puzzle, PuzzleError
 # slug -> package under solvers/
 PACKAGES: dict[str, str] = {
     "canal-view": "solvers.canal_view",
+    "nanro": "solvers.nanro",
     "sashigane": "solvers.sashigane",
     "sukoro": "solvers.sukoro",
 }

@@ -1,119 +1,27 @@
 """The play pages in a real browser (Debian chromium through Playwright).
 
-For one board of each puzzle: enter the true answer by clicks and see the solved state;
-enter a wrong answer and see the rules Python reports highlighted; reload and find the
-progress kept; undo and redo by keyboard and buttons; a hint from the trace and a hint
-pointing at a wrong mark. The dist is the play pages alone (site_builder.play
-.standalone_files) served over http from a thread, because ES modules need http.
+For one board of every registered puzzle and of the framework's two test puzzles (the
+"regions" and "edges" input models, tests/play_fixtures): a hint from the trace; enter
+the true answer by clicks and see the solved state; undo and redo by keyboard and
+buttons; a wrong entry named by its rule with Python's message; a hint pointing at the
+wrong mark; reload and find the progress kept; the keyboard; the Japanese page. Then a
+few model-specific checks: a drag is one undo step (cells and edges), the live region
+count, the edges readout. The dist is the play pages alone (play_support.dist_files)
+served over http from a thread, because ES modules need http.
 """
 
 from __future__ import annotations
 
 import functools
 import http.server
-import importlib
 import json
-import os
-import random
-import shutil
 import threading
-from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
+from play_support import ALL, ARGS, CHROMIUM, REGISTERED, bank, dist_files, puzzle
+from playwright import sync_api
 
 from site_builder import play
-
-ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-NAMES = {"canal-view": {"en": "Canal View", "ja": "カナルビュー"},
-         "sukoro": {"en": "Sukoro", "ja": "数コロ"}}
-RUNGS = {"canal-view": ("arm", "block", "flow", "search"),
-         "sukoro": ("deg", "neq", "conn", "probe", "search")}
-PKG = {"canal-view": "solvers.canal_view", "sukoro": "solvers.sukoro"}
-ON = {"canal-view": "#", "sukoro": None}   # None: any digit is "on"
-STATE_WORDS = {"canal-view": ("flooded", "dry"), "sukoro": ("number", "blank")}
-
-sync_api = pytest.importorskip("playwright.sync_api")
-
-
-def _puzzle(slug: str):
-    try:
-        return importlib.import_module(PKG[slug]).PUZZLE
-    except (ImportError, AttributeError):
-        return SimpleNamespace(slug=slug, names=NAMES[slug], rungs=RUNGS[slug])
-
-
-def _violations(slug: str):
-    try:
-        p = importlib.import_module(PKG[slug]).PUZZLE
-        return p.board_from_json, p.answer_from_json, p.violations
-    except (ImportError, AttributeError):
-        b = importlib.import_module(PKG[slug] + ".board")
-        return b.Board.from_json, b.Answer.from_json, b.violations
-
-
-def _fixture_bank(slug: str) -> dict:
-    """A one-board bank from the checker tests' generator, with a two-step trace."""
-    from test_play_checkers import GEN
-
-    rng = random.Random(11)
-    for _ in range(200):
-        board, answer = GEN[slug][0](rng)
-        if board["h"] >= 4 and board["w"] >= 4 and sum(
-                ch != "." for row in answer["rows"] for ch in row) >= 4:
-            break
-    h, w = board["h"], board["w"]
-    on_word, off_word = STATE_WORDS[slug]
-    free = [(r, c) for r in range(h) for c in range(w) if board["clues"][r][c] is None]
-    state = {(r, c): on_word if answer["rows"][r][c] != "." else off_word for r, c in free}
-    first, rest = free[:3], free[3:]
-    trace = [{"rung": RUNGS[slug][0], "cells": [list(x) for x in first],
-              "states": [state[x] for x in first], "en": "First step sentence.",
-              "ja": "最初の手順の文。"},
-             {"rung": "search", "cells": [list(x) for x in rest],
-              "states": [state[x] for x in rest], "en": "The rest from the answer.",
-              "ja": "残りは答えから。"}]
-    clues = sum(v is not None for row in board["clues"] for v in row)
-    return {"boards": [{"id": f"{h}x{w}-01", "size": f"{h}x{w}", "h": h, "w": w,
-                        "grade": "search", "clues": clues,
-                        "url": f"https://puzz.link/p?fixture/{w}/{h}/", "board": board,
-                        "answer": answer, "trace": trace}]}
-
-
-def _stage_bank(slug: str) -> dict | None:
-    """Two boards of the smallest size from the package's own bank stage, if it has one."""
-    try:
-        p = importlib.import_module(PKG[slug]).PUZZLE
-        stage = next(s for s in p.stages if s.name == "bank")
-        params = dict(stage.params)
-        sizes = params.get("sizes")
-        if isinstance(sizes, dict):             # {"8x8": 36, ...}
-            params["sizes"] = {next(iter(sizes)): 2}
-        elif isinstance(sizes, list) and "count" in params:
-            params["sizes"] = sizes[:1]
-            params["count"] = 2
-        else:
-            return None
-        data = stage.run({}, params, lambda *a: None)
-        return data if data.get("boards") else None
-    except Exception:  # noqa: BLE001 - any trouble: fall back to the fixture
-        return None
-
-
-@functools.cache
-def _bank(slug: str) -> dict:
-    """The real bank when built; else the package's bank stage on a small size; else a
-    one-board fixture (so these tests run before the puzzle packages land).
-    PLAY_CONTENT=<dir> reads the bank from another content folder."""
-    path = Path(os.environ.get("PLAY_CONTENT", ROOT / "content")) / slug / "bank.json"
-    if path.exists():
-        data = json.loads(path.read_text())["data"]
-        if data.get("boards"):
-            return data
-    return _stage_bank(slug) or _fixture_bank(slug)
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
@@ -126,13 +34,12 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
     out = tmp_path_factory.mktemp("dist")
-    banks = {slug: (_puzzle(slug), _bank(slug)) for slug in PKG}
-    play.write_files(out, play.standalone_files(ROOT, banks))
+    play.write_files(out, dist_files())
     handler = functools.partial(_Quiet, directory=str(out))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     t = threading.Thread(target=server.serve_forever, daemon=True)
     t.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}", banks
+    yield f"http://127.0.0.1:{server.server_address[1]}"
     server.shutdown()
     server.server_close()
 
@@ -145,17 +52,39 @@ def browser():
         b.close()
 
 
-def _pick(bank: dict) -> dict:
+def _pick(slug: str) -> dict:
     """The first board of the smallest size (quick to click through)."""
-    return min(bank["boards"], key=lambda b: (b["h"] * b["w"], b["id"]))
+    return min(bank(slug)["boards"], key=lambda b: (b["h"] * b["w"], b["id"]))
 
 
-def _click(page, r: int, c: int, times: int = 1) -> None:
+# ---- units: a cell (r * w + c) or, in the edges model, an edge ----------------------------
+
+def _edges(h: int, w: int) -> list[tuple[int, int, str]]:
+    """The edges model's layout (grid.js): every "r" edge, then every "b" edge."""
+    return ([(r, c, "r") for r in range(h) for c in range(w - 1)]
+            + [(r, c, "b") for r in range(h - 1) for c in range(w)])
+
+
+def _unit_point(page, model: str, h: int, w: int, i: int) -> tuple[float, float]:
+    """Page coordinates of a cell's centre or an edge's midpoint."""
     box = page.locator("#board-svg").bounding_box()
-    vb = page.eval_on_selector("#board-svg", "s => s.viewBox.baseVal.width")
-    scale = box["width"] / vb
-    x = box["x"] + (2 + c * 40 + 20) * scale
-    y = box["y"] + (2 + r * 40 + 20) * scale
+    scale = box["width"] / page.eval_on_selector("#board-svg", "s => s.viewBox.baseVal.width")
+    if model == "edges":
+        r, c, side = _edges(h, w)[i]
+        x, y = (c + 1, r + 0.5) if side == "r" else (c + 0.5, r + 1)
+    else:
+        x, y = i % w + 0.5, i // w + 0.5
+    return box["x"] + (2 + x * 40) * scale, box["y"] + (2 + y * 40) * scale
+
+
+def _corner(page, r: int, c: int) -> tuple[float, float]:
+    box = page.locator("#board-svg").bounding_box()
+    scale = box["width"] / page.eval_on_selector("#board-svg", "s => s.viewBox.baseVal.width")
+    return box["x"] + (2 + c * 40) * scale, box["y"] + (2 + r * 40) * scale
+
+
+def _click(page, model, h, w, i, times=1):
+    x, y = _unit_point(page, model, h, w, i)
     for _ in range(times):
         page.mouse.click(x, y)
 
@@ -164,84 +93,100 @@ def _states(page) -> list[int]:
     return page.evaluate("window.__play.states")
 
 
+def _marks(page) -> dict[str, list[int]]:
+    return page.evaluate("window.__play.marks")
+
+
 def _open(page, base: str, lang: str, slug: str, bid: str) -> None:
     page.goto(f"{base}/{lang}/{slug}/play/index.html#{bid}")
     page.wait_for_selector("body[data-ready='1']")
     page.wait_for_function(f"document.body.dataset.board === {json.dumps(bid)}")
 
 
-def _is_on(slug: str, ch: str) -> bool:
-    return ch != "."
+def _step_units(model: str, h: int, w: int, step: dict) -> list[int]:
+    if model == "edges":
+        index = {e: i for i, e in enumerate(_edges(h, w))}
+        return [index[(r, c, side)] for r, c, side in step["edges"]]
+    return [r * w + c for r, c in step["cells"]]
 
 
-def _grid_answer(slug: str, board: dict, states: list[int]) -> dict:
-    """The answer Python sees for player states (undecided = dry/blank, live counts)."""
-    h, w = board["h"], board["w"]
-    on = [[states[r * w + c] == 1 for c in range(w)] for r in range(h)]
-    rows = []
-    for r in range(h):
-        s = ""
-        for c in range(w):
-            if not on[r][c]:
-                s += "."
-            elif slug == "canal-view":
-                s += "#"
-            else:
-                s += str(sum(1 for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
-                             if 0 <= r + dr < h and 0 <= c + dc < w and on[r + dr][c + dc]))
-        rows.append(s)
-    return {"rows": rows}
+def _keyboard_to(page, model: str, h: int, w: int, i: int) -> None:
+    """Move the keyboard cursor to unit i from wherever it is."""
+    page.locator("#board").focus()
+    for _ in range(2 * max(h, w)):
+        page.keyboard.press("ArrowUp")
+        page.keyboard.press("ArrowLeft")
+    if model == "edges":           # the doubled grid: cells odd/odd, edges odd/even
+        r, c, side = _edges(h, w)[i]
+        y, x = (2 * r + 1, 2 * c + 2) if side == "r" else (2 * r + 2, 2 * c + 1)
+        right, down = x - 1, (y - 1) // 2 if x % 2 == 0 else y - 1
+    else:
+        right, down = i % w, i // w
+    for _ in range(right):
+        page.keyboard.press("ArrowRight")
+    for _ in range(down):
+        page.keyboard.press("ArrowDown")
 
 
-@pytest.mark.parametrize("slug", sorted(PKG))
+# ---- the whole round, every puzzle ------------------------------------------------------
+
+@pytest.mark.parametrize("slug", ALL)
 def test_play_page(slug, served, browser):
-    base, banks = served
-    entry = _pick(banks[slug][1])
-    board, answer = entry["board"], entry["answer"]
+    base = served
+    p = puzzle(slug)
+    model, cycle = p.play.model, p.play.input["cycle"]
+    on_state, off_state = cycle[0], cycle[1]
+    entry = _pick(slug)
+    board = entry["board"]
     h, w = board["h"], board["w"]
-    free_on = [(r, c) for r in range(h) for c in range(w)
-               if board["clues"][r][c] is None and _is_on(slug, answer["rows"][r][c])]
     ctx = browser.new_context(viewport={"width": 420, "height": 900})
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     try:
         _open(page, base, "en", slug, entry["id"])
+        assert page.locator(".play").get_attribute("data-model") == model
         assert page.locator("#pzl-link").get_attribute("href") == entry["url"]
         assert page.locator("#board-svg").get_attribute("role") == "img"
         assert page.locator("#board-desc").inner_text().strip()
+        fixed = page.evaluate("window.__play.fixed")
+        solution = page.evaluate("window.__play.solution")
+        free_on = [i for i, s in enumerate(solution) if s == on_state and fixed[i] is None]
+        hint_key = "hintEdge" if model == "edges" else "hint"
+        bad_key = "badEdge" if model == "edges" else "bad"
+        trace_state = p.play.input["trace"]
 
-        # A hint on the empty board is the first trace step that is not yet on the board.
+        # What each trace step asks for, as the page reads it; where a step names its
+        # units and states, that is the model's default mapping.
+        targets = [[tuple(t) for t in page.evaluate(f"window.__play.targets({k})")]
+                   for k in range(len(entry["trace"]))]
+        for s, t in zip(entry["trace"], targets):
+            if "states" in s and ("edges" if model == "edges" else "cells") in s:
+                units = _step_units(model, h, w, s)
+                assert t == [(u, trace_state[x]) for u, x in zip(units, s["states"])]
+
+        # A hint on the empty board is the first trace step not yet on the board.
         page.click("#hint")
-        step = next(s for s in entry["trace"] if any(
-            board["clues"][r][c] is None for r, c in s["cells"]))
-        assert step["en"] in page.locator("#hint-out").inner_text()
-        hinted = {(int(g.get_attribute("data-r")), int(g.get_attribute("data-c")))
-                  for g in page.locator("#board .cell.hint").all()}
-        assert hinted == {tuple(x) for x in step["cells"]}
+        k = next(k for k, t in enumerate(targets) if any(fixed[u] is None for u, _ in t))
+        assert entry["trace"][k]["en"] in page.locator("#hint-out").inner_text()
+        assert set(_marks(page)[hint_key]) == {u for u, _ in targets[k]}
 
         # Mark that step as the hint says: the next hint is a later step.
-        on_word = STATE_WORDS[slug][0]
-        for (r, c), state in zip(step["cells"], step["states"]):
-            if board["clues"][r][c] is None:
-                _click(page, r, c, 1 if state == on_word else 2)
+        for u, want in targets[k]:
+            if fixed[u] is None:
+                _click(page, model, h, w, u, (cycle.index(want) + 1) % len(cycle))
         st = _states(page)
-        want_state = {on_word: 1}
-        nxt = next((s for s in entry["trace"] if any(
-            st[r * w + c] != want_state.get(x, 2) for (r, c), x in zip(s["cells"], s["states"]))),
-            None)
+        nxt = next((j for j, t in enumerate(targets) if any(st[u] != x for u, x in t)), None)
         page.click("#hint")
         if nxt is not None:
-            assert nxt is not step
-            assert nxt["en"] in page.locator("#hint-out").inner_text()
-            hinted = {(int(g.get_attribute("data-r")), int(g.get_attribute("data-c")))
-                      for g in page.locator("#board .cell.hint").all()}
-            assert hinted == {tuple(x) for x in nxt["cells"]}
+            assert nxt > k
+            assert entry["trace"][nxt]["en"] in page.locator("#hint-out").inner_text()
+            assert set(_marks(page)[hint_key]) == {u for u, _ in targets[nxt]}
         page.click("#reset")
 
         # The true answer by clicks: solved.
-        for r, c in free_on:
-            _click(page, r, c)
+        for u in free_on:
+            _click(page, model, h, w, u)
         page.wait_for_selector("#play-solved:not([hidden])")
         assert page.locator("#board.solved").count() == 1
         page.click("#check")
@@ -251,7 +196,7 @@ def test_play_page(slug, served, browser):
 
         # Undo and redo, by keyboard and by buttons.
         solved_states = _states(page)
-        last = free_on[-1][0] * w + free_on[-1][1]
+        last = free_on[-1]
         page.locator("#board").focus()
         page.keyboard.press("Control+z")
         assert _states(page)[last] == 0
@@ -265,31 +210,35 @@ def test_play_page(slug, served, browser):
         assert _states(page) == solved_states
         assert page.locator("#redo").is_disabled()
 
-        # A wrong answer: one click turns an answer cell from on to the off mark.
-        b_from, a_from, violations = _violations(slug)
-        for r0, c0 in free_on:
-            st = list(solved_states)
-            st[r0 * w + c0] = 2
-            want = violations(b_from(board), a_from(_grid_answer(slug, board, st)))
+        # A wrong entry: one more click takes an answer unit on to the next state of the
+        # cycle (an "off" mark, or undecided). The page names the rules Python reports
+        # for the answer it sees, in Python's words.
+        b_json = p.board_from_json(board)
+        for u0 in free_on:
+            _click(page, model, h, w, u0)
+            want = p.violations(b_json, p.answer_from_json(page.evaluate("window.__play.answer")))
             if want:
                 break
-        assert want, "removing a cell from the answer should break a rule"
-        _click(page, r0, c0)
+            page.click("#undo")
+        assert want, "removing a unit from the answer should break a rule"
+        st = list(solved_states)
+        st[u0] = off_state
         assert _states(page) == st
         assert page.locator("#play-solved").is_hidden()
         page.click("#check")
-        rules = [li.get_attribute("data-rule") for li in page.locator("#check-out li").all()]
-        assert rules == [v.rule for v in want]
-        bad = {(int(g.get_attribute("data-r")), int(g.get_attribute("data-c")))
-               for g in page.locator("#board .cell.bad").all()}
-        assert bad == {tuple(cell) for v in want for cell in v.cells}
+        items = page.locator("#check-out li").all()
+        assert [li.get_attribute("data-rule") for li in items] == [v.rule for v in want]
+        for li, v in zip(items, want):
+            assert li.inner_text().startswith(v.en + " (")
+        assert set(_marks(page)["bad"]) == {r * w + c for v in want for r, c in v.cells}
 
-        # The hint now points at the wrong mark.
+        # The hint now points at the wrong mark (a cycle without an "off" mark has none).
         page.click("#hint")
-        assert page.locator("#hint-out .wrong").count() == 1
-        bad = [(int(g.get_attribute("data-r")), int(g.get_attribute("data-c")))
-               for g in page.locator("#board .cell.bad").all()]
-        assert bad == [(r0, c0)]
+        if off_state:
+            assert page.locator("#hint-out .wrong").count() == 1
+            assert _marks(page)[bad_key] == [u0]
+        else:
+            assert page.locator("#hint-out .wrong").count() == 0
 
         # Progress survives a reload; the timer runs.
         page.wait_for_timeout(50)
@@ -298,24 +247,15 @@ def test_play_page(slug, served, browser):
         assert _states(page) == st
         assert page.locator("#timer").inner_text().strip()
 
-        # Keyboard input: cursor to the wrong cell, mark it on again -> solved.
-        page.locator("#board").focus()
-        for _ in range(h):
-            page.keyboard.press("ArrowUp")
-        for _ in range(w):
-            page.keyboard.press("ArrowLeft")
-        for _ in range(r0):
-            page.keyboard.press("ArrowDown")
-        for _ in range(c0):
-            page.keyboard.press("ArrowRight")
-        page.keyboard.press("Space")   # off mark -> undecided
-        page.keyboard.press("Space")   # undecided -> on
+        # Keyboard input: cursor to the wrong unit, mark it on again -> solved.
+        _keyboard_to(page, model, h, w, u0)
+        for _ in range((cycle.index(on_state) - cycle.index(off_state)) % len(cycle)):
+            page.keyboard.press("Space")
         page.wait_for_selector("#play-solved:not([hidden])")
 
         # Reset clears every mark and can be undone.
         page.click("#reset")
-        assert all(s == 0 or board["clues"][i // w][i % w] is not None
-                   for i, s in enumerate(_states(page)))
+        assert all(s == 0 or fixed[i] is not None for i, s in enumerate(_states(page)))
         page.click("#undo")
         page.wait_for_selector("#play-solved:not([hidden])")
 
@@ -330,58 +270,204 @@ def test_play_page(slug, served, browser):
 
 
 def test_controls_are_labelled(served, browser):
-    base, banks = served
-    slug = min(PKG)
-    entry = _pick(banks[slug][1])
+    slug = REGISTERED[0]
+    entry = _pick(slug)
     ctx = browser.new_context()
     page = ctx.new_page()
     try:
-        _open(page, base, "en", slug, entry["id"])
+        _open(page, served, "en", slug, entry["id"])
         for el in page.locator("button, select, #board").all():
             label = el.get_attribute("aria-label") or el.evaluate(
                 "e => (e.labels && e.labels[0] && e.labels[0].textContent) || ''")
             assert label.strip(), el.evaluate("e => e.outerHTML")
         # The picker lists every board of the bank.
-        assert page.locator("#pick-board option").count() == len(banks[slug][1]["boards"])
+        assert page.locator("#pick-board option").count() == len(bank(slug)["boards"])
     finally:
         ctx.close()
 
 
 def test_drag_paints_cells_as_one_undo_step(served, browser):
-    base, banks = served
-    slug = "canal-view"
-    entry = _pick(banks[slug][1])
+    slug = next(s for s in REGISTERED if puzzle(s).play.model == "cells")
+    on = puzzle(slug).play.input["cycle"][0]
+    entry = _pick(slug)
     board = entry["board"]
-    w = board["w"]
-    # The longest run of clue-free cells in one row.
-    best: list[tuple[int, int]] = []
-    for r in range(board["h"]):
-        run: list[tuple[int, int]] = []
-        for c in range(w):
-            run = run + [(r, c)] if board["clues"][r][c] is None else []
-            if len(run) > len(best):
-                best = run
-    assert len(best) >= 2
+    h, w = board["h"], board["w"]
     ctx = browser.new_context()
     page = ctx.new_page()
     try:
-        _open(page, base, "en", slug, entry["id"])
-        box = page.locator("#board-svg").bounding_box()
-        scale = box["width"] / page.eval_on_selector("#board-svg", "s => s.viewBox.baseVal.width")
-
-        def at(r, c):
-            return box["x"] + (22 + c * 40) * scale, box["y"] + (22 + r * 40) * scale
-
-        page.mouse.move(*at(*best[0]))
+        _open(page, served, "en", slug, entry["id"])
+        fixed = page.evaluate("window.__play.fixed")
+        # The longest run of free cells in one row.
+        best: list[int] = []
+        for r in range(h):
+            run: list[int] = []
+            for c in range(w):
+                run = run + [r * w + c] if fixed[r * w + c] is None else []
+                if len(run) > len(best):
+                    best = run
+        assert len(best) >= 2
+        page.mouse.move(*_unit_point(page, "cells", h, w, best[0]))
         page.mouse.down()
-        for cell in best[1:]:
-            page.mouse.move(*at(*cell), steps=3)
+        for i in best[1:]:
+            page.mouse.move(*_unit_point(page, "cells", h, w, i), steps=3)
         page.mouse.up()
         st = _states(page)
-        assert [st[r * w + c] for r, c in best] == [1] * len(best)
+        assert [st[i] for i in best] == [on] * len(best)
         page.click("#undo")
         st = _states(page)
-        assert [st[r * w + c] for r, c in best] == [0] * len(best)
+        assert [st[i] for i in best] == [0] * len(best)
         assert page.locator("#undo").is_disabled()
     finally:
         ctx.close()
+
+
+def test_edges_drag_draws_and_erases_with_a_readout(served, browser):
+    """Model "edges": a drag along a grid line draws every edge it passes (one undo
+    step); a drag starting on a drawn line erases; the module's readout follows; the
+    puzzle's own stylesheet is loaded."""
+    slug = "test-edges"
+    entry = next(b for b in bank(slug)["boards"] if b["id"] == "2x4-01")
+    h, w = entry["h"], entry["w"]
+    right = [i for i, (r, c, side) in enumerate(_edges(h, w)) if side == "r" and c == 0]
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    try:
+        _open(page, served, "en", slug, entry["id"])
+        assert page.locator('link[href$="static/play/test-edges.css"]').count() == 1
+        assert page.locator("#play-readout").inner_text() == "Dominoes: 0 of 4"
+
+        def stroke(cells):
+            page.mouse.move(*_corner(page, *cells[0]))
+            page.mouse.down()
+            for rc in cells[1:]:
+                page.mouse.move(*_corner(page, *rc), steps=4)
+            page.mouse.up()
+
+        stroke([(0, 1), (1, 1), (2, 1)])          # down the line right of column 1
+        st = _states(page)
+        assert [st[i] for i in right] == [1, 1] and sum(st) == 2
+        assert page.locator("#play-readout").inner_text() == "Dominoes: 1 of 4"
+        assert page.locator("#board .edge.s1").count() == 2
+        page.click("#undo")
+        assert sum(_states(page)) == 0 and page.locator("#undo").is_disabled()
+        page.click("#redo")
+        stroke([(2, 1), (1, 1)])                  # starts on a drawn line: erases it
+        st = _states(page)
+        assert [st[i] for i in right] == [1, 0]
+        page.goto(f"{served}/ja/{slug}/play/index.html#{entry['id']}")
+        page.wait_for_selector("body[data-ready='1']")
+        assert page.locator("#play-readout").inner_text() == "ドミノ: 0 / 4"
+    finally:
+        ctx.close()
+
+
+def test_regions_show_live_counts_and_borders(served, browser):
+    """Model "regions": thick borders between regions; each numbered cell shows its
+    region's count of numbered cells, live; two in one region break one.many."""
+    slug = "test-regions"
+    entry = next(b for b in bank(slug)["boards"] if b["id"] == "2x4-01")
+    h, w = entry["h"], entry["w"]
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    try:
+        _open(page, served, "en", slug, entry["id"])
+        regions = entry["board"]["regions"]
+        borders = sum(regions[r][c] != regions[r][c + 1] for r in range(h) for c in range(w - 1))
+        borders += sum(regions[r][c] != regions[r + 1][c] for r in range(h - 1) for c in range(w))
+        assert page.eval_on_selector("#board .region", "p => p.getAttribute('d')").count("M") \
+            == borders
+
+        def ink(i):
+            return page.locator(f'#board .cell[data-r="{i // w}"][data-c="{i % w}"] .ink')
+
+        _click(page, "regions", h, w, 0)
+        assert ink(0).text_content() == "1"
+        _click(page, "regions", h, w, 1)          # same region as cell 0
+        assert ink(0).text_content() == "2" and ink(1).text_content() == "2"
+        page.click("#check")
+        li = page.locator('#check-out li[data-rule="one.many"]')
+        assert li.inner_text().startswith(
+            "The region at row 1, column 1 has 2 numbered cells, not one.")
+        page.click("#undo")
+        assert ink(0).text_content() == "1" and ink(1).count() == 0
+    finally:
+        ctx.close()
+
+
+# ---- fitting the screen, and the extra controls -------------------------------------------
+
+def _largest(slug: str) -> dict:
+    return max(bank(slug)["boards"], key=lambda b: (b["h"] * b["w"], b["id"]))
+
+
+@pytest.mark.parametrize("slug", REGISTERED)
+@pytest.mark.parametrize("size", [(1366, 768), (1280, 720)], ids=["1366x768", "1280x720"])
+def test_board_and_check_fit_a_laptop_screen(slug, size, served, browser):
+    page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+    try:
+        _open(page, served, "en", slug, _largest(slug)["id"])
+        board = page.locator("#board-svg").bounding_box()
+        check = page.locator("#check").bounding_box()
+        for box in (board, check):
+            assert box["y"] >= 0 and box["y"] + box["height"] <= size[1], (slug, box)
+            assert box["x"] >= 0 and box["x"] + box["width"] <= size[0], (slug, box)
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize("slug", REGISTERED)
+def test_phone_cells_are_at_least_30px(slug, served, browser):
+    entry = _largest(slug)
+    page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True,
+                            has_touch=True)
+    try:
+        _open(page, served, "en", slug, entry["id"])
+        box = page.locator("#board-svg").bounding_box()
+        cell = box["width"] * 40 / (entry["w"] * 40 + 4)
+        if entry["w"] <= 12:
+            assert cell >= 30, (slug, cell)
+        assert page.locator("#play-rules").evaluate("d => d.open")
+        page.click("#zoom")
+        assert page.locator("#board-svg").bounding_box()["width"] > box["width"] * 1.5
+    finally:
+        page.close()
+
+
+def test_undo_all_redo_all_clear_marks_and_trial(served, browser):
+    slug = REGISTERED[0]
+    p = puzzle(slug)
+    model, cycle = p.play.model, p.play.input["cycle"]
+    entry = _pick(slug)
+    h, w = entry["board"]["h"], entry["board"]["w"]
+    page = browser.new_page()
+    try:
+        _open(page, served, "en", slug, entry["id"])
+        page.evaluate("localStorage.clear()")
+        page.click("#reset")
+        free = [i for i, f in enumerate(page.evaluate("window.__play.fixed")) if f is None]
+        a, b, c = free[:3]
+        _click(page, model, h, w, a)               # the answer's state (cycle[0])
+        _click(page, model, h, w, b, times=2)      # a helper mark (cycle[1])
+        st = _states(page)
+        assert st[a] == cycle[0] and st[b] == cycle[1] and cycle[1] > 1
+        page.click("#clear-marks")
+        st = _states(page)
+        assert st[a] == cycle[0] and st[b] == 0
+        page.click("#undo-all")
+        assert all(_states(page)[i] == 0 for i in (a, b))
+        page.click("#redo-all")
+        assert _states(page)[a] == cycle[0] and _states(page)[b] == 0
+        # a trial: its moves are drawn apart, Drop takes them all back
+        page.click("#trial")
+        _click(page, model, h, w, c)
+        assert page.locator("#board.trial g.trial").count() == 1
+        page.click("#trial-drop")
+        assert _states(page)[c] == 0 and _states(page)[a] == cycle[0]
+        assert page.locator("#trial").is_visible() and not page.locator("#trial-drop").is_visible()
+        page.click("#trial")
+        _click(page, model, h, w, c)
+        page.click("#trial-accept")
+        assert _states(page)[c] == cycle[0]
+        assert page.locator("#board g.trial").count() == 0
+    finally:
+        page.close()

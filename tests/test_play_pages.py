@@ -1,82 +1,132 @@
-"""play_files: the files it returns, their JSON, and the pages' number provenance."""
+"""play_files: the files it returns, their JSON, the config the script reads, and the
+pages' number provenance, for every registered puzzle and the framework's test puzzles."""
 
 from __future__ import annotations
 
 import json
 import re
+import subprocess
 from pathlib import Path
 
+import play_fixtures
 import pytest
-from test_play_browser import PKG, _bank, _puzzle
+from play_support import ALL, REGISTERED, bank, puzzle
 
 from site_builder import play
 from site_builder.check import check_html
+from site_builder.site import Site
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
 def outputs():
-    site = play._light_site(ROOT)
-    return {slug: (play.play_files(site, _puzzle(slug), _bank(slug)), _bank(slug))
-            for slug in PKG}
+    site = Site(ROOT, load_data=False)
+    return {slug: play.play_files(site, puzzle(slug), bank(slug)) for slug in ALL}
 
 
-@pytest.mark.parametrize("slug", sorted(PKG))
+def _config(html: str) -> dict:
+    return json.loads(re.search(r'id="play-config">(.*?)</script>', html, re.DOTALL).group(1))
+
+
+@pytest.mark.parametrize("slug", ALL)
 def test_files_and_data(slug, outputs):
-    files, bank = outputs[slug]
+    files, data = outputs[slug], bank(slug)
     assert f"en/{slug}/play/index.html" in files
     assert f"ja/{slug}/play/index.html" in files
     index = json.loads(files[f"{slug}/play-data/index.json"])
-    assert [b["id"] for b in index["boards"]] == [b["id"] for b in bank["boards"]]
-    for b in bank["boards"]:
-        data = json.loads(files[f"{slug}/play-data/{b['id']}.json"])
+    assert [b["id"] for b in index["boards"]] == [b["id"] for b in data["boards"]]
+    for b in data["boards"]:
+        got = json.loads(files[f"{slug}/play-data/{b['id']}.json"])
         for k in ("board", "answer", "url", "trace", "grade", "clues"):
-            assert data[k] == b[k]
+            assert got[k] == b[k]
     # Page + data files only; nothing else.
-    assert len(files) == 2 + 1 + len(bank["boards"])
+    assert len(files) == 2 + 1 + len(data["boards"])
 
 
-@pytest.mark.parametrize("slug", sorted(PKG))
+@pytest.mark.parametrize("slug", ALL)
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_page_passes_number_check(slug, lang, outputs):
-    files, _ = outputs[slug]
-    html = files[f"{lang}/{slug}/play/index.html"]
+    html = outputs[slug][f"{lang}/{slug}/play/index.html"]
     assert check_html(f"{lang}/{slug}/play/index.html", html, {}) == []
     assert f'<html lang="{lang}">' in html
     # Links are relative and point at the shared framework and this puzzle's checker.
     assert 'src="../../../static/play/play.js"' in html
     assert f'href="../../../static/play/{slug}.js"' in html
-    cfg = json.loads(re.search(r'id="play-config">(.*?)</script>', html, re.DOTALL).group(1))
+    css = f'href="../../../static/play/{slug}.css"'
+    assert (css in html) == puzzle(slug).play.css
+
+
+@pytest.mark.parametrize("slug", ALL)
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_config_comes_from_the_puzzle(slug, lang, outputs):
+    p = puzzle(slug)
+    cfg = _config(outputs[slug][f"{lang}/{slug}/play/index.html"])
     assert cfg["slug"] == slug and cfg["lang"] == lang
     assert cfg["data"] == f"../../../{slug}/play-data/"
     assert set(cfg["strings"]) == set(play.JS_STRINGS["en"])
+    assert cfg["model"] == p.play.model and cfg["input"] == json.loads(json.dumps(p.play.input))
+    assert cfg["rules"] == p.rules.to_json()
+    assert cfg["readout"] == p.play.text[lang].get("readout")
+    assert set(cfg["rungNames"]) == {*p.rungs, "search"}
+    assert cfg["rungNames"] == {r: p.rung_name(r, lang) for r in (*p.rungs, "search")}
+    # Every rung, "search" included, is translated on the Japanese page.
+    if lang == "ja":
+        assert all(cfg["rungNames"][r] != p.rung_name(r, "en") for r in cfg["rungNames"])
+
+
+@pytest.mark.parametrize("slug", ALL)
+def test_play_spec_is_complete(slug):
+    """What the framework reads from PlaySpec: a known model, the state names in both
+    languages, a click cycle and keys over those states, the trace names, the help text."""
+    spec = puzzle(slug).play
+    assert spec.model in play.MODELS
+    inp = spec.input
+    n = len(inp["states"]["en"])
+    assert len(inp["states"]["ja"]) == n and n >= 2
+    assert sorted(inp["cycle"]) == list(range(n))
+    assert set(inp["keys"].values()) <= set(range(1, n))
+    assert all(k == k.lower() for k in inp["keys"])
+    assert set(inp["trace"].values()) <= set(range(1, n))
+    assert set(spec.text["en"]) == set(spec.text["ja"])
+    assert {"cycle", "keys", "rules"} <= set(spec.text["en"])
+    static = [f.name for f in play_fixtures.STATIC[slug]] if slug in play_fixtures.STATIC \
+        else [f.name for f in (ROOT / "templates" / "static" / "play").glob(f"{slug}.*")]
+    assert f"{slug}.js" in static
+    assert (f"{slug}.css" in static) == spec.css
 
 
 def test_both_languages_have_the_same_keys():
     assert set(play.JS_STRINGS["en"]) == set(play.JS_STRINGS["ja"])
     assert set(play.PAGE["en"]) == set(play.PAGE["ja"])
-    for slug, text in play.PUZZLE_TEXT.items():
-        assert set(text["en"]) == set(text["ja"]), slug
+    for model in play.MODELS:
+        assert set(play.MODEL_PAGE["en"][model]) == set(play.MODEL_PAGE["ja"][model])
+        assert set(play.MODEL_PAGE["en"][model]) <= set(play.PAGE["en"])
 
 
 def test_unsafe_board_id_is_refused():
-    site = play._light_site(ROOT)
+    site = Site(ROOT, load_data=False)
     bad = {"boards": [{"id": "../x", "h": 1, "w": 1}]}
     with pytest.raises(ValueError, match="file name"):
-        play.play_files(site, _puzzle("sukoro"), bad)
+        play.play_files(site, puzzle(REGISTERED[0]), bad)
 
 
-@pytest.mark.parametrize("slug", sorted(PKG))
+def test_the_framework_names_no_puzzle():
+    """Issue 8's acceptance grep, over the play framework's own files (the rest of
+    site_builder/ and templates/*.j2 belong to the site builder)."""
+    names = "canal|sukoro|sashigane|nanro"
+    paths = ["site_builder/play.py", "templates/play.html.j2", "templates/static/play/play.js",
+             "templates/static/play/grid.js", "templates/static/play/play.css"]
+    res = subprocess.run(["grep", "-niE", names, *paths], cwd=ROOT, capture_output=True,
+                         text=True, check=False)
+    assert res.returncode == 1, res.stdout + res.stderr
+
+
+@pytest.mark.parametrize("slug", REGISTERED)
 def test_real_site_renders_the_play_pages(slug):
-    """Through the lead's Site, once this puzzle's JSON is built."""
-    if not all((ROOT / "content" / slug / f"{s}.json").exists()
-               for s in ("bank", "stats", "ledger")):
-        pytest.skip(f"content/{slug} is not built yet")
-    from site_builder.site import Site
-
+    """Through the Site the build uses, with this puzzle's stage files loaded."""
     site = Site(ROOT, slugs=[slug])
-    files = play.play_files(site, _puzzle(slug), site.data[f"{slug}/bank"])
+    files = play.play_files(site, puzzle(slug), site.data[f"{slug}/bank"])
     for lang in ("en", "ja"):
         html = files[f"{lang}/{slug}/play/index.html"]
         assert check_html(lang, html, {}) == []

@@ -90,3 +90,16 @@ def test_text_mode_side_table_round_trip() -> None:
 ])
 def test_relative_links(src: str, dst: str, want: str) -> None:
     assert rel(src, dst) == want
+
+
+def test_line_breaks_between_japanese_characters_vanish() -> None:
+    from pathlib import Path
+
+    from site_builder.site import Site
+
+    md = Site(Path(__file__).resolve().parent.parent, load_data=False).md
+    assert md.render("行けます。\n表の一行目") == "<p>行けます。表の一行目</p>\n"
+    assert md.render("one\ntwo") == "<p>one\ntwo</p>\n"
+    assert md.render("英語 word\n日本") == "<p>英語 word\n日本</p>\n"
+    html = md.render('数は<data value="3">3</data>\nつ。見える\n<data value="1">1</data>')
+    assert "\n" in html.split("</data>")[0] or "3</data>\nつ" in html

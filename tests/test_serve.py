@@ -5,6 +5,7 @@ from __future__ import annotations
 import http.client
 import os
 import queue
+import re
 import shutil
 import signal
 import socket
@@ -43,12 +44,7 @@ class Server:
         self.url = f"http://127.0.0.1:{port}/"
         env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
         env.update(PYTHONPATH=str(project), PYTHONUNBUFFERED="1")
-        if (project / "site_builder" / "cli.py").exists():
-            cmd = [sys.executable, "-m", "site_builder.cli", "serve", "--port", str(port)]
-        else:  # the CLI is not written yet: call the function the CLI will call
-            call = ("import sys; from pathlib import Path; from site_builder.serve import serve;"
-                    "serve(Path.cwd(), Path.cwd() / 'dist', port=int(sys.argv[1]))")
-            cmd = [sys.executable, "-c", call, str(port)]
+        cmd = [sys.executable, "-m", "site_builder.cli", "serve", "--port", str(port)]
         self.proc = subprocess.Popen(cmd, cwd=project, env=env, stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT, text=True)
         self.lines: list[str] = []
@@ -185,7 +181,7 @@ def test_no_file_outside_the_output_folder_is_served(server: Server) -> None:
                      "/..%2fsecret-outside.txt", "/%2e%2e%2fsecret-outside.txt",
                      "/en/..%2f..%2fsecret-outside.txt", "/%2E%2E/%2E%2E/etc/passwd",
                      "//etc/passwd", "/%2fetc%2fpasswd", "/..\\secret-outside.txt",
-                     "/escape.txt"):
+                     "/escape.txt", "/%00", "/en/%00index.html"):
             status, body = get(server.port, path)
             assert status in (400, 403, 404), (path, status)
             assert b"TOP SECRET" not in body and b"root:" not in body, path
@@ -194,6 +190,19 @@ def test_no_file_outside_the_output_folder_is_served(server: Server) -> None:
         assert get(server.port, "/", host=f"localhost:{server.port}")[0] == 200
     finally:
         link.unlink(missing_ok=True)
+
+
+def test_a_missing_nested_path_gets_the_styled_404_page(server: Server) -> None:
+    status, body = get(server.port, "/a/b/c")
+    assert status == 404
+    page = body.decode()
+    css = re.search(r'href="([^"]*site\.css)"', page)
+    assert css and css.group(1).startswith("/"), page[:400]
+    assert get(server.port, css.group(1))[0] == 200
+    home = re.search(r'href="([^"]*en/index\.html)"', page)
+    assert home and get(server.port, home.group(1))[0] == 200
+    status, body = get(server.port, "/sukoro/README.ja.md")
+    assert status == 200
 
 
 def test_not_reachable_on_other_interfaces(server: Server) -> None:
@@ -276,7 +285,19 @@ def test_ctrl_c_exits_cleanly(tmp_path: Path, sig: signal.Signals) -> None:
     assert "stopped" in out
 
 
-@pytest.mark.skipif(not (REPO / "site_builder" / "cli.py").exists(), reason="no CLI yet")
+def test_port_zero_serves_on_the_port_it_prints(tmp_path: Path) -> None:
+    project = copy_project(tmp_path / "proj")
+    s = Server(project, 0)
+    try:
+        line = s.wait_for("Ctrl+C to stop", timeout=600)
+        m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        assert m and int(m.group(1)) > 0, line
+        assert get(int(m.group(1)), "/")[0] == 200
+    finally:
+        s.stop()
+    assert "Traceback" not in s.output()
+
+
 def test_port_in_use_is_one_line_and_exit_2(tmp_path: Path) -> None:
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))

@@ -139,7 +139,8 @@ def _assert_refused(copy: Path, r: subprocess.CompletedProcess[str], before: tup
 
 
 @pytest.mark.parametrize("case", ["unknown-slug", "unknown-solve-slug", "bad-url", "bad-url-char",
-                                  "corrupt-json", "wrong-schema", "bad-template", "missing-file"])
+                                  "corrupt-json", "wrong-schema", "bad-template", "missing-file",
+                                  "null-number", "string-number"])
 def test_bad_input_exit_2_nothing_written(built: Path, tmp_path: Path, case: str) -> None:
     copy = fresh_copy(built, tmp_path)
     stats = copy / "content" / "sukoro" / "stats.json"
@@ -148,6 +149,10 @@ def test_bad_input_exit_2_nothing_written(built: Path, tmp_path: Path, case: str
     elif case == "wrong-schema":
         doc = json.loads(stats.read_text())
         doc["schema"] = 99
+        stats.write_text(json.dumps(doc))
+    elif case in ("null-number", "string-number"):
+        doc = json.loads(stats.read_text())
+        doc["data"]["lemma"]["unique"] = None if case == "null-number" else "many"
         stats.write_text(json.dumps(doc))
     elif case == "bad-template":
         tpl = copy / "templates" / "sukoro" / "article.ja.md.j2"
@@ -162,6 +167,8 @@ def test_bad_input_exit_2_nothing_written(built: Path, tmp_path: Path, case: str
         "wrong-schema": (["build"], "schema"),
         "bad-template": (["build"], "article.ja.md.j2"),
         "missing-file": (["solve", "sukoro", "no-such-board.json"], "no-such-board.json"),
+        "null-number": (["build"], "content/sukoro/stats.json, key lemma.unique is null"),
+        "string-number": (["build"], "content/sukoro/stats.json, key lemma.unique"),
     }[case]
     r = run(copy, *args)
     _assert_refused(copy, r, before, needle)
@@ -183,3 +190,33 @@ def test_verify_json(built: Path) -> None:
     for slug in ("sukoro", "canal-view"):
         assert out[slug]["boards"] == out[slug]["unique"] == 72
         assert sum(out[slug]["by_grade"].values()) == 72
+
+
+def test_check_refuses_a_null_figure(built: Path, tmp_path: Path) -> None:
+    copy = fresh_copy(built, tmp_path)
+    stats = copy / "content" / "sukoro" / "stats.json"
+    doc = json.loads(stats.read_text())
+    doc["data"]["lemma"]["unique"] = None
+    stats.write_text(json.dumps(doc))
+    r = run(copy, "check")
+    assert r.returncode == 1
+    assert "sukoro/stats.lemma.unique is null in content/sukoro/stats.json" in r.stdout
+
+
+def test_unreadable_input_is_named(built: Path, tmp_path: Path,
+                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from site_builder import build
+    from site_builder.errors import UserError
+
+    copy = fresh_copy(built, tmp_path)
+    victim = copy / "templates" / "sukoro" / "hook.en.md.j2"
+    real = Path.read_bytes
+
+    def read_bytes(self: Path) -> bytes:
+        if self == victim:
+            raise PermissionError(13, "Permission denied", str(self))
+        return real(self)
+
+    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    with pytest.raises(UserError, match="hook.en.md.j2: permission denied"):
+        build.inputs_hash(copy)

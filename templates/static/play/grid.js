@@ -1,4 +1,5 @@
-// Shared helpers for the rule checkers: cell lists, groups, the Python sort order.
+// Shared helpers for the play framework and the rule checkers: cell lists, groups, the
+// Python sort order, message templates, and the edge layout of the edges model.
 // Cells are [row, col] pairs; every list a checker returns is row-major sorted.
 
 export function cellCmp(a, b) {
@@ -15,46 +16,134 @@ export function cellsCmp(a, b) {
   return a.length - b.length;
 }
 
-// Sort violations by (position of the rule in rules, cells), as violations() does.
-export function sortViolations(list, rules) {
-  const pos = new Map(rules.map((r, i) => [r, i]));
+// Sort violations by (position of the rule in ids, cells), as RuleBook.sort does. The
+// framework calls this with the rule ids of the page's rules table; checkers need not.
+export function sortViolations(list, ids) {
+  const pos = new Map(ids.map((r, i) => [r, i]));
   for (const v of list) v.cells.sort(cellCmp);
   return list.sort((a, b) => pos.get(a.rule) - pos.get(b.rule) || cellsCmp(a.cells, b.cells));
 }
 
+// Fill a message template the way Python's str.format fills it from plain ints and
+// strings: "{name}" takes params.name, "{{" and "}}" are literal braces.
+export function fill(template, params) {
+  return template.replace(/\{\{|\}\}|\{(\w+)\}/g, (m, k) => {
+    if (m === "{{") return "{";
+    if (m === "}}") return "}";
+    if (!(k in params)) return m;
+    const v = params[k];
+    return v === null ? "None" : v === true ? "True" : v === false ? "False" : String(v);
+  });
+}
+
 export const DIRS = [[-1, 0], [1, 0], [0, -1], [0, 1]];
+
+// ---- the edges model's layout ---------------------------------------------------------
+// Only borders between two cells are edges (the frame is always drawn). Edge "r" of
+// cell (r, c) lies between (r, c) and (r, c + 1); edge "b" between (r, c) and (r + 1, c).
+// Indices: every "r" edge in reading order, then every "b" edge in reading order.
+
+export function edgeCount(h, w) {
+  return h * (w - 1) + (h - 1) * w;
+}
+
+export function edgeIndex(h, w, r, c, side) {
+  return side === "r" ? r * (w - 1) + c : h * (w - 1) + r * w + c;
+}
+
+// [r, c, side] of edge i.
+export function edgeAt(h, w, i) {
+  const nr = h * (w - 1);
+  if (i < nr) return [Math.floor(i / (w - 1)), i % (w - 1), "r"];
+  const j = i - nr;
+  return [Math.floor(j / w), j % w, "b"];
+}
+
+// The two cells an edge separates.
+export function edgeCells(h, w, i) {
+  const [r, c, side] = edgeAt(h, w, i);
+  return side === "r" ? [[r, c], [r, c + 1]] : [[r, c], [r + 1, c]];
+}
+
+// ---- the view: what a checker module's hooks see ----------------------------------------
+// The framework builds it once per board (states and fixed are updated in place); the
+// test runner builds it the same way. regionIds: the module's regions(board), or null.
+export function makeView(board, model, input, states, fixed, regionIds) {
+  const { h, w } = board;
+  const v = {
+    h, w, model, input, states, fixed,
+    edge: (r, c, side) => {
+      if (r < 0 || c < 0 || r >= h || c >= w || (side === "r" ? c + 1 >= w : r + 1 >= h)) return 0;
+      return states[edgeIndex(h, w, r, c, side)];
+    },
+    region: null, regionCells: null, count: null,
+  };
+  if (regionIds) {
+    const ids = regionIds.flat();
+    const byId = new Map();
+    ids.forEach((id, i) => {
+      if (!byId.has(id)) byId.set(id, []);
+      byId.get(id).push(i);
+    });
+    const k = new Map([...byId.keys()].map((id, j) => [id, j]));
+    v.region = Int32Array.from(ids, (id) => k.get(id));   // ids become 0, 1, ... in order
+    v.regionCells = [...byId.values()];
+    v.count = new Int32Array(h * w);
+    countRegions(v);
+  }
+  return v;
+}
+
+// The live per-region count: for every cell, how many cells of its region are in the
+// state input.count (default 1).
+export function countRegions(v) {
+  if (!v.regionCells) return;
+  const on = v.input.count === undefined ? 1 : v.input.count;
+  for (const cells of v.regionCells) {
+    let n = 0;
+    for (const i of cells) if (v.states[i] === on) n++;
+    for (const i of cells) v.count[i] = n;
+  }
+}
+
+// Orthogonally connected groups of the cells where same(a, b) holds for neighbours a, b
+// (indices r * w + c), each sorted, in reading order of their first cell.
+export function groupsBy(h, w, keep, same) {
+  const seen = new Uint8Array(h * w);
+  const out = [];
+  for (let i = 0; i < h * w; i++) {
+    if (seen[i] || !keep(i)) continue;
+    const group = [];
+    const stack = [i];
+    seen[i] = 1;
+    while (stack.length) {
+      const j = stack.pop();
+      const y = Math.floor(j / w), x = j % w;
+      group.push([y, x]);
+      for (const [dy, dx] of DIRS) {
+        const ny = y + dy, nx = x + dx;
+        const k = ny * w + nx;
+        if (ny >= 0 && ny < h && nx >= 0 && nx < w && !seen[k] && keep(k) && same(j, k)) {
+          seen[k] = 1;
+          stack.push(k);
+        }
+      }
+    }
+    out.push(group.sort(cellCmp));
+  }
+  return out;
+}
 
 // The connect rule: when the marked cells (on[r][c] true) form more than one
 // orthogonal group, one violation listing every marked cell outside the largest group
 // (ties: the group holding the earliest cell in reading order counts as largest).
 export function connectViolation(rule, on, h, w) {
-  const seen = Array.from({ length: h }, () => new Array(w).fill(false));
-  const groups = [];
-  for (let r = 0; r < h; r++) {
-    for (let c = 0; c < w; c++) {
-      if (!on[r][c] || seen[r][c]) continue;
-      const group = [];
-      const stack = [[r, c]];
-      seen[r][c] = true;
-      while (stack.length) {
-        const [y, x] = stack.pop();
-        group.push([y, x]);
-        for (const [dy, dx] of DIRS) {
-          const ny = y + dy, nx = x + dx;
-          if (ny >= 0 && ny < h && nx >= 0 && nx < w && on[ny][nx] && !seen[ny][nx]) {
-            seen[ny][nx] = true;
-            stack.push([ny, nx]);
-          }
-        }
-      }
-      groups.push(group); // groups are found in reading order of their first cell
-    }
-  }
+  const groups = groupsBy(h, w, (i) => on[Math.floor(i / w)][i % w], () => true);
   if (groups.length <= 1) return null;
   let best = 0;
   for (let i = 1; i < groups.length; i++) if (groups[i].length > groups[best].length) best = i;
   const cells = [];
   groups.forEach((g, i) => { if (i !== best) cells.push(...g); });
   cells.sort(cellCmp);
-  return { rule, cells, pieces: groups.length };
+  return { rule, cells, params: { pieces: groups.length } };
 }

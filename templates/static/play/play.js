@@ -1,15 +1,70 @@
-// The play framework: board picker, SVG board, input, undo/redo, storage, timer,
-// check and hint panels. Everything puzzle-specific lives in ./<slug>.js, which exports
-// RULES, MESSAGES, violations(board, answer), STATE_NAMES, CYCLE, KEYS, fixedState,
-// answerState, traceState, toAnswer, cellSvg and cellText (and optionally message(v, lang)).
-// States per cell: 0 undecided, 1 the "on" state, 2 the "off" mark.
+// The play framework: board picker, SVG board, input, undo/redo, storage, timer, check
+// and hint panels, for every puzzle. It names no puzzle. What it knows of one comes from
+// the page's config (id "play-config", written by site_builder/play.py from the Puzzle)
+// and from the puzzle's checker module ./<slug>.js.
+//
+// ---- the config ----------------------------------------------------------------------
+// cfg.model   "cells" | "regions" | "edges"       (PlaySpec.model)
+// cfg.input   PlaySpec.input, the data of the input:
+//   states    {lang: [name of state 0, 1, ...]}   state 0 is always "undecided"
+//   cycle     [s, ...]  the states a click walks through (a back-click walks backwards)
+//   keys      {key: state}  keys that set the cursor's unit to a state
+//   trace     {trace state name: state}  how the hint trace's "states" map to states
+//   count     (regions) the state counted per region (default 1)
+// cfg.rules   the puzzle's rules table, [{id, cells, en, ja}] (RuleBook.to_json()):
+//             a violation's message is rule[lang] filled with its params (grid.js fill).
+// cfg.readout PlaySpec.text[lang].readout, {key: template} (optional, any model).
+//
+// ---- units and states ----------------------------------------------------------------
+// The player's marks are small integers, one per unit: a unit is a cell (row-major, index
+// r * w + c) in the models "cells" and "regions", an edge between two cells in the model
+// "edges" (layout in grid.js: edgeIndex / edgeAt / edgeCells). Storage keeps them as a
+// string of digits under localStorage "play:<slug>:<board id>".
+//
+// ---- the checker module ./<slug>.js exports --------------------------------------------
+// violations(board, answer) -> [{rule, cells: [[r, c], ...], params: {...}}, ...]
+//     required. Same rule ids, cells and params as the Python violations() for the same
+//     board and answer JSON (any order: the framework sorts them by the rules table).
+// toAnswer(board, view) -> answer JSON, as Python's answer_from_json reads it, undecided
+//     read as "off" (entering the solution's cycle[0] units solves). required.
+// answerStates(board, answer) -> [state per unit] the solution in player states. required
+//     (the hint names a unit whose non-zero state differs from it).
+// cellSvg(board, view, r, c, x, y, s) -> SVG markup for cell (r, c) drawn at (x, y), side
+//     s: clues and the cell's marks. required. Neutral classes in play.css: clue, fill,
+//     dot, ring, ring-given, ink, cross; a puzzle may add its own (PlaySpec.css).
+// cellText(board, view, r, c, lang) -> the cell for screen readers. optional (default:
+//     the state's name; in the edges model, "").
+// fixed(board) -> [state | null per unit]: units the player cannot change. optional.
+// regions(board) -> region id per cell ([[id, ...], ...] or flat). required for "regions".
+// readout(board, view) -> [[key, params], ...]: lines shown beside the board, each
+//     cfg.readout[key] filled with params. optional, any model.
+// traceUnits(board, step, input) -> [[unit, state], ...]: what a hint trace step asks for, when
+//     the step does not list "cells" (or, edges model, "edges") with "states" names.
+//     optional (default below, at hint()).
+//
+// view = {h, w, model, input, states, fixed, edge(r, c, side), region, regionCells, count}
+//   edge(r, c, side): the state of an edge ("edges"; 0 beyond the frame's inside).
+//   region: Int32Array region id per cell; regionCells: [[cell index, ...] per region];
+//   count: Int32Array per cell, the number of cells of its region in state input.count
+//   (the live per-region count; "regions" only, else null).
+//
+// The edges model draws state 1 as a line and any other non-zero state as a small cross
+// on the edge; the regions model draws thick borders between regions.
+import {
+  countRegions, edgeAt, edgeCells, edgeCount, edgeIndex, fill, makeView, sortViolations,
+} from "./grid.js";
 
 performance.mark("play-start");
 const cfg = JSON.parse(document.getElementById("play-config").textContent);
 const T = cfg.strings;
 const lang = cfg.lang;
+const IN = cfg.input;
+const EDGES = cfg.model === "edges";
+const REGIONS = cfg.model === "regions";
+const RULE_IDS = cfg.rules.map((r) => r.id);
+const RULE_TEXT = Object.fromEntries(cfg.rules.map((r) => [r.id, r[lang]]));
 const $ = (id) => document.getElementById(id);
-const fmt = (s, o) => s.replace(/\{(\w+)\}/g, (_, k) => (k in o ? o[k] : `{${k}}`));
+const fmt = fill;
 
 // The board to show first: #id, else the last one played, else the bank's first. Its
 // data (unless inline) is requested now, alongside the checker module.
@@ -38,27 +93,26 @@ const store = {
     try { localStorage.setItem(this.key(id), JSON.stringify(v)); } catch { /* full or off */ }
   },
   last(id) {
-    try {
-      if (id === undefined) return localStorage.getItem(`play:${cfg.slug}:last`);
-      localStorage.setItem(`play:${cfg.slug}:last`, id);
-    } catch { return null; }
-    return null;
+    try { localStorage.setItem(`play:${cfg.slug}:last`, id); } catch { /* off */ }
   },
 };
 
 // ---- state ---------------------------------------------------------------------------
 let entry = null;          // the board's data file
 let board = null;
-let states = null;         // Uint8Array, row-major
-let fixed = null;          // Array of fixed state or null
-let undoStack = [];        // each item: [[index, from, to], ...]
+let states = null;         // Uint8Array, one state per unit
+let fixed = null;          // Array of fixed state or null, per unit
+let view = null;           // what the checker's hooks see
+let undoStack = [];        // each item: [[unit, from, to], ...]
 let redoStack = [];
-let cursor = 0;
-let marks = { bad: new Set(), hint: new Set() };
+let cursor = 0;            // cells: a cell index; edges: [y, x] on the doubled grid
+let marks = { bad: new Set(), hint: new Set(), badEdge: new Set(), hintEdge: new Set() };
 let solved = false;
 let elapsed = 0;           // ms before the current run of the clock
 let runningSince = null;   // performance.now() while the clock runs
 let loadSeq = 0;
+
+const noMarks = () => ({ bad: new Set(), hint: new Set(), badEdge: new Set(), hintEdge: new Set() });
 
 // ---- picker --------------------------------------------------------------------------
 const boards = cfg.index;
@@ -103,14 +157,12 @@ function refreshLabel(id) {
   if (o && b) o.textContent = boardLabel(b, boards.indexOf(b) + 1);
 }
 
-sizeSel.addEventListener("change", () => {
-  const list = fillBoards(entry && entry.id);
-  if (list.length && (!entry || !list.some((b) => b.id === entry.id))) load(list[0].id);
-});
-gradeSel.addEventListener("change", () => {
-  const list = fillBoards(entry && entry.id);
-  if (list.length && (!entry || !list.some((b) => b.id === entry.id))) load(list[0].id);
-});
+for (const sel of [sizeSel, gradeSel]) {
+  sel.addEventListener("change", () => {
+    const list = fillBoards(entry && entry.id);
+    if (list.length && (!entry || !list.some((b) => b.id === entry.id))) load(list[0].id);
+  });
+}
 boardSel.addEventListener("change", () => load(boardSel.value));
 $("pick-prev").addEventListener("click", () => step(-1));
 $("pick-next").addEventListener("click", () => step(1));
@@ -120,6 +172,11 @@ function step(d) {
   const i = opts.findIndex((o) => o.value === boardSel.value);
   const j = i + d;
   if (j >= 0 && j < opts.length) load(opts[j].value);
+}
+
+// ---- the view the checker's hooks see ------------------------------------------------
+function refreshCounts() {
+  if (view) countRegions(view);
 }
 
 // ---- loading -------------------------------------------------------------------------
@@ -141,20 +198,24 @@ async function load(id) {
   if (seq !== loadSeq) return;
   entry = data;
   board = data.board;
-  const n = board.h * board.w;
-  fixed = [];
-  for (let r = 0; r < board.h; r++) for (let c = 0; c < board.w; c++) fixed.push(P.fixedState(board, r, c));
+  const { h, w } = board;
+  const n = EDGES ? edgeCount(h, w) : h * w;
+  fixed = P.fixed ? Array.from(P.fixed(board), (f) => (f === undefined ? null : f))
+    : new Array(n).fill(null);
   states = new Uint8Array(n);
   const rec = store.get(id);
   if (rec && typeof rec.s === "string" && rec.s.length === n) {
     for (let i = 0; i < n; i++) states[i] = +rec.s[i] || 0;
   }
   fixed.forEach((f, i) => { if (f !== null) states[i] = f; });
+  view = makeView(board, cfg.model, IN, states, fixed, REGIONS ? P.regions(board) : null);
   elapsed = rec && rec.t > 0 ? rec.t : 0;
   undoStack = [];
   redoStack = [];
-  cursor = Math.min(cursor, n - 1);
-  marks = { bad: new Set(), hint: new Set() };
+  trialAt = null;
+  showTrial();
+  cursor = EDGES ? [1, 1] : Math.min(typeof cursor === "number" ? cursor : 0, n - 1);
+  marks = noMarks();
   solved = false;
   store.last(id);
   if (boardSel.value !== id) {
@@ -166,17 +227,15 @@ async function load(id) {
     boardSel.value = id;
   }
   if (location.hash.slice(1) !== id) history.replaceState(null, "", `#${encodeURIComponent(id)}`);
-  const link = $("pzl-link");
-  link.href = entry.url;
+  $("pzl-link").href = entry.url;
   $("board-title").textContent = fmt(T.boardTitle, {
-    n: boards.findIndex((b) => b.id === id) + 1, id, size: entry.size || `${board.h}x${board.w}`,
+    n: boards.findIndex((b) => b.id === id) + 1, id, size: entry.size || `${h}x${w}`,
     grade: rungName(entry.grade), clues: entry.clues,
   });
   clearPanels();
   solved = isSolved();
   if (!solved) startClock();
   draw();
-  announce(false);
   $("play-status").textContent = "";
   document.body.dataset.board = id;
   if (!performance.getEntriesByName("play-rendered").length) performance.mark("play-rendered");
@@ -185,10 +244,28 @@ async function load(id) {
 // ---- drawing -------------------------------------------------------------------------
 const wrap = $("board");
 
+// SVG coordinates of an edge's two ends.
+function edgeEnds(i) {
+  const [r, c, side] = edgeAt(board.h, board.w, i);
+  const x = PAD + (c + 1) * CELL, y = PAD + (r + 1) * CELL;
+  return side === "r" ? [x, y - CELL, x, y] : [x - CELL, y, x, y];
+}
+
+function edgeSvg(i, st, cls) {
+  const [x1, y1, x2, y2] = edgeEnds(i);
+  if (st === 1) return `<line class="${cls}" x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}"/>`;
+  const mx = (x1 + x2) / 2, my = (y1 + y2) / 2, a = CELL * 0.1;
+  return `<path class="${cls} edge-mark" d="M${mx - a} ${my - a}L${mx + a} ${my + a}` +
+    `M${mx + a} ${my - a}L${mx - a} ${my + a}"/>`;
+}
+
 function draw() {
+  refreshCounts();
   const { h, w } = board;
   const W = w * CELL + 2 * PAD, H = h * CELL + 2 * PAD;
   const parts = [];
+  const trial = trialUnits();
+  wrap.style.setProperty("--aspect", String(W / H));
   parts.push(`<rect class="bg" x="${PAD}" y="${PAD}" width="${w * CELL}" height="${h * CELL}"/>`);
   for (let r = 0; r < h; r++) {
     for (let c = 0; c < w; c++) {
@@ -197,28 +274,86 @@ function draw() {
       let cls = "cell";
       if (marks.bad.has(i)) cls += " bad";
       if (marks.hint.has(i)) cls += " hint";
-      if (fixed[i] !== null) cls += " given";
-      parts.push(`<g class="${cls}" data-r="${r}" data-c="${c}" data-state="${states[i]}">` +
+      if (!EDGES && fixed[i] !== null) cls += " given";
+      if (!EDGES && trial.has(i)) cls += " trial";
+      const st = EDGES ? "" : ` data-state="${states[i]}"`;
+      parts.push(`<g class="${cls}" data-r="${r}" data-c="${c}"${st}>` +
         `<rect class="hl" x="${x}" y="${y}" width="${CELL}" height="${CELL}"/>` +
-        P.cellSvg(board, states, r, c, x, y, CELL) + "</g>");
+        P.cellSvg(board, view, r, c, x, y, CELL) + "</g>");
     }
   }
   let grid = "";
   for (let r = 1; r < h; r++) grid += `M${PAD} ${PAD + r * CELL}h${w * CELL}`;
   for (let c = 1; c < w; c++) grid += `M${PAD + c * CELL} ${PAD}v${h * CELL}`;
   parts.push(`<path class="grid" d="${grid}"/>`);
+  if (REGIONS) {
+    let d = "";
+    for (let i = 0, n = edgeCount(h, w); i < n; i++) {
+      const [[r1, c1], [r2, c2]] = edgeCells(h, w, i);
+      if (view.region[r1 * w + c1] === view.region[r2 * w + c2]) continue;
+      const [x1, y1, x2, y2] = edgeEnds(i);
+      d += `M${x1} ${y1}L${x2} ${y2}`;
+    }
+    parts.push(`<path class="region" d="${d}"/>`);
+  }
+  if (EDGES) {
+    for (const i of marks.hintEdge) parts.push(edgeSvg(i, 1, "edge-hl hint"));
+    for (const i of marks.badEdge) parts.push(edgeSvg(i, 1, "edge-hl bad"));
+    for (let i = 0; i < states.length; i++) {
+      if (!states[i]) continue;
+      const e = edgeAt(h, w, i);
+      parts.push(`<g class="edge s${states[i]}${fixed[i] !== null ? " given" : ""}` +
+        `${trial.has(i) ? " trial" : ""}" ` +
+        `data-r="${e[0]}" data-c="${e[1]}" data-side="${e[2]}">${edgeSvg(i, states[i], "line")}</g>`);
+    }
+  }
   parts.push(`<rect class="frame" x="${PAD}" y="${PAD}" width="${w * CELL}" height="${h * CELL}"/>`);
-  const cr = Math.floor(cursor / w), cc = cursor % w;
-  parts.push(`<rect class="cursor" x="${PAD + cc * CELL + 3}" y="${PAD + cr * CELL + 3}" ` +
-    `width="${CELL - 6}" height="${CELL - 6}"/>`);
+  parts.push(cursorSvg());
   wrap.classList.toggle("solved", solved);
   wrap.innerHTML = `<svg id="board-svg" viewBox="0 0 ${W} ${H}" role="img" aria-labelledby="board-desc" ` +
     `xmlns="http://www.w3.org/2000/svg" style="aspect-ratio:${W}/${H}">${parts.join("")}</svg>`;
   describe();
-  $("undo").disabled = !undoStack.length;
-  $("redo").disabled = !redoStack.length;
+  showReadout();
+  $("undo").disabled = $("undo-all").disabled = !undoStack.length;
+  $("redo").disabled = $("redo-all").disabled = !redoStack.length;
   $("play-solved").hidden = !solved;
   if (solved) $("play-solved").textContent = fmt(T.solved, { time: clockText() });
+}
+
+function cursorSvg() {
+  if (!EDGES) {
+    const cr = Math.floor(cursor / board.w), cc = cursor % board.w;
+    return `<rect class="cursor" x="${PAD + cc * CELL + 3}" y="${PAD + cr * CELL + 3}" ` +
+      `width="${CELL - 6}" height="${CELL - 6}"/>`;
+  }
+  const [y, x] = cursor;
+  const e = cursorEdge();
+  if (e === null) {
+    return `<rect class="cursor" x="${PAD + ((x - 1) / 2) * CELL + 3}" y="${PAD + ((y - 1) / 2) * CELL + 3}" ` +
+      `width="${CELL - 6}" height="${CELL - 6}"/>`;
+  }
+  const [x1, y1, x2, y2] = edgeEnds(e);
+  return `<path class="cursor" d="M${x1} ${y1}L${x2} ${y2}"/>`;
+}
+
+function showReadout() {
+  const out = $("play-readout");
+  const lines = P.readout && cfg.readout ? P.readout(board, view) || [] : [];
+  out.replaceChildren(...lines.map(([key, params]) => {
+    const p = document.createElement("p");
+    p.textContent = fmt(cfg.readout[key] || key, params);
+    return p;
+  }));
+  out.hidden = !lines.length;
+}
+
+function stateName(st) {
+  return (IN.states[lang] || IN.states.en)[st] ?? String(st);
+}
+
+function cellText(r, c) {
+  if (P.cellText) return P.cellText(board, view, r, c, lang);
+  return EDGES ? "" : stateName(states[r * board.w + c]);
 }
 
 // Text alternative: a summary plus one line per row.
@@ -226,35 +361,52 @@ function describe() {
   const lines = [fmt(T.boardSummary, { h: board.h, w: board.w, clues: entry.clues })];
   for (let r = 0; r < board.h; r++) {
     const cells = [];
-    for (let c = 0; c < board.w; c++) cells.push(P.cellText(board, states, r, c, lang));
+    for (let c = 0; c < board.w; c++) cells.push(cellText(r, c));
     lines.push(fmt(T.rowText, { r: r + 1 }) + " " + cells.join(", "));
+  }
+  if (EDGES) {
+    const drawn = [];
+    states.forEach((s, i) => { if (s) drawn.push(edgeName(i)); });
+    if (drawn.length) lines.push(drawn.join(", "));
   }
   if (solved) lines.push(fmt(T.solved, { time: clockText() }));
   $("board-desc").textContent = lines.join(". ") + ".";
 }
 
-function cellName(i) {
-  const r = Math.floor(i / board.w), c = i % board.w;
-  return fmt(T.cell, { r: r + 1, c: c + 1, state: P.cellText(board, states, r, c, lang) });
+function edgeAtText(i) {
+  const [[r, c], [r2, c2]] = edgeCells(board.h, board.w, i);
+  return fmt(T.edgeAt, { r: r + 1, c: c + 1, r2: r2 + 1, c2: c2 + 1 });
 }
 
-function announce(on = true) {
-  if (on) $("play-live").textContent = cellName(cursor);
+function edgeName(i) {
+  return fmt(T.unit, { at: edgeAtText(i), state: stateName(states[i]) });
+}
+
+function announce() {
+  let text;
+  if (!EDGES) {
+    const r = Math.floor(cursor / board.w), c = cursor % board.w;
+    text = fmt(T.unit, { at: fmt(T.at, { r: r + 1, c: c + 1 }), state: cellText(r, c) });
+  } else {
+    const e = cursorEdge();
+    const [y, x] = cursor;
+    text = e !== null ? edgeName(e) : fmt(T.unit, {
+      at: fmt(T.at, { r: (y + 1) / 2, c: (x + 1) / 2 }), state: cellText((y - 1) / 2, (x - 1) / 2) });
+  }
+  $("play-live").textContent = text;
 }
 
 // ---- moves ---------------------------------------------------------------------------
-function apply(changes, record = true) {
+function apply(changes) {
   if (!changes.length) return;
   for (const [i, , to] of changes) states[i] = to;
-  if (record) {
-    undoStack.push(changes);
-    redoStack = [];
-  }
+  undoStack.push(changes);
+  redoStack = [];
   afterChange();
 }
 
 function afterChange() {
-  marks = { bad: new Set(), hint: new Set() };
+  marks = noMarks();
   clearPanels();
   const was = solved;
   solved = isSolved();
@@ -265,14 +417,16 @@ function afterChange() {
   if (entry) refreshLabel(entry.id);
 }
 
-function setCell(i, to) {
-  if (!board || fixed[i] !== null || states[i] === to) return;
+function setUnit(i, to) {
+  if (!board || i === null || fixed[i] !== null || states[i] === to) return;
   apply([[i, states[i], to]]);
 }
 
-function cycle(i, back = false) {
-  if (!board || fixed[i] !== null) return;
-  setCell(i, nextState(i, back));
+function nextState(i, back) {
+  const cyc = IN.cycle;
+  const k = cyc.indexOf(states[i]);
+  const to = back ? cyc[(k + cyc.length - 1) % cyc.length] : cyc[(k + 1) % cyc.length];
+  return to === undefined ? 0 : to;
 }
 
 function undo() {
@@ -291,6 +445,81 @@ function redo() {
   afterChange();
 }
 
+// Every move back (or forward) at once: one redraw, and each move stays on its stack, so
+// Redo all (Undo all) brings them back.
+function undoAll() {
+  if (trialAt !== null) { dropTrial(); return; }
+  if (!undoStack.length) return;
+  while (undoStack.length) {
+    const ch = undoStack.pop();
+    for (let k = ch.length - 1; k >= 0; k--) states[ch[k][0]] = ch[k][1];
+    redoStack.push(ch);
+  }
+  afterChange();
+}
+
+function redoAll() {
+  if (!redoStack.length) return;
+  while (redoStack.length) {
+    const ch = redoStack.pop();
+    for (const [i, , to] of ch) states[i] = to;
+    undoStack.push(ch);
+  }
+  afterChange();
+}
+
+// Helper marks are the states other than 0 (undecided) and 1 (the answer's own state):
+// a dry dot, an excluded cross, a "no line" cross. Clearing them keeps the answer.
+function clearMarks() {
+  if (!board) return;
+  const ch = [];
+  states.forEach((s, i) => { if (fixed[i] === null && s > 1) ch.push([i, s, 0]); });
+  apply(ch);
+}
+
+// Trial: moves made after Trial are drawn apart; Keep makes them ordinary moves, Drop
+// takes every one of them back (and they cannot be redone).
+let trialAt = null;
+
+function trialUnits() {
+  const set = new Set();
+  if (trialAt !== null) for (const ch of undoStack.slice(trialAt)) for (const [i] of ch) set.add(i);
+  return set;
+}
+
+function startTrial() {
+  if (!board || trialAt !== null) return;
+  trialAt = undoStack.length;
+  showTrial();
+}
+
+function keepTrial() {
+  trialAt = null;
+  showTrial();
+  draw();
+}
+
+function dropTrial() {
+  if (trialAt === null) return;
+  while (undoStack.length > trialAt) {
+    const ch = undoStack.pop();
+    for (let k = ch.length - 1; k >= 0; k--) states[ch[k][0]] = ch[k][1];
+  }
+  redoStack = [];
+  trialAt = null;
+  showTrial();
+  afterChange();
+}
+
+function showTrial() {
+  const on = trialAt !== null;
+  $("trial").setAttribute("aria-pressed", String(on));
+  $("trial").hidden = on;
+  $("trial-accept").hidden = !on;
+  $("trial-drop").hidden = !on;
+  wrap.classList.toggle("trial", on);
+}
+
 function reset() {
   if (!board) return;
   const ch = [];
@@ -299,45 +528,82 @@ function reset() {
 }
 
 function isSolved() {
-  return P.violations(board, P.toAnswer(board, states)).length === 0;
+  refreshCounts();
+  return P.violations(board, P.toAnswer(board, view)).length === 0;
 }
 
-// ---- input ---------------------------------------------------------------------------
-function cellFromEvent(e) {
+// ---- pointer input -------------------------------------------------------------------
+// Board position of a pointer event, in cells (x across, y down), or null off the board.
+function boardPoint(e) {
   const svg = $("board-svg");
-  if (!svg) return -1;
+  if (!svg) return null;
   const rect = svg.getBoundingClientRect();
   const W = board.w * CELL + 2 * PAD, H = board.h * CELL + 2 * PAD;
-  const x = ((e.clientX - rect.left) / rect.width) * W - PAD;
-  const y = ((e.clientY - rect.top) / rect.height) * H - PAD;
-  const c = Math.floor(x / CELL), r = Math.floor(y / CELL);
+  const x = (((e.clientX - rect.left) / rect.width) * W - PAD) / CELL;
+  const y = (((e.clientY - rect.top) / rect.height) * H - PAD) / CELL;
+  return { x, y };
+}
+
+function cellFromEvent(e) {
+  const p = boardPoint(e);
+  if (!p) return -1;
+  const c = Math.floor(p.x), r = Math.floor(p.y);
   if (r < 0 || r >= board.h || c < 0 || c >= board.w) return -1;
   return r * board.w + c;
 }
 
-// Pointer input: press a cell to cycle it; drag on to give the cells you pass the same
-// state (one undo step for the whole stroke). Right button or Shift cycles backwards.
-let drag = null;
-
-function nextState(i, back) {
-  const cyc = P.CYCLE;
-  const k = cyc.indexOf(states[i]);
-  const to = back ? cyc[(k + cyc.length - 1) % cyc.length] : cyc[(k + 1) % cyc.length];
-  return to === undefined ? 0 : to;
+// Edges: the nearest grid corner, and the edge under the pointer (within a third of a
+// cell of the line, not on the frame) or null.
+function cornerAt(p) {
+  return [Math.max(0, Math.min(board.h, Math.round(p.y))), Math.max(0, Math.min(board.w, Math.round(p.x)))];
 }
 
+function edgeUnder(p) {
+  const { h, w } = board;
+  const r = Math.floor(p.y), c = Math.floor(p.x);
+  if (r < 0 || r >= h || c < 0 || c >= w) return null;
+  const fx = p.x - c, fy = p.y - r;
+  const sides = [[fx, r, c - 1, "r"], [1 - fx, r, c, "r"], [fy, r - 1, c, "b"], [1 - fy, r, c, "b"]];
+  sides.sort((a, b) => a[0] - b[0]);
+  const [d, er, ec, side] = sides[0];
+  if (d > 0.34 || er < 0 || ec < 0 || (side === "r" ? ec + 1 >= w : er + 1 >= h)) return null;
+  return edgeIndex(h, w, er, ec, side);
+}
+
+// The edge between two neighbouring corners, or null on the frame.
+function edgeBetween([y1, x1], [y2, x2]) {
+  const { h, w } = board;
+  if (y1 === y2) {           // a horizontal line: the "b" edge of the cell above it
+    const r = y1 - 1, c = Math.min(x1, x2);
+    return r >= 0 && r + 1 < h ? edgeIndex(h, w, r, c, "b") : null;
+  }
+  const r = Math.min(y1, y2), c = x1 - 1;
+  return c >= 0 && c + 1 < w ? edgeIndex(h, w, r, c, "r") : null;
+}
+
+// Pointer input. Cells: press a cell to cycle it; drag on to give the cells you pass the
+// same state. Edges: click a line to cycle it; drag along grid lines to draw, or (when
+// the first line dragged over is drawn) to erase. One undo step per stroke. Right
+// button or Shift cycles backwards.
+let drag = null;
+
 function paint(i) {
-  if (fixed[i] !== null || states[i] === drag.to) return;
+  if (i === null || fixed[i] !== null || states[i] === drag.to) return;
   drag.changes.push([i, states[i], drag.to]);
   states[i] = drag.to;
 }
 
 function endDrag() {
   if (!drag) return;
-  const { changes } = drag;
+  const d = drag;
   drag = null;
-  if (changes.length) {
-    undoStack.push(changes);
+  if (EDGES && d.to === null && d.edge !== null && fixed[d.edge] === null) {
+    const to = nextState(d.edge, d.back);
+    if (to !== states[d.edge]) d.changes.push([d.edge, states[d.edge], to]);
+    for (const [i, , t] of d.changes) states[i] = t;
+  }
+  if (d.changes.length) {
+    undoStack.push(d.changes);
     redoStack = [];
   }
   afterChange();
@@ -345,20 +611,56 @@ function endDrag() {
 
 wrap.addEventListener("pointerdown", (e) => {
   if (!board || (e.button !== 0 && e.button !== 2)) return;
-  const i = cellFromEvent(e);
-  if (i < 0) return;
-  e.preventDefault();
-  wrap.focus({ preventScroll: true });
-  cursor = i;
-  if (fixed[i] !== null) { draw(); return; }
-  drag = { to: nextState(i, e.button === 2 || e.shiftKey), changes: [], seen: new Set([i]),
-    id: e.pointerId };
-  paint(i);
+  const back = e.button === 2 || e.shiftKey;
+  if (EDGES) {
+    const p = boardPoint(e);
+    if (!p || p.x < -0.3 || p.y < -0.3 || p.x > board.w + 0.3 || p.y > board.h + 0.3) return;
+    e.preventDefault();
+    wrap.focus({ preventScroll: true });
+    const edge = edgeUnder(p);
+    drag = { corner: cornerAt(p), edge, to: null, back, changes: [], id: e.pointerId };
+    if (edge !== null) cursor = edgeCursor(edge);
+  } else {
+    const i = cellFromEvent(e);
+    if (i < 0) return;
+    e.preventDefault();
+    wrap.focus({ preventScroll: true });
+    cursor = i;
+    if (fixed[i] !== null) { draw(); return; }
+    drag = { to: nextState(i, back), changes: [], seen: new Set([i]), id: e.pointerId };
+    paint(i);
+  }
   try { wrap.setPointerCapture(e.pointerId); } catch { /* synthetic events */ }
   draw();
 });
+
 wrap.addEventListener("pointermove", (e) => {
   if (!drag || e.pointerId !== drag.id) return;
+  if (EDGES) {
+    const p = boardPoint(e);
+    if (!p) return;
+    const target = cornerAt(p);
+    // Walk from the last corner to this one, one grid step at a time.
+    let moved = false;
+    while (drag.corner[0] !== target[0] || drag.corner[1] !== target[1]) {
+      const [y, x] = drag.corner;
+      const dy = Math.sign(target[0] - y), dx = Math.sign(target[1] - x);
+      const next = Math.abs(target[0] - y) >= Math.abs(target[1] - x) ? [y + dy, x] : [y, x + dx];
+      const i = edgeBetween(drag.corner, next);
+      drag.corner = next;
+      if (i === null) continue;
+      if (drag.to === null) {
+        // The first line of a stroke decides: drawn -> erase, else draw.
+        const line = IN.cycle[0];
+        drag.to = states[i] === line ? 0 : line;
+      }
+      paint(i);
+      cursor = edgeCursor(i);
+      moved = true;
+    }
+    if (moved) draw();
+    return;
+  }
   const i = cellFromEvent(e);
   if (i < 0 || drag.seen.has(i)) return;
   drag.seen.add(i);
@@ -371,30 +673,58 @@ wrap.addEventListener("pointercancel", endDrag);
 wrap.addEventListener("lostpointercapture", endDrag);
 wrap.addEventListener("contextmenu", (e) => e.preventDefault());
 
+// ---- keyboard ------------------------------------------------------------------------
+// Edges: the cursor walks the doubled grid (y, x): odd/odd is a cell, one odd and one
+// even an edge; grid corners are stepped over.
+function cursorEdge() {
+  const [y, x] = cursor;
+  if (y % 2 === 1 && x % 2 === 0) return edgeIndex(board.h, board.w, (y - 1) / 2, x / 2 - 1, "r");
+  if (y % 2 === 0 && x % 2 === 1) return edgeIndex(board.h, board.w, y / 2 - 1, (x - 1) / 2, "b");
+  return null;
+}
+
+function edgeCursor(i) {
+  const [r, c, side] = edgeAt(board.h, board.w, i);
+  return side === "r" ? [2 * r + 1, 2 * c + 2] : [2 * r + 2, 2 * c + 1];
+}
+
+function unitAtCursor() {
+  return EDGES ? cursorEdge() : cursor;
+}
+
+function move(dy, dx) {
+  const { h, w } = board;
+  if (!EDGES) {
+    const r = Math.max(0, Math.min(h - 1, Math.floor(cursor / w) + dy));
+    const c = Math.max(0, Math.min(w - 1, (cursor % w) + dx));
+    cursor = r * w + c;
+    return;
+  }
+  let [y, x] = cursor;
+  y += dy;
+  x += dx;
+  if (y % 2 === 0 && x % 2 === 0) { y += dy; x += dx; }
+  if (y >= 1 && y <= 2 * h - 1 && x >= 1 && x <= 2 * w - 1) cursor = [y, x];
+}
+
 wrap.addEventListener("keydown", (e) => {
   if (!board || e.ctrlKey || e.metaKey || e.altKey) return;
-  const { h, w } = board;
-  let r = Math.floor(cursor / w), c = cursor % w;
   const k = e.key;
   const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+  const u = unitAtCursor();
   if (k in moves) {
-    r = Math.max(0, Math.min(h - 1, r + moves[k][0]));
-    c = Math.max(0, Math.min(w - 1, c + moves[k][1]));
-    cursor = r * w + c;
+    move(...moves[k]);
     draw();
-    announce();
   } else if (k === " " || k === "Enter") {
-    cycle(cursor, e.shiftKey);
-    announce();
+    if (u !== null && fixed[u] === null) setUnit(u, nextState(u, e.shiftKey));
   } else if (k === "Backspace" || k === "Delete" || k === "0") {
-    setCell(cursor, 0);
-    announce();
-  } else if (k.toLowerCase() in P.KEYS) {
-    setCell(cursor, P.KEYS[k.toLowerCase()]);
-    announce();
+    setUnit(u, 0);
+  } else if (k.toLowerCase() in IN.keys) {
+    setUnit(u, IN.keys[k.toLowerCase()]);
   } else {
     return;
   }
+  announce();
   e.preventDefault();
 });
 
@@ -411,6 +741,19 @@ document.addEventListener("keydown", (e) => {
 
 $("undo").addEventListener("click", undo);
 $("redo").addEventListener("click", redo);
+$("undo-all").addEventListener("click", undoAll);
+$("redo-all").addEventListener("click", redoAll);
+$("clear-marks").addEventListener("click", clearMarks);
+$("trial").addEventListener("click", startTrial);
+$("trial-accept").addEventListener("click", keepTrial);
+$("trial-drop").addEventListener("click", dropTrial);
+$("zoom").addEventListener("click", () => {
+  const on = !wrap.parentElement.classList.contains("zoomed");
+  wrap.parentElement.classList.toggle("zoomed", on);
+  $("zoom").setAttribute("aria-pressed", String(on));
+});
+// On a phone the rules start open: there is no room to show them beside the board.
+if (window.matchMedia && window.matchMedia("(max-width: 40rem)").matches) $("play-rules").open = true;
 $("reset").addEventListener("click", reset);
 $("check").addEventListener("click", check);
 $("hint").addEventListener("click", hint);
@@ -425,10 +768,17 @@ function cellsText(cells) {
   return cells.map(([r, c]) => fmt(T.at, { r: r + 1, c: c + 1 })).join(", ");
 }
 
+// A violation's message: its rule's template in the page's language, filled with params.
+function message(v) {
+  const t = RULE_TEXT[v.rule];
+  return t === undefined ? v.rule : fmt(t, v.params || {});
+}
+
 function check() {
   if (!board) return;
-  const vs = P.violations(board, P.toAnswer(board, states));
-  marks = { bad: new Set(), hint: new Set() };
+  refreshCounts();
+  const vs = sortViolations(P.violations(board, P.toAnswer(board, view)), RULE_IDS);
+  marks = noMarks();
   const out = $("check-out");
   out.replaceChildren();
   $("hint-out").replaceChildren();
@@ -445,8 +795,7 @@ function check() {
       for (const [r, c] of v.cells) marks.bad.add(r * board.w + c);
       const li = document.createElement("li");
       li.dataset.rule = v.rule;
-      const text = P.message ? P.message(v, lang) : P.MESSAGES[v.rule][lang];
-      li.textContent = `${text} (${cellsText(v.cells)})`;
+      li.textContent = `${message(v)} (${cellsText(v.cells)})`;
       ul.append(li);
     }
     out.append(p, ul);
@@ -455,14 +804,29 @@ function check() {
 }
 
 // ---- hint ----------------------------------------------------------------------------
+// A trace step lists "cells" ([r, c]) or, in the edges model, "edges" ([r, c, "r"|"b"]),
+// with one state name per unit in "states" (mapped through input.trace); a module whose
+// trace says something else exports traceUnits(board, step, input) -> [[unit, state], ...].
+function stepTargets(st) {
+  if (P.traceUnits) return P.traceUnits(board, st, IN);
+  const { h, w } = board;
+  const units = EDGES ? (st.edges || []).map(([r, c, side]) => edgeIndex(h, w, r, c, side))
+    : (st.cells || []).map(([r, c]) => r * w + c);
+  return units.map((u, k) => [u, IN.trace[st.states[k]]]);
+}
+
+function unitText(i) {
+  if (EDGES) return edgeAtText(i);
+  return fmt(T.at, { r: Math.floor(i / board.w) + 1, c: (i % board.w) + 1 });
+}
+
 function hint() {
   if (!board) return;
   const out = $("hint-out");
-  marks = { bad: new Set(), hint: new Set() };
+  marks = noMarks();
   $("check-out").replaceChildren();
   out.replaceChildren();
   const p = document.createElement("p");
-  const ans = entry.answer;
   if (solved) {
     p.className = "ok";
     p.textContent = fmt(T.solved, { time: clockText() });
@@ -470,37 +834,38 @@ function hint() {
     draw();
     return;
   }
-  // First wrong mark in reading order, if any.
+  // First wrong mark in unit order, if any.
+  const want = P.answerStates(board, entry.answer);
   for (let i = 0; i < states.length; i++) {
-    if (fixed[i] !== null || states[i] === 0) continue;
-    const r = Math.floor(i / board.w), c = i % board.w;
-    if (P.answerState(ans, r, c) !== states[i]) {
-      marks.bad.add(i);
-      p.className = "wrong";
-      p.textContent = fmt(T.hintWrong, { r: r + 1, c: c + 1 });
-      out.append(p);
-      draw();
-      return;
-    }
+    if (fixed[i] !== null || states[i] === 0 || states[i] === want[i]) continue;
+    (EDGES ? marks.badEdge : marks.bad).add(i);
+    p.className = "wrong";
+    p.textContent = fmt(T.hintWrong, { at: unitText(i) });
+    out.append(p);
+    draw();
+    return;
   }
-  const stepIx = (entry.trace || []).findIndex((st) =>
-    st.cells.some(([r, c], k) => states[r * board.w + c] !== P.traceState(st.states[k])));
-  if (stepIx < 0) {
+  const trace = entry.trace || [];
+  const st = trace.find((s) => stepTargets(s).some(([u, want]) => states[u] !== want));
+  if (!st) {
     p.textContent = T.hintNone;
     out.append(p);
     draw();
     return;
   }
-  const st = entry.trace[stepIx];
-  for (const [r, c] of st.cells) marks.hint.add(r * board.w + c);
+  const units = stepTargets(st).map(([u]) => u);
+  for (const u of units) (EDGES ? marks.hintEdge : marks.hint).add(u);
+  // The step's cells are shown too (in the edges model a step may decide cells).
+  for (const [r, c] of st.cells || []) marks.hint.add(r * board.w + c);
   const head = document.createElement("strong");
   head.className = "rung";
   head.textContent = rungName(st.rung);
   p.append(head, " ", st[lang] || st.en || "");
-  const cells = document.createElement("p");
-  cells.className = "cells";
-  cells.textContent = fmt(T.hintCells, { cells: cellsText(st.cells) });
-  out.append(p, cells);
+  const where = document.createElement("p");
+  where.className = "cells";
+  where.textContent = fmt(T.hintCells, {
+    cells: st.cells ? cellsText(st.cells) : units.map(unitText).join(", ") });
+  out.append(p, where);
   draw();
 }
 
@@ -555,5 +920,14 @@ if (firstId) {
 document.body.dataset.ready = "1";
 
 // For tests and the benchmark.
-window.__play = { get states() { return Array.from(states || []); }, get solved() { return solved; },
-  get entry() { return entry; }, load };
+window.__play = {
+  get states() { return Array.from(states || []); },
+  get fixed() { return fixed; },
+  get solved() { return solved; },
+  get entry() { return entry; },
+  get answer() { return board && P.toAnswer(board, view); },
+  get solution() { return board && P.answerStates(board, entry.answer); },
+  get marks() { return Object.fromEntries(Object.entries(marks).map(([k, v]) => [k, [...v]])); },
+  targets: (k) => stepTargets(entry.trace[k]),
+  load,
+};

@@ -1,53 +1,9 @@
-// Sukoro: the rule checker and the input mapping for the play framework.
+// Sukoro: the rule checker and the drawing hooks for the play framework ("cells").
 // Board JSON {h, w, clues}; answer JSON {rows}: a digit for a numbered cell, "." blank.
-// Player states: 0 undecided, 1 numbered, 2 excluded. Printed clues are fixed numbered.
-// There is no keypad: a numbered cell shows its live count of numbered neighbours.
-import { DIRS, connectViolation, sortViolations } from "./grid.js";
-
-export const RULES = ["sukoro.clue", "sukoro.count", "sukoro.equal", "sukoro.isolated",
-  "sukoro.connect"];
-
-export const MESSAGES = {
-  "sukoro.clue": {
-    en: "A printed number is not the count of numbered cells next to it.",
-    ja: "印刷された数字と、隣の数字マスの数が違います。",
-  },
-  "sukoro.count": {
-    en: "A number is not the count of numbered cells next to it.",
-    ja: "数字が、隣の数字マスの数と違います。",
-  },
-  "sukoro.equal": {
-    en: "Two adjacent numbers are equal.",
-    ja: "同じ数字が隣り合っています。",
-  },
-  "sukoro.isolated": {
-    en: "A numbered cell has no numbered neighbour.",
-    ja: "隣に数字のない数字マスがあります。",
-  },
-  "sukoro.connect": {
-    en: "The numbered cells do not form one connected group.",
-    ja: "数字のマスがひとつながりになっていません。",
-  },
-};
-
-// A sharper sentence for one violation, when its details are known.
-export function message(v, lang) {
-  if (v.rule === "sukoro.clue" && v.clue !== undefined) {
-    if (v.count === null) {
-      return lang === "ja" ? "印刷された数字のマスが空白になっています。"
-        : "A printed number's cell is left blank.";
-    }
-    return lang === "ja"
-      ? `印刷された ${v.clue} の隣の数字マスは ${v.count} 個です。`
-      : `The printed ${v.clue} has ${v.count} numbered neighbour${v.count === 1 ? "" : "s"}, not ${v.clue}.`;
-  }
-  if (v.rule === "sukoro.connect" && v.pieces) {
-    return lang === "ja"
-      ? `数字のマスが ${v.pieces} つに分かれています。大きい一つ以外のマスを示します。`
-      : `The numbers are in ${v.pieces} groups; the cells outside the largest are shown.`;
-  }
-  return MESSAGES[v.rule][lang];
-}
+// Player states (PlaySpec.input): 0 undecided, 1 numbered, 2 excluded. Printed clues are
+// fixed numbered. There is no keypad: a numbered cell shows its live count of numbered
+// neighbours. Rule ids and params match solvers/sukoro/board.py violations().
+import { DIRS, connectViolation } from "./grid.js";
 
 function digitAt(rows, r, c) {
   const ch = rows[r][c];
@@ -70,52 +26,42 @@ export function violations(board, answer) {
       const v = clues[r][c];
       if (v === null) continue;
       if (!on[r][c] || (v !== "?" && d[r][c] !== v)) {
-        out.push({ rule: "sukoro.clue", cells: [[r, c]], clue: v, count: d[r][c] });
+        out.push({ rule: "sukoro.clue", cells: [[r, c]], params: { row: r + 1, col: c + 1, clue: v } });
       }
     }
   }
   for (let r = 0; r < h; r++) {
     for (let c = 0; c < w; c++) {
       if (!on[r][c]) continue;
+      const v = d[r][c];
       let n = 0;
       for (const [dy, dx] of DIRS) if (inside(r + dy, c + dx) && on[r + dy][c + dx]) n++;
-      if (n !== d[r][c]) out.push({ rule: "sukoro.count", cells: [[r, c]] });
-      if (n === 0) out.push({ rule: "sukoro.isolated", cells: [[r, c]] });
-      if (c + 1 < w && on[r][c + 1] && d[r][c + 1] === d[r][c]) {
-        out.push({ rule: "sukoro.equal", cells: [[r, c], [r, c + 1]] });
+      const at = { row: r + 1, col: c + 1 };
+      if (n !== v) out.push({ rule: "sukoro.count", cells: [[r, c]], params: { ...at, value: v, count: n } });
+      if (n === 0) out.push({ rule: "sukoro.isolated", cells: [[r, c]], params: at });
+      if (c + 1 < w && on[r][c + 1] && d[r][c + 1] === v) {
+        out.push({ rule: "sukoro.equal", cells: [[r, c], [r, c + 1]],
+          params: { value: v, ...at, row2: r + 1, col2: c + 2 } });
       }
-      if (r + 1 < h && on[r + 1][c] && d[r + 1][c] === d[r][c]) {
-        out.push({ rule: "sukoro.equal", cells: [[r, c], [r + 1, c]] });
+      if (r + 1 < h && on[r + 1][c] && d[r + 1][c] === v) {
+        out.push({ rule: "sukoro.equal", cells: [[r, c], [r + 1, c]],
+          params: { value: v, ...at, row2: r + 2, col2: c + 1 } });
       }
     }
   }
   const conn = connectViolation("sukoro.connect", on, h, w);
   if (conn) out.push(conn);
-  return sortViolations(out, RULES);
+  return out;
 }
 
 // ---- input mapping -----------------------------------------------------------------
 
-export const STATE_NAMES = {
-  en: ["undecided", "numbered", "excluded"],
-  ja: ["未定", "数字", "空白"],
-};
-
-// The order a click walks through: numbered -> excluded -> undecided.
-export const CYCLE = [1, 2, 0];
-
-export const KEYS = { n: 1, "#": 1, x: 2, ".": 2 };
-
-export function fixedState(board, r, c) {
-  return board.clues[r][c] !== null ? 1 : null;
+export function fixed(board) {
+  return board.clues.flat().map((v) => (v !== null ? 1 : null));
 }
 
-export function answerState(answer, r, c) {
-  return answer.rows[r][c] === "." ? 2 : 1;
-}
-
-export function traceState(name) {
-  return name === "number" ? 1 : 2;
+export function answerStates(board, answer) {
+  return answer.rows.flatMap((row) => Array.from(row, (ch) => (ch === "." ? 2 : 1)));
 }
 
 function liveCount(board, states, r, c) {
@@ -128,42 +74,42 @@ function liveCount(board, states, r, c) {
 }
 
 // The answer the checker reads: undecided counts as blank, digits are the live counts.
-export function toAnswer(board, states) {
+export function toAnswer(board, view) {
   const rows = [];
   for (let r = 0; r < board.h; r++) {
     let s = "";
     for (let c = 0; c < board.w; c++) {
-      s += states[r * board.w + c] === 1 ? String(liveCount(board, states, r, c)) : ".";
+      s += view.states[r * board.w + c] === 1 ? String(liveCount(board, view.states, r, c)) : ".";
     }
     rows.push(s);
   }
   return { rows };
 }
 
-export function cellSvg(board, states, r, c, x, y, s) {
+export function cellSvg(board, view, r, c, x, y, s) {
   const v = board.clues[r][c];
-  const st = states[r * board.w + c];
+  const st = view.states[r * board.w + c];
   const cx = x + s / 2, cy = y + s / 2;
   if (v !== null) {
-    const shown = v === "?" ? liveCount(board, states, r, c) || "?" : v;
-    return `<circle class="clue-ring" cx="${cx}" cy="${cy}" r="${s * 0.4}"/>` +
+    const shown = v === "?" ? liveCount(board, view.states, r, c) || "?" : v;
+    return `<circle class="ring-given" cx="${cx}" cy="${cy}" r="${s * 0.4}"/>` +
       `<text class="clue" x="${cx}" y="${cy}">${shown}</text>`;
   }
   if (st === 1) {
-    return `<circle class="num-ring" cx="${cx}" cy="${cy}" r="${s * 0.4}"/>` +
-      `<text class="num" x="${cx}" y="${cy}">${liveCount(board, states, r, c)}</text>`;
+    return `<circle class="ring" cx="${cx}" cy="${cy}" r="${s * 0.4}"/>` +
+      `<text class="ink" x="${cx}" y="${cy}">${liveCount(board, view.states, r, c)}</text>`;
   }
   if (st === 2) {
     const a = s * 0.18;
-    return `<path class="excl" d="M${cx - a} ${cy - a}L${cx + a} ${cy + a}M${cx + a} ${cy - a}L${cx - a} ${cy + a}"/>`;
+    return `<path class="cross" d="M${cx - a} ${cy - a}L${cx + a} ${cy + a}M${cx + a} ${cy - a}L${cx - a} ${cy + a}"/>`;
   }
   return "";
 }
 
-export function cellText(board, states, r, c, lang) {
-  const st = states[r * board.w + c];
+export function cellText(board, view, r, c, lang) {
+  const st = view.states[r * board.w + c];
   const v = board.clues[r][c];
   if (v !== null && v !== "?") return String(v);
-  if (st === 1) return String(liveCount(board, states, r, c));
-  return STATE_NAMES[lang][st];
+  if (st === 1) return String(liveCount(board, view.states, r, c));
+  return view.input.states[lang][st];
 }

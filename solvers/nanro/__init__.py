@@ -1,0 +1,50 @@
+"""Nanro (ナンロー): numbers that count their own region.
+
+The board is a partition into regions. An answer is the set S of numbered cells; every
+number is its region's count of numbered cells, every region holds one, the numbers form
+one group with no 2×2 of numbers, and equal numbers never touch across a region border.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from solvers.common import Puzzle, Stage
+
+from .board import Answer, Board, answer_rows, render_board
+from .brute import brute
+from .codec import PID, decode, encode
+from .ladder import RUNGS, solve
+from .presentation import PLAY, RUNG_NAMES, draw_board
+from .rules import RULES, violations
+from .stages import BANK_PARAMS, LEDGER_PARAMS, STATS_PARAMS, bank, stats
+
+PUZZLE = Puzzle(
+    slug="nanro",
+    names={"en": "Nanro", "ja": "ナンロー"},
+    pid=PID,
+    package_dir=Path(__file__).parent,
+    rungs=RUNGS,
+    rung_names=RUNG_NAMES,
+    rules=RULES,
+    board_from_json=Board.from_json,
+    answer_from_json=Answer.from_json,
+    decode=decode,
+    encode=encode,
+    violations=violations,
+    solve=solve,
+    brute=brute,
+    answer_rows=answer_rows,
+    render_board=render_board,
+    draw_board=draw_board,
+    play=PLAY,
+    stages=(
+        Stage("bank", bank, BANK_PARAMS),
+        Stage("stats", stats, STATS_PARAMS, deps=("bank",)),
+        Stage("ledger", "solvers.nanro.stages:ledger", LEDGER_PARAMS),
+    ),
+    brute_max_cells=36,
+)
+
+__all__ = ["PUZZLE", "RULES", "RUNGS", "Answer", "Board", "brute", "decode", "encode",
+           "solve", "violations"]

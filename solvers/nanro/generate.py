@@ -1,0 +1,207 @@
+"""The generator: a random partition, a random legal answer, clues revealed until the
+target rung completes, then every clue that is not needed taken back; and the hint trace.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from solvers.grid import Clue
+
+from .board import Answer, Board, region_counts
+from .codec import encode
+from .ladder import (
+    LEVEL,
+    RUNGS,
+    completes,
+    fixpoint,
+    geometry,
+    initial,
+    propagate,
+    prove,
+    random_answer,
+)
+
+
+def random_partition(h: int, w: int, rng: random.Random, lo: int = 2, hi: int = 4,
+                     tries: int = 200) -> list[list[int]] | None:
+    """Regions of sizes lo..hi grown from the first free cell in reading order toward a
+    random target size; a region left too small joins a neighbour when that fits."""
+    for _ in range(tries):
+        ids = [[-1] * w for _ in range(h)]
+        sizes: list[int] = []
+        ok = True
+        for r0 in range(h):
+            for c0 in range(w):
+                if ids[r0][c0] >= 0:
+                    continue
+                k = len(sizes)
+                target = rng.randint(lo, hi)
+                ids[r0][c0] = k
+                cells = [(r0, c0)]
+                while len(cells) < target:
+                    front = sorted({(x, y) for a, b in cells
+                                    for x, y in ((a - 1, b), (a + 1, b), (a, b - 1), (a, b + 1))
+                                    if 0 <= x < h and 0 <= y < w and ids[x][y] < 0})
+                    if not front:
+                        break
+                    x, y = rng.choice(front)
+                    ids[x][y] = k
+                    cells.append((x, y))
+                sizes.append(len(cells))
+                if len(cells) < lo:
+                    near = sorted({ids[x][y] for a, b in cells
+                                   for x, y in ((a - 1, b), (a + 1, b), (a, b - 1), (a, b + 1))
+                                   if 0 <= x < h and 0 <= y < w and 0 <= ids[x][y] != k
+                                   and sizes[ids[x][y]] + len(cells) <= hi})
+                    if not near:
+                        ok = False
+                        break
+                    j = rng.choice(near)
+                    for a, b in cells:
+                        ids[a][b] = j
+                    sizes[j] += len(cells)
+                    sizes[k] = 0
+            if not ok:
+                break
+        if ok:
+            return ids
+    return None
+
+
+def full_board(board: Board, answer: Answer) -> list[Clue]:
+    """Every clue the answer can print: each numbered cell with its region's count."""
+    counts = region_counts(board, answer)
+    fr = board.flat_regions()
+    return [counts[fr[i]] if v else None for i, v in enumerate(answer.flat())]
+
+
+def reveal(board: Board, answer: Answer, level: int, rng: random.Random) -> Board | None:
+    """Reveal full clues at random until the rungs up to ``level`` complete the board,
+    then take back every clue not needed (random order). None if even all clues fail."""
+    full = full_board(board, answer)
+    order = [i for i, v in enumerate(full) if v is not None]
+    rng.shuffle(order)
+
+    def prefix(k: int) -> Board:
+        flat: list[Clue] = [None] * len(full)
+        for i in order[:k]:
+            flat[i] = full[i]
+        return board.with_clues(flat)
+
+    if not completes(prefix(len(order)), level):
+        return None
+    lo, hi = 0, len(order)          # completion is monotone in the revealed prefix
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if completes(prefix(mid), level):
+            hi = mid
+        else:
+            lo = mid + 1
+    flat = list(prefix(lo).flat())
+    kept = [i for i in order if flat[i] is not None]
+    rng.shuffle(kept)
+    for i in kept:
+        keep = flat[i]
+        flat[i] = None
+        if not completes(board.with_clues(flat), level):
+            flat[i] = keep
+    return board.with_clues(flat)
+
+
+def grade(board: Board) -> str:
+    """The weakest rung that completes the board ("search" if none does)."""
+    for name in RUNGS[:-1]:
+        if completes(board, name):
+            return name
+    return "search"
+
+
+def make_answer(h: int, w: int, rng: random.Random, lo: int = 2, hi: int = 4
+                ) -> tuple[Board, Answer] | None:
+    """A random partition and a random legal answer of it (None when none was found)."""
+    regions = random_partition(h, w, rng, lo, hi)
+    if regions is None:
+        return None
+    empty = Board.blank(regions)
+    ans = random_answer(empty, rng)
+    return (empty, ans) if ans is not None else None
+
+
+def generate(h: int, w: int, rng: random.Random, target: str = "probe",
+             lo: int = 2, hi: int = 4) -> tuple[Board, Answer]:
+    """A board whose clues are minimal for the rungs up to ``target``."""
+    while True:
+        made = make_answer(h, w, rng, lo, hi)
+        if made is None:
+            continue
+        empty, ans = made
+        b = reveal(empty, ans, LEVEL[target], rng)
+        if b is not None:
+            return b, ans
+
+
+_WHY = {
+    "count": (("Counting: a region holds exactly its number of numbers, so these cells are "
+              "settled."),
+              "数える: 領域の数字の個数はその値そのものなので、これらのマスが決まります。"),
+    "block": ("No 2×2 of numbers: three numbers in a block leave the fourth cell blank.",
+              "2×2 禁止: 3 マスが数字の 2×2 では、残りの 1 マスは空白です。"),
+    "clash": ("Equal numbers cannot touch across a border, which settles these cells.",
+              "同じ数字は境界をはさんで隣り合えないので、これらのマスが決まります。"),
+    "reach": (("One group: cells cut off from the numbers are blank, and cells that alone "
+              "hold the group together are numbers."),
+              "ひとつながり: 数字の塊に届かないマスは空白、塊をつなぐ唯一の通り道は数字です。"),
+    "probe": ("Try and see: the other choice for these cells leads to a contradiction.",
+              "仮定してみる: これらのマスは、逆を仮定すると矛盾します。"),
+    "search": ("Only search is left here: the remaining cells follow from the unique answer.",
+               "ここから先は探索のみ: 残りのマスは唯一の答えから決まります。"),
+}
+
+
+def trace(board: Board, answer: Answer) -> list[dict[str, Any]]:
+    """The ladder's deduction from the untouched board, one step per rung application
+    (the lowest rung that decides something new)."""
+    g = geometry(board.h, board.w, board.regions)
+    st = initial(board, g)
+    if st is None:
+        raise ValueError("the board contradicts itself")
+    steps: list[dict[str, Any]] = []
+    truth = sum(1 << i for i, v in enumerate(answer.flat()) if v)
+    while (st.num | st.blank) != g.full:
+        known = st.num | st.blank
+        for k in range(LEVEL["probe"] + 1):
+            t = st.copy()
+            if not propagate(g, t, k):
+                raise ValueError("the board contradicts itself")
+            new = (t.num | t.blank) & ~known
+            if new:
+                st = t
+                steps.append(_step(RUNGS[k], new, t.num, g.w, g.n))
+                break
+        else:
+            rest = g.full & ~known
+            st.num |= truth & rest
+            st.blank |= rest & ~truth
+            steps.append(_step("search", rest, st.num, g.w, g.n))
+    return steps
+
+
+def _step(rung: str, cells: int, num: int, w: int, n: int) -> dict[str, Any]:
+    en, ja = _WHY[rung]
+    idx = [i for i in range(n) if cells >> i & 1]
+    return {"rung": rung, "cells": [[i // w, i % w] for i in idx],
+            "states": ["number" if num >> i & 1 else "blank" for i in idx],
+            "en": en, "ja": ja}
+
+
+def bank_entry(board: Board, answer: Answer, ident: str, grade_name: str) -> dict[str, Any]:
+    return {"id": ident, "size": f"{board.h}x{board.w}", "h": board.h, "w": board.w,
+            "grade": grade_name, "clues": board.clue_count(), "url": encode(board),
+            "board": board.to_json(), "answer": answer.to_json(),
+            "trace": trace(board, answer)}
+
+
+__all__ = ["bank_entry", "fixpoint", "full_board", "generate", "grade", "make_answer",
+           "prove", "random_partition", "reveal", "trace"]

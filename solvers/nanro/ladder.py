@@ -1,0 +1,553 @@
+"""Engine 1: the deduction ladder on bitboards, then complete search.
+
+State: two bitboards over the cells (``num``: surely numbered, ``blank``: surely blank)
+and, per region, a bitmask of the labels it may still take (bit v: the region holds v
+numbers). Rungs, each including the ones before it:
+
+* ``count`` region arithmetic: sure ≤ label ≤ sure + undecided, label ≥ 1; when the
+            largest label left equals the sure count the rest is blank, when the smallest
+            equals sure + undecided the rest is numbered.
+* ``block`` no 2×2 of numbers: three numbers in a block make the fourth cell blank.
+* ``clash`` equal labels never touch across a border: a fixed label v with a number
+            beside a number of another region removes v there; two regions both fixed
+            at v make a cell beside the other's number blank.
+* ``reach`` one group: cells that cannot reach the sure numbers are blank; cells whose
+            removal would split the sure numbers are numbered (articulation points, one
+            lowlink pass).
+* ``probe`` try each undecided cell both ways, propagate through ``reach``, keep the
+            other way when one way contradicts itself.
+* ``search`` branch on numbered/blank only, propagating ``reach`` at every node.
+
+Every rung is sound: it never decides a cell against an answer that exists.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import cache
+
+from solvers.common import SolveResult
+
+from .board import Answer, Board
+
+RUNGS = ("count", "block", "clash", "reach", "probe", "search")
+LEVEL = {name: i for i, name in enumerate(RUNGS)}
+RULE_NAMES = ("count", "block", "clash", "reach")
+
+
+FLOOD_TESTS = 12   # up to this many candidate cut cells, test each by a flood
+
+
+class Capped(Exception):
+    """Search passed its node cap."""
+
+
+@dataclass(frozen=True)
+class Geometry:
+    h: int
+    w: int
+    n: int
+    full: int
+    not_first: int     # cells not in column 0
+    not_last: int      # cells not in the last column
+    top_left: int      # top-left cells of 2×2 blocks
+    rmask: tuple[int, ...]
+    rsize: tuple[int, ...]
+    region_of: tuple[int, ...]
+    radj: tuple[tuple[int, ...], ...]
+    nbrs: tuple[tuple[int, ...], ...]
+    beside: dict[tuple[int, int], int]
+
+    def spread(self, x: int) -> int:
+        w = self.w
+        return (((x << 1) & self.not_first) | ((x >> 1) & self.not_last) | (x << w)
+                | (x >> w)) & self.full
+
+
+@cache
+def geometry(h: int, w: int, regions: tuple[tuple[int, ...], ...]) -> Geometry:
+    n = h * w
+    flat = [v for row in regions for v in row]
+    k = max(flat) + 1
+    rmask = [0] * k
+    for i, v in enumerate(flat):
+        rmask[v] |= 1 << i
+    nbrs = []
+    for i in range(n):
+        r, c = divmod(i, w)
+        nb = []
+        if r > 0:
+            nb.append(i - w)
+        if c > 0:
+            nb.append(i - 1)
+        if c + 1 < w:
+            nb.append(i + 1)
+        if r + 1 < h:
+            nb.append(i + w)
+        nbrs.append(tuple(nb))
+    radj: list[set[int]] = [set() for _ in range(k)]
+    for i in range(n):
+        for j in nbrs[i]:
+            if flat[i] != flat[j]:
+                radj[flat[i]].add(flat[j])
+    not_first = sum(1 << i for i in range(n) if i % w)
+    not_last = sum(1 << i for i in range(n) if i % w != w - 1)
+    top_left = sum(1 << i for i in range(n) if i % w != w - 1 and i // w != h - 1)
+    return Geometry(h, w, n, (1 << n) - 1, not_first, not_last, top_left, tuple(rmask),
+                    tuple(m.bit_count() for m in rmask), tuple(flat),
+                    tuple(tuple(sorted(a)) for a in radj), tuple(nbrs), {})
+
+
+class State:
+    """``seen``: the decided cells as of the last counting pass; ``mark``: cells whose
+    regions must be counted again anyway (their label set changed)."""
+
+    __slots__ = ("blank", "dom", "mark", "num", "rules", "seen")
+
+    def __init__(self, num: int, blank: int, dom: list[int], seen: int = 0,
+                 mark: int = -1, rules: tuple[bool, bool] | None = None) -> None:
+        self.num, self.blank, self.dom, self.seen, self.mark = num, blank, dom, seen, mark
+        self.rules = rules     # (count on, clash on) of the last propagation
+
+    def copy(self) -> State:
+        return State(self.num, self.blank, self.dom[:], self.seen, self.mark, self.rules)
+
+
+def initial(board: Board, g: Geometry) -> State | None:
+    """The printed clues as a state (None when they contradict each other)."""
+    dom = [(1 << (s + 1)) - 2 for s in g.rsize]
+    num = 0
+    for i, v in enumerate(board.flat()):
+        if v is None:
+            continue
+        num |= 1 << i
+        if v != "?":
+            dom[g.region_of[i]] &= 1 << v
+    for k, v in enumerate(board.labels):
+        if v is not None:
+            dom[k] &= 1 << v
+    if not all(dom):
+        return None
+    return State(num, 0, dom)
+
+
+class Contradiction(Exception):
+    pass
+
+
+def _count(g: Geometry, st: State, touched: list[int]) -> bool:
+    """Region arithmetic on the regions with a cell decided (or a label set changed)
+    since the last pass; their ids go to ``touched``."""
+    changed = False
+    known = st.num | st.blank
+    dirty = ((known ^ st.seen) | st.mark) & g.full
+    st.seen, st.mark = known, 0
+    if not dirty:
+        return False
+    num, und = st.num, g.full & ~known
+    dom, rmask, region_of = st.dom, g.rmask, g.region_of
+    while dirty:
+        k = region_of[(dirty & -dirty).bit_length() - 1]
+        m = rmask[k]
+        dirty &= ~m
+        touched.append(k)
+        kn = (num & m).bit_count()
+        um = und & m
+        u = um.bit_count()
+        d = dom[k] & ((2 << (kn + u)) - 1) & ~((1 << (max(1, kn))) - 1)
+        if not d:
+            raise Contradiction
+        if d != dom[k]:
+            dom[k] = d
+            changed = True
+        if um:
+            if d.bit_length() - 1 == kn:
+                st.blank |= um
+                changed = True
+            elif (d & -d).bit_length() - 1 == kn + u:
+                st.num |= um
+                changed = True
+    return changed
+
+
+def _block(g: Geometry, st: State) -> bool:
+    a, w, tl = st.num, g.w, g.top_left
+    u = g.full & ~(a | st.blank)
+    a1, aw, aw1 = a >> 1, a >> w, a >> (w + 1)
+    if a & a1 & aw & aw1 & tl:
+        raise Contradiction
+    new = ((u & a1 & aw & aw1 & tl)
+           | ((a & (u >> 1) & aw & aw1 & tl) << 1)
+           | ((a & a1 & (u >> w) & aw1 & tl) << w)
+           | ((a & a1 & aw & (u >> (w + 1)) & tl) << (w + 1)))
+    if new:
+        st.blank |= new
+        return True
+    return False
+
+
+def _clash(g: Geometry, st: State, touched: list[int]) -> bool:
+    """Equal labels across borders, for the pairs of regions with one side touched."""
+    changed = False
+    dom, rmask, radj = st.dom, g.rmask, g.radj
+    memo = g.beside
+    near = set(touched)
+    for k in touched:
+        near.update(radj[k])
+    for k in near:
+        d = dom[k]
+        if d & (d - 1):
+            continue
+        nk = st.num & rmask[k]
+        if not nk:
+            continue
+        key = (k, nk)
+        beside = memo.get(key)
+        if beside is None:
+            beside = memo[key] = g.spread(nk) & ~rmask[k]
+        for s in radj[k]:
+            ds = dom[s]
+            if not ds & d:
+                continue
+            x = beside & rmask[s]
+            if not x:
+                continue
+            if x & st.num:
+                dom[s] = ds & ~d
+                if not dom[s]:
+                    raise Contradiction
+                st.mark |= rmask[s]
+                changed = True
+            elif ds == d:
+                x &= ~st.blank
+                if x:
+                    st.blank |= x
+                    changed = True
+    return changed
+
+
+def flood(g: Geometry, seed: int, allowed: int) -> int:
+    x = seed
+    w, nf, nl = g.w, g.not_first, g.not_last
+    while True:
+        y = (x | ((x << 1) & nf) | ((x >> 1) & nl) | (x << w) | (x >> w)) & allowed
+        if y == x:
+            return x
+        x = y
+
+
+def _reach(g: Geometry, st: State, cuts: bool = True) -> bool:
+    num = st.num
+    if not num:
+        return False
+    poss = g.full & ~st.blank
+    comp = flood(g, num & -num, poss)
+    if num & ~comp:
+        raise Contradiction
+    changed = False
+    dead = poss & ~comp
+    if dead:
+        st.blank |= dead
+        changed = True
+    und = comp & ~num
+    if not und or not cuts:
+        return changed
+    # a cell whose possible neighbours hang together around it cannot be a cut cell:
+    # keep those whose neighbours fall into two or more arcs of the ring around them
+    w, nf, nl, full = g.w, g.not_first, g.not_last, g.full
+    p = comp
+    north = (p << w) & full
+    south = p >> w
+    west = (p << 1) & nf
+    east = (p >> 1) & nl
+    a_n = north & ~(east & (p << (w - 1)) & nl & full)
+    a_e = east & ~(south & (p >> (w + 1)) & nl)
+    a_s = south & ~(west & (p >> (w - 1)) & nf)
+    a_w = west & ~(north & (p << (w + 1)) & nf & full)
+    cand = und & ((a_n & (a_e | a_s | a_w)) | (a_e & (a_s | a_w)) | (a_s & a_w))
+    if not cand:
+        return changed
+    if cand.bit_count() <= FLOOD_TESTS:
+        # few candidates: remove each in turn and see whether the numbers still meet
+        seed = num & -num
+        cut = 0
+        x = cand
+        while x:
+            b = x & -x
+            x ^= b
+            if num & ~flood(g, seed, comp & ~b):
+                cut |= b
+        if cut:
+            st.num |= cut
+            changed = True
+        return changed
+    # articulation points of the possible cells that separate sure numbers
+    n = g.n
+    inc = format(comp, "b").zfill(n)[::-1]      # inc[i] == "1": cell i is in the group
+    isnum = format(num, "b").zfill(n)[::-1]
+    root = (num & -num).bit_length() - 1
+    disc = [0] * n
+    low = [0] * n
+    sub = [0] * n
+    nxt = [0] * n
+    parent = [-1] * n
+    nbrs = g.nbrs
+    disc[root] = low[root] = sub[root] = 1
+    t = 1
+    stack = [root]
+    cut = 0
+    while stack:
+        v = stack[-1]
+        nb = nbrs[v]
+        i = nxt[v]
+        pushed = False
+        while i < len(nb):
+            x = nb[i]
+            i += 1
+            if inc[x] != "1" or x == parent[v]:
+                continue
+            dx = disc[x]
+            if dx:
+                low[v] = min(low[v], dx)
+            else:
+                t += 1
+                disc[x] = low[x] = t
+                sub[x] = 1 if isnum[x] == "1" else 0
+                parent[x] = v
+                nxt[v] = i
+                stack.append(x)
+                pushed = True
+                break
+        if pushed:
+            continue
+        stack.pop()
+        p = parent[v]
+        if p >= 0:
+            low[p] = min(low[p], low[v])
+            sub[p] += sub[v]
+            if low[v] >= disc[p] and sub[v] and p != root:
+                cut |= 1 << p
+    cut &= cand
+    if cut:
+        st.num |= cut
+        changed = True
+    return changed
+
+
+def propagate(g: Geometry, st: State, level: int, off: frozenset[str] = frozenset(),
+              light: bool = False) -> bool:
+    """Run the rungs up to ``level`` (0 count … 4 probe) to a fixpoint; False on a
+    contradiction. ``off`` names rules left out (for the ablation study)."""
+    use_count = "count" not in off
+    use_block = level >= 1 and "block" not in off
+    use_clash = level >= 2 and "clash" not in off
+    use_reach = level >= 3 and "reach" not in off
+    if st.rules != (use_count, use_clash):
+        # a rule that did not run last time owes every region a look
+        st.mark = -1
+        st.rules = (use_count, use_clash)
+    try:
+        while True:
+            touched: list[int] = []
+            if use_count:
+                ch = _count(g, st, touched)
+            else:                        # (ablation) no counting pass to name the regions
+                ch = False
+                touched = list(range(len(g.rmask)))
+            if use_block:
+                ch = _block(g, st) or ch
+            if use_clash and touched:
+                ch = _clash(g, st, touched) or ch
+            if ch:
+                continue
+            if use_reach and _reach(g, st, not light):
+                continue
+            if level >= 4 and _probe(g, st, off):
+                continue
+            return True
+    except Contradiction:
+        return False
+
+
+def _probe_pass(g: Geometry, st: State, off: frozenset[str], light: bool) -> bool:
+    changed = False
+    und = g.full & ~(st.num | st.blank)
+    while und:
+        b = und & -und
+        und ^= b
+        if (st.num | st.blank) & b:
+            continue
+        t = st.copy()
+        t.num |= b
+        if not propagate(g, t, 3, off, light):
+            st.blank |= b
+            if not propagate(g, st, 3, off):
+                raise Contradiction
+            changed = True
+            continue
+        t = st.copy()
+        t.blank |= b
+        if not propagate(g, t, 3, off, light):
+            st.num |= b
+            if not propagate(g, st, 3, off):
+                raise Contradiction
+            changed = True
+    return changed
+
+
+def _probe(g: Geometry, st: State, off: frozenset[str]) -> bool:
+    """Trials to a fixpoint through ``reach``. Passes whose trials skip the cut-cell
+    search come first: a contradiction they find, the full trial finds too; a last
+    full pass confirms the fixpoint, so the result is that of full trials alone."""
+    changed = False
+    while True:
+        if _probe_pass(g, st, off, True):
+            changed = True
+            continue
+        if _probe_pass(g, st, off, False):
+            changed = True
+            continue
+        return changed
+
+
+def complete(g: Geometry, st: State) -> bool:
+    return (st.num | st.blank) == g.full
+
+
+def valid_complete(g: Geometry, st: State) -> bool:
+    """A decided state that obeys every rule (the full rule set, whatever was used)."""
+    if not complete(g, st):
+        return False
+    check = st.copy()
+    check.mark = -1          # every region afresh, not only those touched lately
+    return propagate(g, check, 3)
+
+
+def to_answer(g: Geometry, st: State) -> Answer:
+    return Answer.from_flat(g.h, g.w, [st.num >> i & 1 for i in range(g.n)])
+
+
+def _pick(g: Geometry, st: State) -> int:
+    """The cell to branch on: undecided, beside a number if any, in the region with the
+    fewest undecided cells."""
+    und = g.full & ~(st.num | st.blank)
+    front = und & g.spread(st.num)
+    pool = front or und
+    best, best_key = -1, None
+    for k, m in enumerate(g.rmask):
+        x = pool & m
+        if not x:
+            continue
+        key = (und & m).bit_count()
+        if best_key is None or key < best_key:
+            best, best_key = (x & -x).bit_length() - 1, key
+    return best
+
+
+def search(g: Geometry, st: State, limit: int | None = 2, node_level: int = 3,
+           cap: int | None = None, rng: random.Random | None = None,
+           bias: float = 0.5) -> tuple[list[State], int]:
+    """Complete search from a propagated state: up to ``limit`` solutions and the nodes
+    visited. Raises Capped past ``cap`` nodes."""
+    sols: list[State] = []
+    nodes = 0
+
+    def rec(s: State) -> bool:
+        nonlocal nodes
+        nodes += 1
+        if cap is not None and nodes > cap:
+            raise Capped
+        if complete(g, s):
+            if valid_complete(g, s):
+                sols.append(s)
+                return limit is not None and len(sols) >= limit
+            return False
+        i = _pick(g, s)
+        b = 1 << i
+        first_num = rng.random() < bias if rng is not None else True
+        for as_num in ((True, False) if first_num else (False, True)):
+            t = s.copy()
+            if as_num:
+                t.num |= b
+            else:
+                t.blank |= b
+            if propagate(g, t, node_level) and rec(t):
+                return True
+        return False
+
+    rec(st)
+    return sols, nodes
+
+
+def fixpoint(board: Board, level: str | int, off: frozenset[str] = frozenset()
+             ) -> tuple[Geometry, State | None]:
+    """The state after the rungs up to ``level`` reach a fixpoint (None: contradiction)."""
+    lv = LEVEL[level] if isinstance(level, str) else level
+    g = geometry(board.h, board.w, board.regions)
+    st = initial(board, g)
+    if st is None or not propagate(g, st, min(lv, 4), off):
+        return g, None
+    return g, st
+
+
+def completes(board: Board, level: str | int, off: frozenset[str] = frozenset()) -> bool:
+    """Whether the rungs up to ``level`` decide every cell, validly."""
+    g, st = fixpoint(board, level, off)
+    return st is not None and valid_complete(g, st)
+
+
+def solve(board: Board, level: str | None = None, limit: int | None = 2,
+          cap: int | None = None) -> SolveResult:
+    """The ladder: each rung up to ``level`` in turn; then search (when ``level`` is
+    None or ``"search"``). ``rung`` is the lowest rung that completed the board."""
+    if level is not None and level not in LEVEL:
+        raise ValueError(f"unknown rung {level!r}; rungs are {', '.join(RUNGS)}")
+    top = LEVEL["search"] if level is None else LEVEL[level]
+    g = geometry(board.h, board.w, board.regions)
+    st = initial(board, g)
+    if st is None:
+        return SolveResult([], rung=None, stats={"contradiction": True})
+    given = st.num
+    for k in range(min(top, 4) + 1):
+        if not propagate(g, st, k):
+            return SolveResult([], rung=None, stats={"contradiction": True})
+        if complete(g, st):
+            ok = valid_complete(g, st)
+            fixed = [divmod(i, g.w) for i in range(g.n) if not given >> i & 1]
+            return SolveResult([to_answer(g, st)] if ok else [], rung=RUNGS[k] if ok else None,
+                               fixed=fixed)
+    if top < LEVEL["search"]:
+        done = st.num | st.blank
+        fixed = [divmod(i, g.w) for i in range(g.n) if done >> i & 1 and not given >> i & 1]
+        return SolveResult([], rung=None, fixed=fixed)
+    sols, nodes = search(g, st, limit, cap=cap)
+    return SolveResult([to_answer(g, s) for s in sols], nodes=nodes,
+                       rung="search" if sols else None)
+
+
+def prove(board: Board, cap: int | None = None) -> tuple[int, int]:
+    """(number of answers up to 2, search nodes): reach at the root, then search."""
+    g = geometry(board.h, board.w, board.regions)
+    st = initial(board, g)
+    if st is None or not propagate(g, st, 3):
+        return 0, 0
+    sols, nodes = search(g, st, 2, cap=cap)
+    return len(sols), nodes
+
+
+def random_answer(board: Board, rng: random.Random, cap: int = 4000,
+                  tries: int = 30) -> Answer | None:
+    """A random legal answer of ``board`` (its clues respected): randomized propagating
+    search with a node cap and restarts (None when every try ran out)."""
+    g = geometry(board.h, board.w, board.regions)
+    for _ in range(tries):
+        st = initial(board, g)
+        if st is None or not propagate(g, st, 3):
+            return None
+        try:
+            sols, _ = search(g, st, 1, cap=cap, rng=rng, bias=0.6)
+        except Capped:
+            continue
+        return to_answer(g, sols[0]) if sols else None
+    return None

@@ -1,0 +1,89 @@
+"""How Nanro looks and reads on the site: rung names, the play page's input and help
+text, and the board picture (regions as thick borders)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from solvers.common import PlaySpec
+from solvers.svg import ANSWER_FILL, ANSWER_INK, ANSWER_STROKE, Canvas
+
+RUNG_NAMES = {
+    "en": {"count": "counting", "block": "no 2×2", "clash": "border clash",
+           "reach": "one group", "probe": "probe", "search": "search"},
+    "ja": {"count": "数える", "block": "2×2 禁止", "clash": "境界の衝突",
+           "reach": "ひとつながり", "probe": "仮置き", "search": "探索"},
+}
+
+# Player states: 0 undecided, 1 numbered, 2 blank mark. Printed clues are fixed numbered.
+# No keypad: each numbered cell shows its region's live count of numbered cells.
+PLAY = PlaySpec(
+    model="regions",
+    input={
+        "cycle": [1, 2, 0],
+        "keys": {"n": 1, "#": 1, "x": 2, ".": 2},
+        "states": {"en": ["undecided", "numbered", "blank"], "ja": ["未定", "数字", "空白"]},
+        "trace": {"number": 1, "blank": 2},
+    },
+    text={
+        "en": {
+            "cycle": "numbered → blank mark → undecided",
+            "keys": [("N", "numbered"), ("X", "blank mark")],
+            "rules": [
+                ["Write numbers in some cells; the rest stay blank."],
+                [("Every number equals how many numbers its region holds, so you only choose "
+                  "which cells are numbered: the page writes each region's count for you.")],
+                ["Every region holds at least one number."],
+                ["All numbers form one connected group, and no ", ["2×2"],
+                 " block is all numbers."],
+                ["Equal numbers never touch across a region border."],
+            ],
+        },
+        "ja": {
+            "cycle": "数字 → 空白の印 → 未定",
+            "keys": [("N", "数字"), ("X", "空白の印")],
+            "rules": [
+                ["いくつかのマスに数字を書き、残りは空白にします。"],
+                [("数字は、その領域に入っている数字の個数です。ここでは数字を入れるマスを"
+                  "選ぶだけで、領域ごとの個数は自動で表示されます。")],
+                ["どの領域にも数字が少なくとも一つ入ります。"],
+                ["数字のマスはすべてひとつながりで、", ["2×2"], " がすべて数字になることはありません。"],
+                ["領域の境界をはさんで同じ数字が隣り合うことはありません。"],
+            ],
+        },
+    },
+)
+
+
+def draw_board(board: Any, answer: Any, cell: int, label: str) -> str:
+    """Regions as thick borders, printed clues as dark numbers (``?`` for a mark), label
+    hints small in a region's first cell; with an answer, its numbers in light circles."""
+    h, w, clues, regions = board["h"], board["w"], board["clues"], board["regions"]
+    rows = answer["rows"] if answer else None
+    counts: dict[int, int] = {}
+    if rows:
+        for r in range(h):
+            for c in range(w):
+                if rows[r][c] == "#":
+                    counts[regions[r][c]] = counts.get(regions[r][c], 0) + 1
+    labels = board.get("labels") or []
+    first: dict[int, tuple[int, int]] = {}
+    for r in range(h):
+        for c in range(w):
+            first.setdefault(regions[r][c], (r, c))
+    cv = Canvas(h, w, cell, label)
+    for r in range(h):
+        for c in range(w):
+            if clues[r][c] is not None:
+                cv.text(r, c, clues[r][c])
+            elif rows and rows[r][c] == "#":
+                cv.circle(r, c, fill=ANSWER_FILL, stroke=ANSWER_STROKE)
+                cv.text(r, c, counts[regions[r][c]], cls="ans", colour=ANSWER_INK, scale=0.5)
+    for k, v in enumerate(labels):
+        if v is not None and k in first:
+            r, c = first[k]
+            x, y = cv.xy(r, c)
+            cv.parts.append(f'<text x="{x + cell * 0.08:.1f}" y="{y + cell * 0.3:.1f}" '
+                            f'class="hint" font-size="{cell * 0.28:.0f}">{v}</text>')
+    cv.borders(regions, width=max(2.5, cell / 12))
+    return cv.svg()

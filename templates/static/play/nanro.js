@@ -1,0 +1,143 @@
+// Nanro: the rule checker and the drawing hooks for the play framework ("regions").
+// Board JSON {h, w, regions, clues, labels?}; answer JSON {rows}: "#" numbered, "." blank.
+// Player states: 0 undecided, 1 numbered, 2 blank mark. Printed clues are fixed numbered.
+// No keypad: every numbered cell shows its region's live count of numbered cells.
+// violations() returns {rule, cells, params} exactly as Python's violations() does; the
+// framework fills the messages from the puzzle's one rules table.
+import { connectViolation, sortViolations } from "./grid.js";
+
+export const RULES = ["nanro.2x2", "nanro.clash", "nanro.clue", "nanro.hint",
+  "nanro.connect", "nanro.empty"];
+
+// Each region's count of numbered cells, given a predicate on cells.
+function regionCounts(board, isOn) {
+  const counts = new Map();
+  for (let r = 0; r < board.h; r++) {
+    for (let c = 0; c < board.w; c++) {
+      const k = board.regions[r][c];
+      if (!counts.has(k)) counts.set(k, 0);
+      if (isOn(r, c)) counts.set(k, counts.get(k) + 1);
+    }
+  }
+  return counts;
+}
+
+export function violations(board, answer) {
+  const { h, w, regions: g, clues } = board;
+  const on = answer.rows.map((row) => Array.from(row, (ch) => ch === "#"));
+  const count = regionCounts(board, (r, c) => on[r][c]);
+  const first = new Map();
+  const members = new Map();
+  for (let r = 0; r < h; r++) {
+    for (let c = 0; c < w; c++) {
+      const k = g[r][c];
+      if (!first.has(k)) { first.set(k, [r, c]); members.set(k, []); }
+      members.get(k).push([r, c]);
+    }
+  }
+  const out = [];
+  for (let r = 0; r + 1 < h; r++) {
+    for (let c = 0; c + 1 < w; c++) {
+      if (on[r][c] && on[r][c + 1] && on[r + 1][c] && on[r + 1][c + 1]) {
+        out.push({ rule: "nanro.2x2", cells: [[r, c], [r, c + 1], [r + 1, c], [r + 1, c + 1]],
+          params: { row: r + 1, col: c + 1 } });
+      }
+    }
+  }
+  for (let r = 0; r < h; r++) {
+    for (let c = 0; c < w; c++) {
+      if (!on[r][c]) continue;
+      for (const [x, y] of [[r, c + 1], [r + 1, c]]) {
+        if (x < h && y < w && on[x][y] && g[x][y] !== g[r][c]
+            && count.get(g[x][y]) === count.get(g[r][c])) {
+          out.push({ rule: "nanro.clash", cells: [[r, c], [x, y]],
+            params: { value: count.get(g[r][c]), row: r + 1, col: c + 1 } });
+        }
+      }
+    }
+  }
+  for (let r = 0; r < h; r++) {
+    for (let c = 0; c < w; c++) {
+      const v = clues[r][c];
+      if (v === null || v === undefined) continue;
+      const n = count.get(g[r][c]);
+      if (!on[r][c] || (v !== "?" && v !== n)) {
+        out.push({ rule: "nanro.clue", cells: [[r, c]],
+          params: { clue: String(v), row: r + 1, col: c + 1, count: n } });
+      }
+    }
+  }
+  (board.labels || []).forEach((lab, k) => {
+    if (lab !== null && lab !== undefined && lab !== count.get(k)) {
+      const [r, c] = first.get(k);
+      out.push({ rule: "nanro.hint", cells: members.get(k).slice(),
+        params: { label: lab, count: count.get(k), row: r + 1, col: c + 1 } });
+    }
+  });
+  const conn = connectViolation("nanro.connect", on, h, w);
+  if (conn) out.push({ rule: conn.rule, cells: conn.cells, params: { groups: conn.params.pieces } });
+  for (const [k, n] of [...count.entries()].sort((a, b) => a[0] - b[0])) {
+    if (n === 0) {
+      const [r, c] = first.get(k);
+      out.push({ rule: "nanro.empty", cells: members.get(k).slice(), params: { row: r + 1, col: c + 1 } });
+    }
+  }
+  return sortViolations(out, RULES);
+}
+
+// ---- input mapping (PlaySpec.input: 0 undecided, 1 numbered, 2 blank mark) ----------
+
+export function fixed(board) {
+  return board.clues.flat().map((v) => (v !== null ? 1 : null));
+}
+
+export function regions(board) {
+  return board.regions;
+}
+
+export function answerStates(board, answer) {
+  return answer.rows.flatMap((row) => Array.from(row, (ch) => (ch === "#" ? 1 : 2)));
+}
+
+// The answer the checker reads: undecided counts as blank.
+export function toAnswer(board, view) {
+  const rows = [];
+  for (let r = 0; r < board.h; r++) {
+    let s = "";
+    for (let c = 0; c < board.w; c++) s += view.states[r * board.w + c] === 1 ? "#" : ".";
+    rows.push(s);
+  }
+  return { rows };
+}
+
+// A printed clue in dark ink (a "?" shows its region's live count once it has one); a
+// numbered cell in a ring with its region's live count; a blank mark as a small cross.
+export function cellSvg(board, view, r, c, x, y, s) {
+  const i = r * board.w + c;
+  const v = board.clues[r][c];
+  const st = view.states[i];
+  const cx = x + s / 2, cy = y + s / 2;
+  if (v !== null) {
+    const shown = v === "?" ? view.count[i] || "?" : v;
+    return `<circle class="ring-given" cx="${cx}" cy="${cy}" r="${s * 0.4}"/>` +
+      `<text class="clue" x="${cx}" y="${cy}">${shown}</text>`;
+  }
+  if (st === 1) {
+    return `<circle class="ring" cx="${cx}" cy="${cy}" r="${s * 0.4}"/>` +
+      `<text class="ink" x="${cx}" y="${cy}">${view.count[i]}</text>`;
+  }
+  if (st === 2) {
+    const a = s * 0.18;
+    return `<path class="cross" d="M${cx - a} ${cy - a}L${cx + a} ${cy + a}M${cx + a} ${cy - a}L${cx - a} ${cy + a}"/>`;
+  }
+  return "";
+}
+
+export function cellText(board, view, r, c, lang) {
+  const i = r * board.w + c;
+  const st = view.states[i];
+  const v = board.clues[r][c];
+  if (v !== null && v !== "?") return String(v);
+  if (st === 1) return String(view.count[i]);
+  return view.input.states[lang][st];
+}

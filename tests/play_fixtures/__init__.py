@@ -1,0 +1,300 @@
+"""Two tiny test puzzles that exercise the play framework's other input models.
+
+* ``test-regions`` ("regions"): every region of the board holds exactly one numbered
+  cell; a numbered cell shows its region's live count of numbered cells.
+* ``test-edges`` ("edges"): cut the grid into dominoes by drawing lines between cells;
+  beside the board, a readout counts the dominoes closed so far. One board's hint trace
+  lists lines, the other's lists cells and their pieces (read by ``traceUnits``).
+
+Each is a real ``solvers.common.Puzzle`` (rules table, JSON readers, ``violations``,
+``PlaySpec``) with a checker module ``<slug>.js`` in this folder and a couple of boards
+(``BANKS``). They are not in ``solvers.registry``: the site never builds them; the play
+tests render them through the real ``play.html.j2`` and drive them in chromium.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from solvers.common import PlaySpec, Puzzle, PuzzleError, Rule, RuleBook, SolveResult, Violation
+
+HERE = Path(__file__).resolve().parent
+STATIC = {slug: [HERE / f"{slug}.js"] + sorted(HERE.glob(f"{slug}.css"))
+          for slug in ("test-regions", "test-edges")}
+
+
+def _unused(*args: Any, **kwargs: Any) -> Any:
+    raise NotImplementedError("a play-framework test puzzle has no engines")
+
+
+def _rows(d: Any, key: str, n: int, width: int, chars: str) -> list[str]:
+    rows = d.get(key) if isinstance(d, dict) else None
+    if not isinstance(rows, list) or len(rows) != n or not all(
+            isinstance(r, str) and len(r) == width and set(r) <= set(chars) for r in rows):
+        raise PuzzleError(f"answer.{key}: expected {n} strings of {width} of {chars!r}")
+    return rows
+
+
+# ---- regions: one numbered cell per region ------------------------------------------
+
+REGION_RULES = RuleBook((
+    Rule("one.given", "that cell",
+         "The given number at row {row}, column {col} is left blank.",
+         "{row}行{col}列の最初からある数字が空白になっています。"),
+    Rule("one.none", "every cell of the region",
+         "The region at row {row}, column {col} has no numbered cell.",
+         "{row}行{col}列の領域に数字のマスがありません。"),
+    Rule("one.many", "the region's numbered cells",
+         "The region at row {row}, column {col} has {count} numbered cells, not one.",
+         "{row}行{col}列の領域に数字のマスが{count}個あります。"),
+))
+
+
+def regions_board(d: Any) -> dict[str, Any]:
+    if not isinstance(d, dict) or not {"h", "w", "regions", "clues"} <= set(d):
+        raise PuzzleError("board: expected h, w, regions, clues")
+    return d
+
+
+def regions_answer(d: Any) -> list[str]:
+    rows = d.get("rows") if isinstance(d, dict) else None
+    if not isinstance(rows, list) or not rows:
+        raise PuzzleError("answer.rows: expected a list of strings")
+    return _rows(d, "rows", len(rows), len(rows[0]), ".123456789")
+
+
+def regions_violations(board: dict[str, Any], rows: list[str]) -> list[Violation]:
+    h, w = board["h"], board["w"]
+    if (len(rows), len(rows[0])) != (h, w):
+        raise PuzzleError("answer size differs from the board")
+    out = []
+    cells_of: dict[Any, list[tuple[int, int]]] = {}
+    for r in range(h):
+        for c in range(w):
+            cells_of.setdefault(board["regions"][r][c], []).append((r, c))
+            if board["clues"][r][c] is not None and rows[r][c] == ".":
+                out.append(REGION_RULES.make("one.given", [(r, c)], row=r + 1, col=c + 1))
+    for cells in cells_of.values():
+        r0, c0 = cells[0]
+        on = [(r, c) for r, c in cells if rows[r][c] != "."]
+        if not on:
+            out.append(REGION_RULES.make("one.none", cells, row=r0 + 1, col=c0 + 1))
+        elif len(on) > 1:
+            out.append(REGION_RULES.make("one.many", on, row=r0 + 1, col=c0 + 1,
+                                         count=len(on)))
+    return REGION_RULES.sort(out)
+
+
+REGIONS_TEXT = {
+    "en": {"cycle": "numbered → blank mark → undecided",
+           "keys": [("N", "numbered"), ("X", "blank mark")],
+           "rules": [["Each region holds exactly one numbered cell."],
+                     ["A numbered cell shows how many numbered cells its region has."]]},
+    "ja": {"cycle": "数字 → 空白の印 → 未定",
+           "keys": [("N", "数字"), ("X", "空白の印")],
+           "rules": [["各領域に数字のマスがちょうど一つ。"],
+                     ["数字のマスには、その領域の数字のマスの個数が表示されます。"]]},
+}
+
+
+def _puzzle(slug: str, names: dict[str, str], rules: RuleBook, board_from_json: Any,
+            answer_from_json: Any, violations: Any, play: PlaySpec) -> Puzzle:
+    return Puzzle(
+        slug=slug, names=names, pid=slug, package_dir=HERE, rungs=("step",),
+        rung_names={"en": {"step": "step", "search": "search"},
+                    "ja": {"step": "一手", "search": "探索"}},
+        rules=rules, board_from_json=board_from_json, answer_from_json=answer_from_json,
+        decode=_unused, encode=_unused, violations=violations,
+        solve=lambda *a, **k: SolveResult([]), brute=lambda *a, **k: SolveResult([]),
+        answer_rows=lambda a: a, render_board=_unused, draw_board=_unused, play=play,
+        stages=())
+
+
+def _regions_play() -> PlaySpec:
+    return PlaySpec(model="regions", input={
+        "cycle": [1, 2, 0], "keys": {"n": 1, "x": 2, "#": 1, ".": 2}, "count": 1,
+        "states": {"en": ["undecided", "numbered", "blank"], "ja": ["未定", "数字", "空白"]},
+        "trace": {"number": 1, "blank": 2}}, text=REGIONS_TEXT)
+
+
+REGIONS = _puzzle("test-regions", {"en": "One per Region", "ja": "領域に一つ"}, REGION_RULES,
+                  regions_board, regions_answer, regions_violations, _regions_play())
+
+
+# ---- edges: cut the grid into dominoes ------------------------------------------------
+
+EDGE_RULES = RuleBook((
+    Rule("domino.size", "every cell of the piece",
+         "The piece at row {row}, column {col} has {size} cells; a domino has two.",
+         "{row}行{col}列のピースは{size}マスです。ドミノは二マスです。"),
+    Rule("domino.dangling", "the two cells the line separates",
+         "The line between row {row}, column {col} and row {row2}, column {col2} is inside "
+         "one piece.",
+         "{row}行{col}列と{row2}行{col2}列の間の線が、一つのピースの中にあります。"),
+))
+
+
+def edges_board(d: Any) -> dict[str, Any]:
+    if not isinstance(d, dict) or not {"h", "w"} <= set(d):
+        raise PuzzleError("board: expected h, w")
+    return d
+
+
+def edges_answer(d: Any) -> dict[str, list[str]]:
+    right, down = d.get("right"), d.get("down")
+    if not isinstance(right, list) or not isinstance(down, list) or not right:
+        raise PuzzleError("answer: expected lists 'right' and 'down'")
+    h, w = len(right), len(right[0]) + 1
+    return {"right": _rows(d, "right", h, w - 1, "01"), "down": _rows(d, "down", h - 1, w, "01")}
+
+
+def pieces(h: int, w: int, right: list[str], down: list[str]) -> list[list[tuple[int, int]]]:
+    """Cells connected without crossing a line, each piece sorted, in reading order."""
+    seen: set[tuple[int, int]] = set()
+    out = []
+    for r in range(h):
+        for c in range(w):
+            if (r, c) in seen:
+                continue
+            seen.add((r, c))
+            stack, piece = [(r, c)], []
+            while stack:
+                y, x = stack.pop()
+                piece.append((y, x))
+                steps = []
+                if x + 1 < w and right[y][x] == "0":
+                    steps.append((y, x + 1))
+                if x > 0 and right[y][x - 1] == "0":
+                    steps.append((y, x - 1))
+                if y + 1 < h and down[y][x] == "0":
+                    steps.append((y + 1, x))
+                if y > 0 and down[y - 1][x] == "0":
+                    steps.append((y - 1, x))
+                for n in steps:
+                    if n not in seen:
+                        seen.add(n)
+                        stack.append(n)
+            out.append(sorted(piece))
+    return out
+
+
+def edges_violations(board: dict[str, Any], ans: dict[str, list[str]]) -> list[Violation]:
+    h, w = board["h"], board["w"]
+    right, down = ans["right"], ans["down"]
+    if (len(right), len(right[0]) + 1) != (h, w):
+        raise PuzzleError("answer size differs from the board")
+    out = []
+    piece_of = {}
+    for k, piece in enumerate(pieces(h, w, right, down)):
+        for cell in piece:
+            piece_of[cell] = k
+        if len(piece) != 2:
+            r, c = piece[0]
+            out.append(EDGE_RULES.make("domino.size", piece, row=r + 1, col=c + 1,
+                                       size=len(piece)))
+    for r in range(h):
+        for c in range(w):
+            for (r2, c2), line in (((r, c + 1), c + 1 < w and right[r][c] == "1"),
+                                   ((r + 1, c), r + 1 < h and down[r][c] == "1")):
+                if line and piece_of[(r, c)] == piece_of[(r2, c2)]:
+                    out.append(EDGE_RULES.make("domino.dangling", [(r, c), (r2, c2)],
+                                               row=r + 1, col=c + 1, row2=r2 + 1, col2=c2 + 1))
+    return EDGE_RULES.sort(out)
+
+
+EDGES_TEXT = {
+    "en": {"cycle": "line → no-line mark → undecided",
+           "keys": [("L", "line"), ("X", "no-line mark")],
+           "rules": [["Draw lines between cells to cut the grid into dominoes."],
+                     ["Every piece is two cells side by side; no line ends inside a piece."]],
+           "readout": {"pieces": "Dominoes: {done} of {total}"}},
+    "ja": {"cycle": "線 → 線なしの印 → 未定",
+           "keys": [("L", "線"), ("X", "線なしの印")],
+           "rules": [["マスの間に線を引き、盤をドミノに切り分ける。"],
+                     ["どのピースも隣り合う二マス。ピースの中で線が途切れてはいけない。"]],
+           "readout": {"pieces": "ドミノ: {done} / {total}"}},
+}
+
+
+def _edges_play() -> PlaySpec:
+    return PlaySpec(model="edges", css=True, input={
+        "cycle": [1, 2, 0], "keys": {"l": 1, "x": 2},
+        "states": {"en": ["undecided", "line", "no line"], "ja": ["未定", "線", "線なし"]},
+        "trace": {"line": 1, "none": 2}}, text=EDGES_TEXT)
+
+
+EDGES = _puzzle("test-edges", {"en": "Domino Cut", "ja": "ドミノ切り"}, EDGE_RULES,
+                edges_board, edges_answer, edges_violations, _edges_play())
+
+PUZZLES = {p.slug: p for p in (REGIONS, EDGES)}
+
+
+# ---- boards ----------------------------------------------------------------------------
+
+def _entry(bid: str, board: dict[str, Any], answer: Any, trace: list[dict[str, Any]],
+           clues: int) -> dict[str, Any]:
+    h, w = board["h"], board["w"]
+    return {"id": bid, "size": f"{h}x{w}", "h": h, "w": w, "grade": "step", "clues": clues,
+            "url": f"https://puzz.link/p?test/{w}/{h}/", "board": board, "answer": answer,
+            "trace": trace}
+
+
+def _step(rung: str, key: str, units: list[Any], states: list[str]) -> dict[str, Any]:
+    return {"rung": rung, key: units, "states": states,
+            "en": f"The {rung} sentence.", "ja": f"{rung} の文。"}
+
+
+def _regions_bank() -> dict[str, Any]:
+    a = {"h": 3, "w": 3, "regions": [[0, 0, 1], [0, 2, 1], [2, 2, 1]],
+         "clues": [[1, None, None], [None, None, None], [None, None, None]]}
+    a_rows = ["1..", ".1.", "..1"]
+    b = {"h": 2, "w": 4, "regions": [[0, 0, 1, 1], [2, 2, 2, 1]],
+         "clues": [[None] * 4, [None] * 4]}
+    b_rows = ["1..1", ".1.."]
+
+    def trace(board: dict[str, Any], rows: list[str]) -> list[dict[str, Any]]:
+        free = [[r, c] for r in range(board["h"]) for c in range(board["w"])
+                if board["clues"][r][c] is None]
+        name = {True: "number", False: "blank"}
+        first, rest = free[:2], free[2:]
+        return [_step("step", "cells", first, [name[rows[r][c] != "."] for r, c in first]),
+                _step("search", "cells", rest, [name[rows[r][c] != "."] for r, c in rest])]
+
+    return {"boards": [_entry("3x3-01", a, {"rows": a_rows}, trace(a, a_rows), 1),
+                       _entry("2x4-01", b, {"rows": b_rows}, trace(b, b_rows), 0)]}
+
+
+def _edges_bank() -> dict[str, Any]:
+    a = {"h": 2, "w": 4}
+    a_ans = {"right": ["101", "101"], "down": ["0110"]}      # two upright, two lying
+    b = {"h": 2, "w": 3}
+    b_ans = {"right": ["10", "10"], "down": ["011"]}
+
+    def trace(board: dict[str, Any], ans: dict[str, list[str]]) -> list[dict[str, Any]]:
+        h, w = board["h"], board["w"]
+        edges = [[r, c, "r"] for r in range(h) for c in range(w - 1)]
+        edges += [[r, c, "b"] for r in range(h - 1) for c in range(w)]
+
+        def state(e: list[Any]) -> str:
+            r, c, side = e
+            return "line" if (ans["right"] if side == "r" else ans["down"])[r][c] == "1" \
+                else "none"
+
+        first, rest = edges[:2], edges[2:]
+        return [_step("step", "edges", first, [state(e) for e in first]),
+                _step("search", "edges", rest, [state(e) for e in rest])]
+
+    # The second board's trace speaks of cells and the pieces they join, as a puzzle
+    # whose deductions fix cells may; the module's traceUnits maps that to lines.
+    b_trace = [
+        {"rung": "step", "cells": [[0, 0], [1, 0]], "pieces": ["A", "A"],
+         "en": "The step sentence.", "ja": "一手の文。"},
+        {"rung": "search", "cells": [[r, c] for r in range(2) for c in range(3)],
+         "pieces": ["A", "B", "B", "A", "C", "C"],
+         "en": "The search sentence.", "ja": "探索の文。"}]
+    return {"boards": [_entry("2x4-01", a, a_ans, trace(a, a_ans), 0),
+                       _entry("2x3-01", b, b_ans, b_trace, 0)]}
+
+
+BANKS = {"test-regions": _regions_bank(), "test-edges": _edges_bank()}

@@ -1,0 +1,55 @@
+"""What the play tests and benchmarks/play.py share: the puzzles, their banks, chromium.
+
+Every registered puzzle (``solvers.registry``) is played from its built bank,
+``content/<slug>/bank.json`` (``PLAY_CONTENT=<dir>`` reads another content folder); a
+registered puzzle without a bank is an error, not a skip. The framework's test puzzles
+(``tests/play_fixtures``) bring their own boards and checker modules.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import play_fixtures
+
+from site_builder import play
+from solvers import registry
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+REGISTERED = tuple(registry.slugs())
+FIXTURES = tuple(play_fixtures.PUZZLES)
+ALL = REGISTERED + FIXTURES
+
+
+def puzzle(slug: str) -> Any:
+    return play_fixtures.PUZZLES[slug] if slug in play_fixtures.PUZZLES else registry.get(slug)
+
+
+@functools.cache
+def bank(slug: str) -> dict[str, Any]:
+    if slug in play_fixtures.BANKS:
+        return play_fixtures.BANKS[slug]
+    path = Path(os.environ.get("PLAY_CONTENT", ROOT / "content")) / slug / "bank.json"
+    assert path.exists(), f"{path} is missing: build it (build-site build) to play {slug}"
+    data = json.loads(path.read_text())["data"]
+    assert data.get("boards"), f"{path} has no boards"
+    return data
+
+
+def dist_files(slugs: tuple[str, ...] = ALL) -> dict[str, str | bytes]:
+    """The play pages of ``slugs`` alone, plus templates/static/** and the test puzzles'
+    checker modules and stylesheets under static/play/."""
+    files = play.standalone_files(ROOT, {s: (puzzle(s), bank(s)) for s in slugs})
+    for slug in slugs:
+        for f in play_fixtures.STATIC.get(slug, ()):
+            files[f"static/play/{f.name}"] = f.read_bytes()
+    return files

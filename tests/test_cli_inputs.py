@@ -1,0 +1,184 @@
+"""`build-site solve` on any input: an answer (exit 0), one line (exit 2), or a bound (exit 3).
+
+Hypothesis mutates the URLs and board JSON of every registered puzzle's banked boards
+(and makes some from nothing) and drives the CLI in-process; a smaller set runs as real
+subprocesses. Nothing may raise, and an error is always exactly one line on stderr.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from site_builder import cli
+from solvers import registry
+
+ROOT = Path(__file__).resolve().parent.parent
+BOUNDS = ["--timeout", "2", "--max-nodes", "3000"]
+# Characters a mutation may insert: URL syntax, run-length letters, digits of other
+# scripts, a NUL, a long number.
+ALPHABET = list("/?=&.-_:0123456789abcgzAZ") + ["²", "٣", "\x00", " ", "é", "999999999999"]
+
+
+def _bank(slug: str) -> list[dict[str, Any]]:
+    path = ROOT / "content" / slug / "bank.json"
+    return json.loads(path.read_text())["data"]["boards"]
+
+
+def _samples(slug: str) -> list[dict[str, Any]]:
+    """A few banked boards, the smallest first (mutations of big boards are slower)."""
+    boards = sorted(_bank(slug), key=lambda b: b["h"] * b["w"])
+    return boards[:12]
+
+
+def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = cli.main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _assert_allowed(code: int, out: str, err: str, what: Any) -> None:
+    lines = [x for x in err.splitlines() if x.strip()]
+    if code == 0:
+        assert out.strip(), what
+    elif code == 2:
+        assert len(lines) == 1 and lines[0].startswith("build-site: error: "), (what, err)
+    elif code == 3:
+        assert len(lines) == 1 and lines[0].startswith("build-site: stopped: "), (what, err)
+    else:
+        raise AssertionError(f"exit {code} for {what!r}: {err}")
+
+
+def _mutate(text: str, data: st.DataObject) -> str:
+    for _ in range(data.draw(st.integers(1, 4))):
+        i = data.draw(st.integers(0, len(text)))
+        op = data.draw(st.sampled_from(["insert", "delete", "replace", "cut"]))
+        ch = data.draw(st.sampled_from(ALPHABET))
+        if op == "insert":
+            text = text[:i] + ch + text[i:]
+        elif op == "delete":
+            text = text[:i] + text[i + 1:]
+        elif op == "replace":
+            text = text[:i] + ch + text[i + 1:]
+        else:
+            text = text[:i]
+    return text
+
+
+def _mutate_json(value: Any, data: st.DataObject, depth: int = 0) -> Any:
+    weird = st.sampled_from([None, True, -1, 0, 10**30, 1.5, "?", "x", [], {}, [[[]]],
+                             float("nan"), 2**63, "²"])
+    if depth > 3 or data.draw(st.integers(0, 4)) == 0:
+        return data.draw(weird) if data.draw(st.booleans()) else value
+    if isinstance(value, dict) and value:
+        k = data.draw(st.sampled_from(sorted(value)))
+        return {**value, k: _mutate_json(value[k], data, depth + 1)}
+    if isinstance(value, list) and value:
+        i = data.draw(st.integers(0, len(value) - 1))
+        return value[:i] + [_mutate_json(value[i], data, depth + 1)] + value[i + 1:]
+    return data.draw(weird)
+
+
+FUZZ = settings(max_examples=2000, deadline=None, derandomize=True, database=None,
+                suppress_health_check=list(HealthCheck))
+
+
+@pytest.mark.parametrize("slug", registry.slugs())
+def test_mutated_urls_never_raise(slug: str, capsys: pytest.CaptureFixture[str]) -> None:
+    urls = [b["url"] for b in _samples(slug)]
+    pid = registry.get(slug).pid
+
+    @FUZZ
+    @given(st.data())
+    def run(data: st.DataObject) -> None:
+        base = data.draw(st.sampled_from(urls + [f"{pid}/3/3/", "https://puzz.link/p?"]))
+        url = _mutate(base, data)
+        if not url or url.startswith("-"):
+            return
+        code, out, err = _run(["solve", slug, url, *BOUNDS], capsys)
+        _assert_allowed(code, out, err, url)
+
+    run()
+
+
+@pytest.mark.parametrize("slug", registry.slugs())
+def test_mutated_board_json_never_raises(slug: str, tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    boards = [b["board"] for b in _samples(slug)]
+    path = tmp_path / "board.json"
+
+    @FUZZ
+    @given(st.data())
+    def run(data: st.DataObject) -> None:
+        doc = _mutate_json(data.draw(st.sampled_from(boards)), data)
+        path.write_text(json.dumps(doc))
+        code, out, err = _run(["solve", slug, str(path), *BOUNDS], capsys)
+        _assert_allowed(code, out, err, doc)
+
+    run()
+
+
+def test_bounds_stop_with_exit_3(capsys: pytest.CaptureFixture[str]) -> None:
+    slug = registry.slugs()[0]
+    pid = registry.get(slug).pid
+    code, _, err = _run(["solve", slug, f"{pid}/40/40/", "--max-nodes", "5"], capsys)
+    assert code == 3 and "node limit of 5 reached" in err
+    code, _, err = _run(["solve", slug, f"{pid}/100/100/", "--timeout", "0.5"], capsys)
+    assert code == 3 and "time limit of 0.5 s" in err
+
+
+def test_inputs_that_once_crashed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    huge = tmp_path / "huge.json"
+    huge.write_text(json.dumps({"h": 1000, "w": 1000, "clues": [[None] * 1000] * 1000}))
+    # once tried as a file name first (OSError); now read as the URL it is
+    code, out, err = _run(["solve", "canal-view", "https://puzz.link/p?canal/8/8/" + "z" * 5000],
+                          capsys)
+    assert code == 0 and "solutions found" in out, err
+    cases = {
+        "a superscript dimension": "canal/8/²/abc",
+        "deeply nested JSON": str(deep),
+        "a 1000×1000 board": str(huge),
+    }
+    for what, arg in cases.items():
+        code, _, err = _run(["solve", "canal-view", arg], capsys)
+        assert code == 2 and len(err.strip().splitlines()) == 1, (what, err)
+    big = tmp_path / "big.json"
+    big.write_text(json.dumps({"h": 3, "w": 3, "clues": [[10**30, None, None]] + [[None] * 3] * 2}))
+    code, _, err = _run(["solve", "canal-view", str(big)], capsys)
+    assert code == 2 and "clues[0][0]" in err
+
+
+@pytest.mark.parametrize("argv", [
+    ["solve"], ["solve", "nope", "x"], ["serve", "--port", "70000"], ["--bogus"],
+    ["solve", "sukoro", "sukoro/3/3/", "--limit", "0"], ["verify", "nope"],
+])
+def test_cli_errors_are_one_line_with_exit_2_as_processes(argv: list[str]) -> None:
+    r = subprocess.run([sys.executable, "-m", "site_builder.cli", *argv], cwd=ROOT,
+                       capture_output=True, text=True, timeout=60, check=False)
+    assert r.returncode == 2, (argv, r.stderr)
+    assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("slug", registry.slugs())
+def test_a_few_mutated_urls_as_processes(slug: str) -> None:
+    rng = __import__("random").Random(11)
+    for b in _samples(slug)[:4]:
+        url = b["url"]
+        i = rng.randrange(len(url))
+        for bad in (url, url[:i] + "²" + url[i:], url[:i]):
+            r = subprocess.run([sys.executable, "-m", "site_builder.cli", "solve", slug, bad,
+                                *BOUNDS], cwd=ROOT, capture_output=True, text=True,
+                               timeout=60, check=False)
+            assert r.returncode in (0, 2, 3), (bad, r.stderr)
+            assert "Traceback" not in r.stderr
+            if r.returncode:
+                assert len(r.stderr.strip().splitlines()) == 1, (bad, r.stderr)

@@ -1,0 +1,83 @@
+"""Nanro's play page in a real browser (Debian chromium through Playwright): the true
+answer entered by clicks is solved, each numbered cell shows its region's live count, and
+an extra number is named by the rule Python reports, in Python's words."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import threading
+
+import pytest
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+from play_support import ARGS, CHROMIUM, bank, dist_files, puzzle
+
+from site_builder import play
+
+SLUG = "nanro"
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    out = tmp_path_factory.mktemp("dist")
+    play.write_files(out, dist_files((SLUG,)))
+    handler = functools.partial(_Quiet, directory=str(out))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+def _click(page, w: int, i: int) -> None:
+    box = page.locator("#board-svg").bounding_box()
+    scale = box["width"] / page.eval_on_selector("#board-svg", "s => s.viewBox.baseVal.width")
+    x, y = i % w + 0.5, i // w + 0.5
+    page.mouse.click(box["x"] + (2 + x * 40) * scale, box["y"] + (2 + y * 40) * scale)
+
+
+def test_true_answer_by_clicks_live_counts_and_a_wrong_number(served):
+    p = puzzle(SLUG)
+    entry = min(bank(SLUG)["boards"], key=lambda b: (b["h"] * b["w"], b["id"]))
+    board, answer = entry["board"], entry["answer"]
+    h, w = board["h"], board["w"]
+    regions = [v for row in board["regions"] for v in row]
+    on = [ch == "#" for row in answer["rows"] for ch in row]
+    given = [v is not None for row in board["clues"] for v in row]
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        page = browser.new_page(viewport={"width": 480, "height": 900})
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{served}/en/{SLUG}/play/index.html#{entry['id']}")
+        page.wait_for_selector("body[data-ready='1']")
+        free = [i for i in range(h * w) if on[i] and not given[i]]
+        for i in free:
+            _click(page, w, i)
+        page.wait_for_selector("#play-solved:not([hidden])")
+        # every numbered cell the player entered shows its region's count
+        for i in free:
+            want = sum(1 for j in range(h * w) if on[j] and regions[j] == regions[i])
+            ink = page.locator(f'#board .cell[data-r="{i // w}"][data-c="{i % w}"] .ink')
+            assert ink.text_content() == str(want)
+        # one number too many: the page names what Python's violations() names
+        extra = next(i for i in range(h * w) if not on[i])
+        _click(page, w, extra)
+        assert page.locator("#play-solved").is_hidden()
+        got = page.evaluate("window.__play.answer")
+        want = p.violations(p.board_from_json(board), p.answer_from_json(got))
+        assert want
+        page.click("#check")
+        items = page.locator("#check-out li").all()
+        assert [li.get_attribute("data-rule") for li in items] == [v.rule for v in want]
+        for li, v in zip(items, want):
+            assert li.inner_text().startswith(v.en)
+        assert not errors, errors
+        browser.close()
