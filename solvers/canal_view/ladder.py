@@ -80,9 +80,10 @@ def make_ctx(board: Board, rules: Rules = STANDARD) -> Ctx:
     by_cell: list[list[int]] = [[] for _ in range(n)]
     for k, (_, _, _, union, line) in enumerate(nums):
         m = line if rules.whole_line else union
-        for i in range(n):
-            if m >> i & 1:
-                by_cell[i].append(k)
+        while m:
+            low = m & -m
+            by_cell[low.bit_length() - 1].append(k)
+            m ^= low
     blocks = []
     for r in range(h - 1):
         for c in range(w - 1):
@@ -171,41 +172,67 @@ def _arm_cells(ray: tuple[int, ...], dom: int) -> tuple[int, int]:
     return f, d
 
 
+def _arm_one(ctx: Ctx, k: int, F: int, D: int) -> tuple[int, int]:
+    """What number k decides from the marks (flooded, dry), memoised on the marks in its
+    rays (or line): the answer depends on nothing else. Raises Contradiction."""
+    num = ctx.nums[k]
+    _, v, rays, union, line = num
+    whole = ctx.rules.whole_line
+    m = line if whole else union
+    key = (k, F & m, D & m)
+    memo = ctx.extra.setdefault("arm", {})
+    got = memo.get(key)
+    if got is None:
+        try:
+            got = _arm_compute(v, rays, line, whole, F & m, D & m)
+        except Contradiction:
+            got = (-1, -1)
+        if len(memo) > 200000:
+            memo.clear()
+        memo[key] = got
+    if got[0] < 0:
+        raise Contradiction
+    return got
+
+
+def _arm_compute(v: int, rays, line: int, whole: bool, F: int, D: int) -> tuple[int, int]:
+    if whole:
+        lo = (F & line).bit_count()
+        hi = (line & ~D).bit_count()
+        if v < lo or v > hi:
+            raise Contradiction
+        nf = nd = 0
+        if v == lo:
+            nd = line & ~D & ~F
+        elif v == hi:
+            nf = line & ~D & ~F
+        return nf, nd
+    doms = [arm_domain(ray, v, F, D) for ray in rays]
+    doms = arm_filter(doms, v)
+    nf = nd = 0
+    for ray, dom in zip(rays, doms):
+        if not dom:
+            raise Contradiction
+        f, d = _arm_cells(ray, dom)
+        nf |= f
+        nd |= d
+    return nf & ~F, nd & ~D
+
+
 def arm_rung(ctx: Ctx, F: int, D: int, todo: list[int] | None = None,
              who: list[int] | None = None) -> tuple[int, int]:
     """Arm (or, under the whole-line misreading, line counting) to its own fixpoint.
     ``who``, if given, collects the numbers that decided something."""
     nums = ctx.nums
-    queue = list(range(len(nums))) if todo is None else todo
+    queue = list(range(len(nums))) if todo is None else list(todo)
     inq = set(queue)
     by_cell = ctx.by_cell
-    whole = ctx.rules.whole_line
     while queue:
         k = queue.pop()
         inq.discard(k)
-        _, v, rays, _, line = nums[k]
-        if whole:
-            lo = (F & line).bit_count()
-            hi = (line & ~D).bit_count()
-            if v < lo or v > hi:
-                raise Contradiction
-            nf = nd = 0
-            if v == lo:
-                nd = line & ~D & ~F
-            elif v == hi:
-                nf = line & ~D & ~F
-        else:
-            doms = [arm_domain(ray, v, F, D) for ray in rays]
-            doms = arm_filter(doms, v)
-            nf = nd = 0
-            for ray, dom in zip(rays, doms):
-                if not dom:
-                    raise Contradiction
-                f, d = _arm_cells(ray, dom)
-                nf |= f
-                nd |= d
-            nf &= ~F
-            nd &= ~D
+        nf, nd = _arm_one(ctx, k, F, D)
+        nf &= ~F
+        nd &= ~D
         if nf & D or nd & F or nf & nd:
             raise Contradiction
         if nf or nd:
@@ -226,16 +253,25 @@ def arm_rung(ctx: Ctx, F: int, D: int, todo: list[int] | None = None,
 
 # ---------------------------------------------------------------- block --------------
 def block_rung(ctx: Ctx, F: int, D: int) -> tuple[int, int]:
+    """Three flooded corners of a 2x2 block make the fourth dry (all blocks at once: each
+    block is named by its top-left cell, and the four corners are shifts of F)."""
     if not ctx.rules.two_by_two:
         return F, D
-    for b in ctx.blocks:
-        f = b & F
-        if f == b:
-            raise Contradiction
-        if f.bit_count() == 3:
-            rest = b & ~F
-            if not rest & D:
-                D |= rest
+    w = ctx.w
+    a = ctx.extra.get("anchors")
+    if a is None:
+        a = 0
+        for b in ctx.blocks:
+            a |= b & -b
+        ctx.extra["anchors"] = a
+    x00 = F & a
+    x01 = (F >> 1) & a
+    x10 = (F >> w) & a
+    x11 = (F >> (w + 1)) & a
+    if x00 & x01 & x10 & x11:
+        raise Contradiction
+    D |= ((x01 & x10 & x11) | ((x00 & x10 & x11) << 1) | ((x00 & x01 & x11) << w)
+          | ((x00 & x01 & x10) << (w + 1)))
     return F, D
 
 
@@ -253,41 +289,45 @@ def _fill(ctx: Ctx, seed: int, region: int) -> int:
 
 
 def _cut_cells(ctx: Ctx, comp: int, marked: int) -> int:
-    """Cells of ``comp`` (unmarked) whose removal separates two marked cells."""
+    """Cells of ``comp`` (unmarked) whose removal separates two marked cells: one
+    iterative Tarjan pass from a marked cell."""
     nbrs = ctx.nbrs
     start = (marked & -marked).bit_length() - 1
-    disc = {start: 0}
-    low = {start: 0}
-    cnt = {start: 1}               # marked cells in the DFS subtree
-    t = 1
+    n = ctx.n
+    disc = [0] * n
+    low = [0] * n
+    cnt = [0] * n                  # marked cells in the DFS subtree
+    disc[start] = low[start] = 1
+    cnt[start] = 1
+    t = 2
     total = marked.bit_count()
     out = 0
-    stack = [(start, iter(nbrs[start]), -1)]
+    stack = [(start, -1, iter(nbrs[start]))]
+    push, pop = stack.append, stack.pop
     while stack:
-        v, it, parent = stack[-1]
-        advanced = False
+        v, parent, it = stack[-1]
         for u in it:
             if not comp >> u & 1:
                 continue
-            if u not in disc:
+            du = disc[u]
+            if not du:
                 disc[u] = low[u] = t
                 t += 1
                 cnt[u] = marked >> u & 1
-                stack.append((u, iter(nbrs[u]), v))
-                advanced = True
+                push((u, v, iter(nbrs[u])))
                 break
-            if u != parent and disc[u] < low[v]:
-                low[v] = disc[u]
-        if advanced:
-            continue
-        stack.pop()
-        if stack:
-            p = stack[-1][0]
-            low[p] = min(low[p], low[v])
-            cnt[p] += cnt[v]
-            # p separates v's subtree from the rest
-            if low[v] >= disc[p] and cnt[v] and total - cnt[v] - (marked >> p & 1) > 0:
-                out |= 1 << p
+            if u != parent and du < low[v]:
+                low[v] = du
+        else:
+            pop()
+            if parent >= 0:
+                lv = low[v]
+                low[parent] = min(low[parent], lv)
+                cv = cnt[v]
+                cnt[parent] += cv
+                # parent separates v's subtree from the rest
+                if cv and lv >= disc[parent] and total - cv - (marked >> parent & 1) > 0:
+                    out |= 1 << parent
     return out & ~marked
 
 
@@ -358,12 +398,12 @@ def propagate(ctx: Ctx, F: int, D: int, top: int = 2) -> tuple[int, int]:
 
 
 def _touched(ctx: Ctx, ch: int) -> list[int]:
-    ks = set()
-    while ch:
-        low = ch & -ch
-        ks.update(ctx.by_cell[low.bit_length() - 1])
-        ch ^= low
-    return list(ks)
+    """The numbers whose rays (or lines) hold a cell of ``ch``."""
+    masks = ctx.extra.get("reach")
+    if masks is None:
+        masks = ctx.extra["reach"] = [line if ctx.rules.whole_line else union
+                                      for _, _, _, union, line in ctx.nums]
+    return [k for k, m in enumerate(masks) if m & ch]
 
 
 def start_state(ctx: Ctx) -> tuple[int, int]:
@@ -421,6 +461,13 @@ def _apply_comp(ctx: Ctx, k: int, comp: tuple[int, ...], F: int, D: int) -> tupl
 
 
 class _Search:
+    """Depth-first search on its own stack (no recursion, so no depth limit).
+
+    Each node propagates the rungs to their fixpoint, starting the arm rung from the
+    numbers whose cells the branch changed (the others are at their fixpoint already),
+    then branches on the number with the fewest compositions left, or when every number
+    is settled on a free cell next to the canal (flooded first)."""
+
     def __init__(self, ctx: Ctx, limit: int, node_cap: int | None = None):
         self.ctx = ctx
         self.limit = limit
@@ -430,51 +477,69 @@ class _Search:
         self.capped = False
 
     def run(self, F: int, D: int) -> None:
-        if len(self.solutions) >= self.limit:
-            return
-        if self.node_cap is not None and self.nodes >= self.node_cap:
-            self.capped = True
-            return
-        self.nodes += 1
         ctx = self.ctx
-        try:
-            F, D = propagate(ctx, F, D)
-        except Contradiction:
-            return
-        if F | D == ctx.full:
-            if _final_ok(ctx, F):
-                self.solutions.append(F)
-            return
-        best = None
-        if not ctx.rules.whole_line:
-            bc = None
-            for k, num in enumerate(ctx.nums):
-                if not (num[3] & ~(F | D)):
-                    continue
-                c = _count_compositions(ctx, k, F, D)
-                if c > 1 and (bc is None or c < bc):
-                    best, bc = k, c
-                    if c == 2:
-                        break
-        if best is not None:
-            for comp in compositions(ctx, best, F, D):
-                try:
-                    F2, D2 = _apply_comp(ctx, best, comp, F, D)
-                except Contradiction:
-                    continue
-                self.run(F2, D2)
-                if len(self.solutions) >= self.limit or self.capped:
-                    return
-            return
-        # no number left to split: branch on a free cell, next to the canal if possible
-        free = ctx.full & ~(F | D)
-        cand = free & _grow(ctx, F) if F else 0
-        cell = (cand or free)
-        cell &= -cell
-        self.run(F | cell, D)
-        if len(self.solutions) >= self.limit or self.capped:
-            return
-        self.run(F, D | cell)
+        whole = ctx.rules.whole_line
+        # a pending node: (F, D, cells changed since the parent's fixpoint, or -1: all)
+        stack: list[tuple[int, int, int]] = [(F, D, -1)]
+        while stack:
+            if len(self.solutions) >= self.limit:
+                return
+            if self.node_cap is not None and self.nodes >= self.node_cap:
+                self.capped = True
+                return
+            F, D, ch = stack.pop()
+            self.nodes += 1
+            try:
+                F, D = _propagate_from(ctx, F, D, None if ch < 0 else _touched(ctx, ch))
+            except Contradiction:
+                continue
+            if F | D == ctx.full:
+                if _final_ok(ctx, F):
+                    self.solutions.append(F)
+                continue
+            best = None
+            if not whole:
+                bc = None
+                for k, num in enumerate(ctx.nums):
+                    if not (num[3] & ~(F | D)):
+                        continue
+                    c = _count_compositions(ctx, k, F, D)
+                    if c > 1 and (bc is None or c < bc):
+                        best, bc = k, c
+                        if c == 2:
+                            break
+            if best is not None:
+                kids = []
+                for comp in compositions(ctx, best, F, D):
+                    try:
+                        F2, D2 = _apply_comp(ctx, best, comp, F, D)
+                    except Contradiction:
+                        continue
+                    kids.append((F2, D2, (F2 ^ F) | (D2 ^ D)))
+                stack.extend(reversed(kids))
+                continue
+            # no number left to split: branch on a free cell, next to the canal if possible
+            free = ctx.full & ~(F | D)
+            cand = free & _grow(ctx, F) if F else 0
+            cell = (cand or free)
+            cell &= -cell
+            stack.append((F, D | cell, cell))
+            stack.append((F | cell, D, cell))
+
+
+def _propagate_from(ctx: Ctx, F: int, D: int, todo: list[int] | None) -> tuple[int, int]:
+    """``propagate`` from a state whose only changes since a fixpoint touch ``todo``."""
+    F, D = arm_rung(ctx, F, D, todo)
+    while True:
+        F2, D2 = block_rung(ctx, F, D)
+        if (F2, D2) != (F, D):
+            F, D = arm_rung(ctx, F2, D2, _touched(ctx, (F2 ^ F) | (D2 ^ D)))
+            continue
+        F2, D2 = flow_rung(ctx, F, D)
+        if (F2, D2) != (F, D):
+            F, D = arm_rung(ctx, F2, D2, _touched(ctx, (F2 ^ F) | (D2 ^ D)))
+            continue
+        return F, D
 
 
 def _grow(ctx: Ctx, x: int) -> int:
