@@ -197,42 +197,79 @@ def _reach(g: Geo, st: State) -> State | None:
     return st
 
 
+def _cutting(g: Geo, r: int) -> int:
+    """Cells of ``r`` whose neighbours in ``r`` are not all joined around the cell's own
+    ring of eight: only such cells can be articulation cells of ``r``."""
+    w, full, nc0, ncw = g.w, g.full, g.nc0, g.ncw
+    n = (r << w) & full
+    s = r >> w
+    e = (r >> 1) & ncw
+    ww = (r << 1) & nc0
+    ne = (r << (w - 1)) & ncw & full
+    nw = (r << (w + 1)) & nc0 & full
+    se = (r >> (w + 1)) & ncw
+    sw = (r >> (w - 1)) & nc0
+    # going round the ring, a group of neighbours ends where the link to the next fails
+    bn = n & ~(ne & e)
+    be = e & ~(se & s)
+    bs = s & ~(sw & ww)
+    bw = ww & ~(nw & n)
+    return r & ((bn & (be | bs | bw)) | (be & (bs | bw)) | (bs & bw))
+
+
 def _cuts(g: Geo, st: State) -> int:
-    """Undecided cells whose removal would split the sure numbers (one Tarjan pass over
-    the cells that may hold a number, reachable from the first sure number)."""
+    """Undecided cells whose removal would split the sure numbers. Candidates are the
+    undecided cells that cut their own neighbourhood; a few are checked with a flood each,
+    more with one Tarjan pass over the cells that may hold a number."""
     b, n1, n2, n3, n4 = st
     p = n1 | n2 | n3 | n4
     s = p & ~b
     if not s or not (s & (s - 1)):
         return 0
+    cand = _cutting(g, p) & b
+    if not cand:
+        return 0
+    root = s & -s
+    if cand.bit_count() <= 4:
+        out = 0
+        while cand:
+            low = cand & -cand
+            cand ^= low
+            if s & ~_flood(g, root, p & ~low):
+                out |= low
+        return out
     nb = g.nb
-    root = (s & -s).bit_length() - 1
+    n = g.n
+    root_i = root.bit_length() - 1
     nfixed = s.bit_count()
-    disc = {root: 1}
-    low = {root: 1}
-    fcnt = {root: 1}
+    disc = [0] * n
+    low_ = [0] * n
+    fcnt = [0] * n
+    disc[root_i] = low_[root_i] = 1
+    fcnt[root_i] = 1
     t = 1
     out = 0
-    stack = [(root, -1, iter(nb[root]))]
+    stack = [(root_i, -1, iter(nb[root_i]))]
+    push, pop = stack.append, stack.pop
     while stack:
         v, par, it = stack[-1]
         for u in it:
             if not p >> u & 1:
                 continue
-            du = disc.get(u)
-            if du is None:
+            du = disc[u]
+            if not du:
                 t += 1
-                disc[u] = low[u] = t
+                disc[u] = low_[u] = t
                 fcnt[u] = s >> u & 1
-                stack.append((u, v, iter(nb[u])))
+                push((u, v, iter(nb[u])))
                 break
-            if du < low[v] and u != par:
-                low[v] = du
+            if du < low_[v] and u != par:
+                low_[v] = du
         else:
-            stack.pop()
+            pop()
             if par >= 0:
-                lv = low[v]
-                low[par] = min(low[par], lv)
+                lv = low_[v]
+                low_[par] = min(low_[par], lv)
                 fv = fcnt[v]
                 fcnt[par] += fv
                 if fv and lv >= disc[par] and b >> par & 1 and nfixed > fv:
@@ -240,9 +277,33 @@ def _cuts(g: Geo, st: State) -> int:
     return out
 
 
+def _joined(g: Geo, p: int, gone: int) -> bool:
+    """Whether the cells of ``p`` next to ``gone`` are still joined inside ``p``.
+
+    When ``p | gone`` was connected, that is enough for ``p`` to be connected: a path
+    through the cells that left can go round them. The flood starts beside the cells that
+    left and stops as soon as it has met all their neighbours, usually after a few steps."""
+    w, nc0, ncw = g.w, g.nc0, g.ncw
+    edge = ((gone << w) | (gone >> w) | ((gone << 1) & nc0) | ((gone >> 1) & ncw)) & p
+    if not edge or not (edge & (edge - 1)):
+        return True
+    x = edge & -edge
+    while True:
+        y = (x | (x << w) | (x >> w) | ((x << 1) & nc0) | ((x >> 1) & ncw)) & p
+        if not edge & ~y:
+            return True
+        if y == x:
+            return False
+        x = y
+
+
 def propagate(g: Geo, st: State, neq: bool = True, connect: bool = True,
-              cuts: bool = True) -> State | None:
-    """The rungs to a common fixpoint; ``cuts=False`` leaves out articulation cells."""
+              cuts: bool = True, joined: int = 0) -> State | None:
+    """The rungs to a common fixpoint; ``cuts=False`` leaves out articulation cells.
+
+    ``joined``: cells known to form one connected region holding every sure number of
+    ``st`` (the cells that may hold a number in a state ``st`` was narrowed from); the
+    reachability rung then only has to check that what left did not cut that region."""
     while True:
         st2 = _local(g, st, neq)
         if st2 is None:
@@ -250,12 +311,18 @@ def propagate(g: Geo, st: State, neq: bool = True, connect: bool = True,
         st = st2
         if not connect:
             return st
-        st2 = _reach(g, st)
-        if st2 is None:
-            return None
-        if st2 is not st:
-            st = st2
-            continue
+        p = st[1] | st[2] | st[3] | st[4]
+        if joined and p != joined and _joined(g, p, joined & ~p):
+            joined = p
+        if p != joined:
+            st2 = _reach(g, st)
+            if st2 is None:
+                return None
+            if st2 is not st:
+                st = st2
+                joined = 0
+                continue
+            joined = p if p & ~st[0] else 0
         if cuts:
             c = _cuts(g, st) & st[0]
             if c:
@@ -296,12 +363,15 @@ class Closer:
     def __init__(self, g: Geo, neq: bool, connect: bool) -> None:
         self.g, self.neq, self.connect = g, neq, connect
         self.trials = 0
+        self.repairs = 0
+        # (value, cell bit) -> [kept fixpoint fixing it or None, unused, full rules]
+        self.by_value: dict[tuple[int, int], list] = {}
 
-    def prop(self, st: State, cuts: bool = True) -> State | None:
-        return propagate(self.g, st, self.neq, self.connect, cuts)
+    def prop(self, st: State, cuts: bool = True, joined: int = 0) -> State | None:
+        return propagate(self.g, st, self.neq, self.connect, cuts, joined)
 
-    def ok(self, st: State, cuts: bool) -> State | None:
-        st2 = self.prop(st, cuts)
+    def ok(self, st: State, cuts: bool, joined: int = 0) -> State | None:
+        st2 = self.prop(st, cuts, joined)
         if st2 is None:
             return None
         if complete(st2) and not _valid(self.g, st2):
@@ -314,7 +384,7 @@ class Closer:
         ``known``: answers already found (complete fixpoints), which support their values.
         Cheap sweeps first (trials without articulation cells), then sweeps under the full
         rules until one narrows nothing, which makes the result the ladder's fixpoint."""
-        res = self._sweep(st, False, [])
+        res = self._cheap(st)
         if res is None:
             return None
         st = res
@@ -322,37 +392,122 @@ class Closer:
             return st
         return self._sweep(st, True, list(known or []))
 
-    def _sweep(self, st: State, cuts: bool, known: list[State]) -> State | None:
-        """Sweeps of trials until one narrows nothing.
+    def _cheap(self, st: State) -> State | None:
+        """Trials without articulation cells, as a worklist: a value whose last trial
+        succeeded is tried again only once the state changed within two cells of what
+        that trial decided. Skipping a trial never removes a value, so this is sound
+        whatever it skips; the sweeps under the full rules that follow are exhaustive."""
+        g = self.g
+        w, nc0, ncw, full = g.w, g.nc0, g.ncw, g.full
 
-        A value is removed only when its trial fails; with ``cuts=False`` the trial
-        propagates a subset of the rules, and its failure is a failure of the full rules
-        too. A successful trial's fixpoint T supports every value it fixes for as long as
-        T stays inside the state (a fixpoint inside the state with that value, so that
-        value's own trial cannot fail): such values are not tried again."""
-        keep: list[tuple[State, State]] = [(t, t) for t in known]
-        sup = _support(keep)
+        def grow(x: int) -> int:
+            return (x | (x << w) | (x >> w) | ((x << 1) & nc0) | ((x >> 1) & ncw)) & full
+
+        log: list[int] = []                 # cells changed by each narrowing
+        seen: dict[tuple[int, int], tuple[int, int]] = {}   # value -> (area, log index)
         while True:
             narrowed = False
             und = _undecided(st)
+            pj = _joined_region(st)
             while und:
-                low = und & -und
+                dec = full & ~_undecided(st)
+                near = und & grow(dec)
+                pick = near or und
+                low = pick & -pick
                 und ^= low
                 i = low.bit_length() - 1
                 if not _multi(st, low):
                     continue
                 drop = 0
                 for k in range(5):
-                    if not st[k] & low or sup[k] & low:
+                    if not st[k] & low:
+                        continue
+                    got = seen.get((k, low))
+                    if got is not None:
+                        area, at = got
+                        if not any(m & area for m in log[at:]):
+                            continue
+                    self.trials += 1
+                    res = self.ok(restrict(st, i, k), False, pj)
+                    if res is None:
+                        drop |= 1 << k
+                        continue
+                    ch = 0
+                    for x, y in zip(st, res):
+                        ch |= x ^ y
+                    area = grow(grow(ch))
+                    mark = (area, len(log))
+                    for kk, x in enumerate(singles(res)):
+                        x &= ch | low
+                        while x:
+                            lb = x & -x
+                            seen[(kk, lb)] = mark
+                            x ^= lb
+                if drop:
+                    st3 = tuple(x & ~low if drop >> k & 1 else x for k, x in enumerate(st))
+                    st4 = self.prop(st3, False)      # type: ignore[arg-type]
+                    if st4 is None:
+                        return None
+                    ch = 0
+                    for x, y in zip(st, st4):
+                        ch |= x ^ y
+                    log.append(ch)
+                    st = st4
+                    narrowed = True
+                    pj = _joined_region(st)
+            if narrowed:
+                st4 = self.prop(st)
+                if st4 is None:
+                    return None
+                ch = 0
+                for x, y in zip(st, st4):
+                    ch |= x ^ y
+                if ch:
+                    log.append(ch)
+                st = st4
+            if complete(st) or not narrowed:
+                return st
+
+    def _sweep(self, st: State, cuts: bool, known: list[State]) -> State | None:
+        """Sweeps of trials until one narrows nothing.
+
+        A value is removed only when its trial fails; with ``cuts=False`` the trial
+        propagates a subset of the rules, and its failure is a failure of the full rules
+        too. A successful trial's fixpoint T supports every value it fixes: while T stays
+        inside the state, T is a fixpoint inside the state with that value, so the value's
+        own trial cannot fail. When the state has narrowed under T, T is repaired (T
+        meet state, propagated) before any of its values is tried again."""
+        for t in known:
+            self._keep(t, True)
+        while True:
+            narrowed = False
+            und = _undecided(st)
+            pj = _joined_region(st)
+            g = self.g
+            w, nc0, ncw = g.w, g.nc0, g.ncw
+            while und:
+                # next to a decided cell first: that is where trials fail
+                dec = g.full & ~_undecided(st)
+                near = und & ((dec << w) | (dec >> w) | ((dec << 1) & nc0)
+                              | ((dec >> 1) & ncw))
+                pick = near or und
+                low = pick & -pick
+                und ^= low
+                i = low.bit_length() - 1
+                if not _multi(st, low):
+                    continue
+                drop = 0
+                for k in range(5):
+                    if not st[k] & low:
+                        continue
+                    if self._supported(st, low, k, cuts):
                         continue
                     self.trials += 1
-                    res = self.ok(restrict(st, i, k), cuts)
+                    res = self.ok(restrict(st, i, k), cuts, pj)
                     if res is None:
                         drop |= 1 << k
                     else:
-                        sg = singles(res)
-                        keep.append((res, sg))
-                        sup = tuple(x | y for x, y in zip(sup, sg))   # type: ignore
+                        self._keep(res, cuts)
                 if drop:
                     st3 = tuple(x & ~low if drop >> k & 1 else x for k, x in enumerate(st))
                     st4 = self.prop(st3, cuts)      # type: ignore[arg-type]
@@ -360,8 +515,7 @@ class Closer:
                         return None
                     st = st4
                     narrowed = True
-                    keep = [kt for kt in keep if _inside(kt[0], st)]
-                    sup = _support(keep)
+                    pj = _joined_region(st)
             if narrowed and not cuts:
                 # the cheap sweeps propagated without articulation cells: close the state
                 # under the full rules before the next sweep
@@ -369,10 +523,55 @@ class Closer:
                 if st4 is None:
                     return None
                 st = st4
-                keep = [kt for kt in keep if _inside(kt[0], st)]
-                sup = _support(keep)
             if complete(st) or not narrowed:
                 return st
+
+    def _supported(self, st: State, low: int, k: int, cuts: bool) -> bool:
+        """Whether the kept fixpoint that last fixed value k at cell ``low`` is (or can be
+        repaired into) a fixpoint of the rules in force inside ``st``."""
+        e = self.by_value.get((k, low))
+        if e is None or e[0] is None:
+            return False
+        t = e[0]
+        if (e[2] or not cuts) and _inside(t, st):
+            return True
+        self.repairs += 1
+        t2 = self.ok((t[0] & st[0], t[1] & st[1], t[2] & st[2], t[3] & st[3],
+                      t[4] & st[4]), cuts, _joined_region(st))
+        if t2 is None:
+            e[0] = None
+            return False
+        e[0] = t2
+        e[2] = cuts
+        return True
+
+    def _keep(self, t: State, full: bool) -> None:
+        """Remember fixpoint t as the support of every value it fixes."""
+        e = [t, None, full]
+        by = self.by_value
+        for k, x in enumerate(singles(t)):
+            while x:
+                low = x & -x
+                by[(k, low)] = e
+                x ^= low
+
+
+def _joined_region(st: State) -> int:
+    """The cells that may hold a number in a fixpoint with a sure number (connected, by
+    the reachability rung), else 0."""
+    p = st[1] | st[2] | st[3] | st[4]
+    return p if p & ~st[0] else 0
+
+
+def _support_of(ents: list) -> State:
+    a = b = c = d = e = 0
+    for _, sg, _ in ents:
+        a |= sg[0]
+        b |= sg[1]
+        c |= sg[2]
+        d |= sg[3]
+        e |= sg[4]
+    return a, b, c, d, e
 
 
 def _inside(t: State, st: State) -> bool:
