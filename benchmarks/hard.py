@@ -73,20 +73,34 @@ def load(slugs=PUZZLES, sizes=SIZES) -> list[dict[str, Any]]:
     return out
 
 
-def regenerate(slug: str, size: str, count: int) -> None:
-    boards = []
-    for k in range(count):
+def regenerate(slug: str, size: str, count: int, index: int | None = None) -> None:
+    """Draw the boards of one size; with ``index``, draw only that board into a part file
+    (several processes can share the work) and merge once every part is there."""
+    CORPUS.mkdir(parents=True, exist_ok=True)
+    ks = range(count) if index is None else [index]
+    for k in ks:
         t0 = time.perf_counter()
         e = make_board(slug, size, k)
-        boards.append(e)
         print(f"  drew {e['id']}: {e['clues']} clues, {time.perf_counter() - t0:.1f} s",
               flush=True)
-    CORPUS.mkdir(parents=True, exist_ok=True)
-    p = corpus_file(slug, size)
+        _write(_part(slug, size, k), e)
+    parts = [_part(slug, size, k) for k in range(count)]
+    if all(p.exists() for p in parts):
+        boards = [json.loads(p.read_text()) for p in parts]
+        _write(corpus_file(slug, size),
+               {"schema": 1, "slug": slug, "size": size,
+                "recipe": "generate() from fixed seeds; minimal clue sets", "boards": boards})
+        for p in parts:
+            p.unlink()
+
+
+def _part(slug: str, size: str, k: int) -> Path:
+    return CORPUS / f".part-{slug}-{size}-{k:02d}.json"
+
+
+def _write(p: Path, data: Any) -> None:
     tmp = p.with_suffix(".tmp")
-    tmp.write_text(json.dumps({"schema": 1, "slug": slug, "size": size,
-                               "recipe": "generate() from fixed seeds; minimal clue sets",
-                               "boards": boards}, indent=1) + "\n")
+    tmp.write_text(json.dumps(data, indent=1) + "\n")
     tmp.replace(p)
 
 
@@ -126,6 +140,7 @@ def main() -> int:
     ap.add_argument("--only", choices=PUZZLES, action="append", help="one puzzle (repeatable)")
     ap.add_argument("--sizes", nargs="+", default=list(SIZES), help="sizes, e.g. 16x16")
     ap.add_argument("--count", type=int, default=PER_SIZE, help="boards per size (regenerate)")
+    ap.add_argument("--index", type=int, help="regenerate only this board of each size")
     ap.add_argument("--repeat", type=int, default=3, help="timing repeats per board (best)")
     ap.add_argument("--per-board", action="store_true", help="print every board")
     ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
@@ -137,7 +152,7 @@ def main() -> int:
         for slug in slugs:
             for size in args.sizes:
                 print(f"regenerating {slug} {size} ...", flush=True)
-                regenerate(slug, size, args.count)
+                regenerate(slug, size, args.count, args.index)
     boards = load(slugs, tuple(args.sizes))
     if not boards:
         print("no corpus found under benchmarks/hard/; run with --regenerate", file=sys.stderr)

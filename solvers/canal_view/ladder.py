@@ -191,6 +191,7 @@ def _arm_one(ctx: Ctx, k: int, F: int, D: int) -> tuple[int, int]:
             memo.clear()
         memo[key] = got
     if got[0] < 0:
+        ctx.extra["failed"] = k
         raise Contradiction
     return got
 
@@ -475,6 +476,12 @@ class _Search:
         self.nodes = 0
         self.node_cap = node_cap
         self.capped = False
+        # failures caused per number, for the branching choice (None: fewest
+        # compositions first, the order the capped surveys were measured with)
+        self.weights: list[int] | None = None
+        # number probing at every node; off for the node-capped surveys, whose counts
+        # were measured with the plain search
+        self.probe = node_cap is None and not ctx.rules.whole_line
 
     def run(self, F: int, D: int) -> None:
         ctx = self.ctx
@@ -489,16 +496,22 @@ class _Search:
                 return
             F, D, ch = stack.pop()
             self.nodes += 1
+            ctx.extra["failed"] = -1
             try:
                 F, D = _propagate_from(ctx, F, D, None if ch < 0 else _touched(ctx, ch))
+                if self.probe:
+                    F, D = _probe_numbers(ctx, F, D, ch)
             except Contradiction:
+                if self.weights is not None and ctx.extra["failed"] >= 0:
+                    self.weights[ctx.extra["failed"]] += 1
                 continue
             if F | D == ctx.full:
                 if _final_ok(ctx, F):
                     self.solutions.append(F)
                 continue
             best = None
-            if not whole:
+            wts = self.weights
+            if not whole and wts is None:
                 bc = None
                 for k, num in enumerate(ctx.nums):
                     if not (num[3] & ~(F | D)):
@@ -508,6 +521,17 @@ class _Search:
                         best, bc = k, c
                         if c == 2:
                             break
+            elif not whole:
+                # fewest compositions per failure this number has caused (dom/wdeg)
+                bs = 0.0
+                for k, num in enumerate(ctx.nums):
+                    if not (num[3] & ~(F | D)):
+                        continue
+                    c = _count_compositions(ctx, k, F, D)
+                    if c > 1:
+                        sc = wts[k] / c
+                        if best is None or sc > bs:
+                            best, bs = k, sc
             if best is not None:
                 kids = []
                 for comp in compositions(ctx, best, F, D):
@@ -525,6 +549,66 @@ class _Search:
             cell &= -cell
             stack.append((F, D | cell, cell))
             stack.append((F | cell, D, cell))
+
+
+def _probe_numbers(ctx: Ctx, F: int, D: int, ch: int = -1) -> tuple[int, int]:
+    """Constructive disjunction over each number's compositions: propagate every split
+    that still fits; a cell that all the surviving splits decide alike is decided, and a
+    number with no surviving split is a contradiction. A worklist: after a change, only
+    the numbers whose rays come within two cells of it are tried again (skipping a number
+    only ever gives up a deduction, never makes a wrong one).
+
+    ``ch``: the cells changed since a state where every number had been probed (-1:
+    none was), so that only numbers near them need trying."""
+    nums = ctx.nums
+    unions = [num[3] for num in nums]
+    if ch < 0:
+        queue = [k for k in range(len(nums)) if unions[k] & ~(F | D)]
+    else:
+        near = _grow(ctx, _grow(ctx, ch))
+        queue = [k for k in range(len(nums)) if unions[k] & near and unions[k] & ~(F | D)]
+    queue.reverse()
+    inq = set(queue)
+    while queue:
+        k = queue.pop()
+        inq.discard(k)
+        if not unions[k] & ~(F | D):
+            continue
+        comps = compositions(ctx, k, F, D)
+        if len(comps) < 2:
+            if not comps:
+                raise Contradiction
+            if len(comps) == 1:
+                F2, D2 = _apply_comp(ctx, k, comps[0], F, D)
+                if (F2, D2) == (F, D):
+                    continue
+            else:
+                continue
+            aF, aD = F2, D2
+        else:
+            aF = aD = -1
+            for comp in comps:
+                try:
+                    F2, D2 = _apply_comp(ctx, k, comp, F, D)
+                    F2, D2 = _propagate_from(ctx, F2, D2, _touched(ctx, (F2 ^ F) | (D2 ^ D)))
+                except Contradiction:
+                    continue
+                aF &= F2
+                aD &= D2
+            if aF == -1:
+                raise Contradiction
+            aF |= F
+            aD |= D
+            if aF == F and aD == D:
+                continue
+        chg = (aF ^ F) | (aD ^ D)
+        F, D = _propagate_from(ctx, aF, aD, _touched(ctx, chg))
+        chg = _grow(ctx, _grow(ctx, (F ^ aF) | (D ^ aD) | chg))
+        for j in range(len(nums)):
+            if j not in inq and unions[j] & chg:
+                inq.add(j)
+                queue.append(j)
+    return F, D
 
 
 def _propagate_from(ctx: Ctx, F: int, D: int, todo: list[int] | None) -> tuple[int, int]:
@@ -589,7 +673,10 @@ def solve(board: Board, level: str | None = None, limit: int = 2,
     if top < 3:
         return SolveResult([], 0, None, _cells(ctx, (F | D) & ~D0))
     s = _Search(ctx, limit, node_cap)
-    s.run(F, D)
+    try:
+        s.run(F, D)
+    finally:
+        ctx.extra.pop("arm", None)       # the memo is per solve: memory stays bounded
     sols = [Answer(ctx.h, ctx.w, m) for m in sorted(s.solutions)]
     return SolveResult(sols, s.nodes, "search" if sols else None,
                        _cells(ctx, ctx.full & ~D0), {"capped": s.capped})
