@@ -122,7 +122,7 @@ def test_grades_equal_reference():
 def test_search_agrees_with_brute_on_random_boards():
     rng = random.Random(31)
     multi = 0
-    for _ in range(60):
+    for _ in range(45):
         h, w = rng.choice([(3, 4), (4, 4), (4, 5), (5, 4)])
         if rng.random() < 0.5:
             b = clued(h, w, rng, rng.choice([0.1, 0.25]), lie=0.2)
@@ -139,7 +139,7 @@ def test_search_agrees_with_brute_on_random_boards():
         two = solve(b, limit=2, rules=rules)
         assert len(two.solutions) == min(2, len(want))
         assert answers_of(two) <= want
-    assert multi > 10
+    assert multi > 8
 
 
 def test_search_levels_stop_where_asked():
