@@ -289,9 +289,43 @@ def _fill(ctx: Ctx, seed: int, region: int) -> int:
         x = y
 
 
+def _ring_cuts(ctx: Ctx, r: int) -> int:
+    """Cells of ``r`` whose neighbours in ``r`` are not all joined around the cell's ring
+    of eight: only these can be articulation cells of ``r``."""
+    w, full, nl, nr = ctx.w, ctx.full, ctx.not_left, ctx.not_right
+    n = (r << w) & full
+    s = r >> w
+    e = (r >> 1) & nr
+    ww = (r << 1) & nl
+    ne = (r << (w - 1)) & nr & full
+    nw = (r << (w + 1)) & nl & full
+    se = (r >> (w + 1)) & nr
+    sw = (r >> (w - 1)) & nl
+    # going round the ring, a group of neighbours ends where the link to the next fails
+    bn = n & ~(ne & e)
+    be = e & ~(se & s)
+    bs = s & ~(sw & ww)
+    bw = ww & ~(nw & n)
+    return r & ((bn & (be | bs | bw)) | (be & (bs | bw)) | (bs & bw))
+
+
 def _cut_cells(ctx: Ctx, comp: int, marked: int) -> int:
-    """Cells of ``comp`` (unmarked) whose removal separates two marked cells: one
-    iterative Tarjan pass from a marked cell."""
+    """Cells of ``comp`` (unmarked) whose removal separates two marked cells.
+
+    Only cells that cut their own ring of neighbours can; none means no Tarjan pass, a
+    few are checked with one flood each, more with one iterative Tarjan pass."""
+    cand = _ring_cuts(ctx, comp) & ~marked
+    if not cand:
+        return 0
+    if cand.bit_count() <= 3:
+        out = 0
+        root = marked & -marked
+        while cand:
+            low = cand & -cand
+            cand ^= low
+            if marked & ~_fill(ctx, root, comp & ~low):
+                out |= low
+        return out
     nbrs = ctx.nbrs
     start = (marked & -marked).bit_length() - 1
     n = ctx.n
@@ -332,7 +366,7 @@ def _cut_cells(ctx: Ctx, comp: int, marked: int) -> int:
     return out & ~marked
 
 
-def _connect(ctx: Ctx, mine: int, other: int) -> tuple[int, int]:
+def _connect(ctx: Ctx, mine: int, other: int, cuts: bool = True) -> tuple[int, int]:
     """Connectivity for the cells ``mine`` (known members) avoiding ``other`` (known
     non-members): returns (new members, new non-members)."""
     if not mine:
@@ -342,18 +376,20 @@ def _connect(ctx: Ctx, mine: int, other: int) -> tuple[int, int]:
     if mine & ~comp:
         raise Contradiction
     out_cells = region & ~comp
-    cut = _cut_cells(ctx, comp, mine) if mine.bit_count() > 1 else 0
+    cut = _cut_cells(ctx, comp, mine) if cuts and mine.bit_count() > 1 else 0
     return cut, out_cells
 
 
-def flow_rung(ctx: Ctx, F: int, D: int) -> tuple[int, int]:
+def flow_rung(ctx: Ctx, F: int, D: int, cuts: bool = True) -> tuple[int, int]:
+    """Connectivity (``cuts=False``: reachability only, no articulation cells) and the
+    sandwich bound."""
     rules = ctx.rules
     if rules.connected and F:
-        add, rem = _connect(ctx, F, D)
+        add, rem = _connect(ctx, F, D, cuts)
         F |= add
         D |= rem
     if rules.dry_connected and D:
-        add, rem = _connect(ctx, D, F)
+        add, rem = _connect(ctx, D, F, cuts)
         if add & F or rem & D:
             raise Contradiction
         D |= add
@@ -554,7 +590,9 @@ class _Search:
 def _probe_numbers(ctx: Ctx, F: int, D: int, ch: int = -1) -> tuple[int, int]:
     """Constructive disjunction over each number's compositions: propagate every split
     that still fits; a cell that all the surviving splits decide alike is decided, and a
-    number with no surviving split is a contradiction. A worklist: after a change, only
+    number with no surviving split is a contradiction. The splits are propagated without
+    articulation cells (a subset of the rules, so what they agree on still holds, and a
+    split they refute is refuted). A worklist: after a change, only
     the numbers whose rays come within two cells of it are tried again (skipping a number
     only ever gives up a deduction, never makes a wrong one).
 
@@ -590,7 +628,8 @@ def _probe_numbers(ctx: Ctx, F: int, D: int, ch: int = -1) -> tuple[int, int]:
             for comp in comps:
                 try:
                     F2, D2 = _apply_comp(ctx, k, comp, F, D)
-                    F2, D2 = _propagate_from(ctx, F2, D2, _touched(ctx, (F2 ^ F) | (D2 ^ D)))
+                    F2, D2 = _propagate_from(ctx, F2, D2, _touched(ctx, (F2 ^ F) | (D2 ^ D)),
+                                             False)
                 except Contradiction:
                     continue
                 aF &= F2
@@ -611,15 +650,17 @@ def _probe_numbers(ctx: Ctx, F: int, D: int, ch: int = -1) -> tuple[int, int]:
     return F, D
 
 
-def _propagate_from(ctx: Ctx, F: int, D: int, todo: list[int] | None) -> tuple[int, int]:
-    """``propagate`` from a state whose only changes since a fixpoint touch ``todo``."""
+def _propagate_from(ctx: Ctx, F: int, D: int, todo: list[int] | None,
+                    cuts: bool = True) -> tuple[int, int]:
+    """``propagate`` from a state whose only changes since a fixpoint touch ``todo``
+    (``cuts=False``: without articulation cells, a subset of the rules)."""
     F, D = arm_rung(ctx, F, D, todo)
     while True:
         F2, D2 = block_rung(ctx, F, D)
         if (F2, D2) != (F, D):
             F, D = arm_rung(ctx, F2, D2, _touched(ctx, (F2 ^ F) | (D2 ^ D)))
             continue
-        F2, D2 = flow_rung(ctx, F, D)
+        F2, D2 = flow_rung(ctx, F, D, cuts)
         if (F2, D2) != (F, D):
             F, D = arm_rung(ctx, F2, D2, _touched(ctx, (F2 ^ F) | (D2 ^ D)))
             continue
