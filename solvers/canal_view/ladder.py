@@ -436,6 +436,14 @@ def propagate(ctx: Ctx, F: int, D: int, top: int = 2) -> tuple[int, int]:
 
 def _touched(ctx: Ctx, ch: int) -> list[int]:
     """The numbers whose rays (or lines) hold a cell of ``ch``."""
+    if ch.bit_count() <= 6:
+        by_cell = ctx.by_cell
+        ks: set[int] = set()
+        while ch:
+            low = ch & -ch
+            ks.update(by_cell[low.bit_length() - 1])
+            ch ^= low
+        return sorted(ks)
     masks = ctx.extra.get("reach")
     if masks is None:
         masks = ctx.extra["reach"] = [line if ctx.rules.whole_line else union
