@@ -80,9 +80,10 @@ def make_ctx(board: Board, rules: Rules = STANDARD) -> Ctx:
     by_cell: list[list[int]] = [[] for _ in range(n)]
     for k, (_, _, _, union, line) in enumerate(nums):
         m = line if rules.whole_line else union
-        for i in range(n):
-            if m >> i & 1:
-                by_cell[i].append(k)
+        while m:
+            low = m & -m
+            by_cell[low.bit_length() - 1].append(k)
+            m ^= low
     blocks = []
     for r in range(h - 1):
         for c in range(w - 1):
@@ -171,41 +172,68 @@ def _arm_cells(ray: tuple[int, ...], dom: int) -> tuple[int, int]:
     return f, d
 
 
+def _arm_one(ctx: Ctx, k: int, F: int, D: int) -> tuple[int, int]:
+    """What number k decides from the marks (flooded, dry), memoised on the marks in its
+    rays (or line): the answer depends on nothing else. Raises Contradiction."""
+    num = ctx.nums[k]
+    _, v, rays, union, line = num
+    whole = ctx.rules.whole_line
+    m = line if whole else union
+    key = (k, F & m, D & m)
+    memo = ctx.extra.setdefault("arm", {})
+    got = memo.get(key)
+    if got is None:
+        try:
+            got = _arm_compute(v, rays, line, whole, F & m, D & m)
+        except Contradiction:
+            got = (-1, -1)
+        if len(memo) > 200000:
+            memo.clear()
+        memo[key] = got
+    if got[0] < 0:
+        ctx.extra["failed"] = k
+        raise Contradiction
+    return got
+
+
+def _arm_compute(v: int, rays, line: int, whole: bool, F: int, D: int) -> tuple[int, int]:
+    if whole:
+        lo = (F & line).bit_count()
+        hi = (line & ~D).bit_count()
+        if v < lo or v > hi:
+            raise Contradiction
+        nf = nd = 0
+        if v == lo:
+            nd = line & ~D & ~F
+        elif v == hi:
+            nf = line & ~D & ~F
+        return nf, nd
+    doms = [arm_domain(ray, v, F, D) for ray in rays]
+    doms = arm_filter(doms, v)
+    nf = nd = 0
+    for ray, dom in zip(rays, doms):
+        if not dom:
+            raise Contradiction
+        f, d = _arm_cells(ray, dom)
+        nf |= f
+        nd |= d
+    return nf & ~F, nd & ~D
+
+
 def arm_rung(ctx: Ctx, F: int, D: int, todo: list[int] | None = None,
              who: list[int] | None = None) -> tuple[int, int]:
     """Arm (or, under the whole-line misreading, line counting) to its own fixpoint.
     ``who``, if given, collects the numbers that decided something."""
     nums = ctx.nums
-    queue = list(range(len(nums))) if todo is None else todo
+    queue = list(range(len(nums))) if todo is None else list(todo)
     inq = set(queue)
     by_cell = ctx.by_cell
-    whole = ctx.rules.whole_line
     while queue:
         k = queue.pop()
         inq.discard(k)
-        _, v, rays, _, line = nums[k]
-        if whole:
-            lo = (F & line).bit_count()
-            hi = (line & ~D).bit_count()
-            if v < lo or v > hi:
-                raise Contradiction
-            nf = nd = 0
-            if v == lo:
-                nd = line & ~D & ~F
-            elif v == hi:
-                nf = line & ~D & ~F
-        else:
-            doms = [arm_domain(ray, v, F, D) for ray in rays]
-            doms = arm_filter(doms, v)
-            nf = nd = 0
-            for ray, dom in zip(rays, doms):
-                if not dom:
-                    raise Contradiction
-                f, d = _arm_cells(ray, dom)
-                nf |= f
-                nd |= d
-            nf &= ~F
-            nd &= ~D
+        nf, nd = _arm_one(ctx, k, F, D)
+        nf &= ~F
+        nd &= ~D
         if nf & D or nd & F or nf & nd:
             raise Contradiction
         if nf or nd:
@@ -226,16 +254,25 @@ def arm_rung(ctx: Ctx, F: int, D: int, todo: list[int] | None = None,
 
 # ---------------------------------------------------------------- block --------------
 def block_rung(ctx: Ctx, F: int, D: int) -> tuple[int, int]:
+    """Three flooded corners of a 2x2 block make the fourth dry (all blocks at once: each
+    block is named by its top-left cell, and the four corners are shifts of F)."""
     if not ctx.rules.two_by_two:
         return F, D
-    for b in ctx.blocks:
-        f = b & F
-        if f == b:
-            raise Contradiction
-        if f.bit_count() == 3:
-            rest = b & ~F
-            if not rest & D:
-                D |= rest
+    w = ctx.w
+    a = ctx.extra.get("anchors")
+    if a is None:
+        a = 0
+        for b in ctx.blocks:
+            a |= b & -b
+        ctx.extra["anchors"] = a
+    x00 = F & a
+    x01 = (F >> 1) & a
+    x10 = (F >> w) & a
+    x11 = (F >> (w + 1)) & a
+    if x00 & x01 & x10 & x11:
+        raise Contradiction
+    D |= ((x01 & x10 & x11) | ((x00 & x10 & x11) << 1) | ((x00 & x01 & x11) << w)
+          | ((x00 & x01 & x10) << (w + 1)))
     return F, D
 
 
@@ -252,46 +289,84 @@ def _fill(ctx: Ctx, seed: int, region: int) -> int:
         x = y
 
 
+def _ring_cuts(ctx: Ctx, r: int) -> int:
+    """Cells of ``r`` whose neighbours in ``r`` are not all joined around the cell's ring
+    of eight: only these can be articulation cells of ``r``."""
+    w, full, nl, nr = ctx.w, ctx.full, ctx.not_left, ctx.not_right
+    n = (r << w) & full
+    s = r >> w
+    e = (r >> 1) & nr
+    ww = (r << 1) & nl
+    ne = (r << (w - 1)) & nr & full
+    nw = (r << (w + 1)) & nl & full
+    se = (r >> (w + 1)) & nr
+    sw = (r >> (w - 1)) & nl
+    # going round the ring, a group of neighbours ends where the link to the next fails
+    bn = n & ~(ne & e)
+    be = e & ~(se & s)
+    bs = s & ~(sw & ww)
+    bw = ww & ~(nw & n)
+    return r & ((bn & (be | bs | bw)) | (be & (bs | bw)) | (bs & bw))
+
+
 def _cut_cells(ctx: Ctx, comp: int, marked: int) -> int:
-    """Cells of ``comp`` (unmarked) whose removal separates two marked cells."""
+    """Cells of ``comp`` (unmarked) whose removal separates two marked cells.
+
+    Only cells that cut their own ring of neighbours can; none means no Tarjan pass, a
+    few are checked with one flood each, more with one iterative Tarjan pass."""
+    cand = _ring_cuts(ctx, comp) & ~marked
+    if not cand:
+        return 0
+    if cand.bit_count() <= 3:
+        out = 0
+        root = marked & -marked
+        while cand:
+            low = cand & -cand
+            cand ^= low
+            if marked & ~_fill(ctx, root, comp & ~low):
+                out |= low
+        return out
     nbrs = ctx.nbrs
     start = (marked & -marked).bit_length() - 1
-    disc = {start: 0}
-    low = {start: 0}
-    cnt = {start: 1}               # marked cells in the DFS subtree
-    t = 1
+    n = ctx.n
+    disc = [0] * n
+    low = [0] * n
+    cnt = [0] * n                  # marked cells in the DFS subtree
+    disc[start] = low[start] = 1
+    cnt[start] = 1
+    t = 2
     total = marked.bit_count()
     out = 0
-    stack = [(start, iter(nbrs[start]), -1)]
+    stack = [(start, -1, iter(nbrs[start]))]
+    push, pop = stack.append, stack.pop
     while stack:
-        v, it, parent = stack[-1]
-        advanced = False
+        v, parent, it = stack[-1]
         for u in it:
             if not comp >> u & 1:
                 continue
-            if u not in disc:
+            du = disc[u]
+            if not du:
                 disc[u] = low[u] = t
                 t += 1
                 cnt[u] = marked >> u & 1
-                stack.append((u, iter(nbrs[u]), v))
-                advanced = True
+                push((u, v, iter(nbrs[u])))
                 break
-            if u != parent and disc[u] < low[v]:
-                low[v] = disc[u]
-        if advanced:
-            continue
-        stack.pop()
-        if stack:
-            p = stack[-1][0]
-            low[p] = min(low[p], low[v])
-            cnt[p] += cnt[v]
-            # p separates v's subtree from the rest
-            if low[v] >= disc[p] and cnt[v] and total - cnt[v] - (marked >> p & 1) > 0:
-                out |= 1 << p
+            if u != parent and du < low[v]:
+                low[v] = du
+        else:
+            pop()
+            if parent >= 0:
+                lv = low[v]
+                low[parent] = min(low[parent], lv)
+                cv = cnt[v]
+                cnt[parent] += cv
+                # parent separates v's subtree from the rest
+                if cv and lv >= disc[parent] and total - cv - (marked >> parent & 1) > 0:
+                    out |= 1 << parent
     return out & ~marked
 
 
-def _connect(ctx: Ctx, mine: int, other: int) -> tuple[int, int]:
+def _connect(ctx: Ctx, mine: int, other: int, cuts: bool = True) -> tuple[int, int]:
     """Connectivity for the cells ``mine`` (known members) avoiding ``other`` (known
     non-members): returns (new members, new non-members)."""
     if not mine:
@@ -301,18 +376,20 @@ def _connect(ctx: Ctx, mine: int, other: int) -> tuple[int, int]:
     if mine & ~comp:
         raise Contradiction
     out_cells = region & ~comp
-    cut = _cut_cells(ctx, comp, mine) if mine.bit_count() > 1 else 0
+    cut = _cut_cells(ctx, comp, mine) if cuts and mine.bit_count() > 1 else 0
     return cut, out_cells
 
 
-def flow_rung(ctx: Ctx, F: int, D: int) -> tuple[int, int]:
+def flow_rung(ctx: Ctx, F: int, D: int, cuts: bool = True) -> tuple[int, int]:
+    """Connectivity (``cuts=False``: reachability only, no articulation cells) and the
+    sandwich bound."""
     rules = ctx.rules
     if rules.connected and F:
-        add, rem = _connect(ctx, F, D)
+        add, rem = _connect(ctx, F, D, cuts)
         F |= add
         D |= rem
     if rules.dry_connected and D:
-        add, rem = _connect(ctx, D, F)
+        add, rem = _connect(ctx, D, F, cuts)
         if add & F or rem & D:
             raise Contradiction
         D |= add
@@ -358,12 +435,20 @@ def propagate(ctx: Ctx, F: int, D: int, top: int = 2) -> tuple[int, int]:
 
 
 def _touched(ctx: Ctx, ch: int) -> list[int]:
-    ks = set()
-    while ch:
-        low = ch & -ch
-        ks.update(ctx.by_cell[low.bit_length() - 1])
-        ch ^= low
-    return list(ks)
+    """The numbers whose rays (or lines) hold a cell of ``ch``."""
+    if ch.bit_count() <= 6:
+        by_cell = ctx.by_cell
+        ks: set[int] = set()
+        while ch:
+            low = ch & -ch
+            ks.update(by_cell[low.bit_length() - 1])
+            ch ^= low
+        return sorted(ks)
+    masks = ctx.extra.get("reach")
+    if masks is None:
+        masks = ctx.extra["reach"] = [line if ctx.rules.whole_line else union
+                                      for _, _, _, union, line in ctx.nums]
+    return [k for k, m in enumerate(masks) if m & ch]
 
 
 def start_state(ctx: Ctx) -> tuple[int, int]:
@@ -421,6 +506,13 @@ def _apply_comp(ctx: Ctx, k: int, comp: tuple[int, ...], F: int, D: int) -> tupl
 
 
 class _Search:
+    """Depth-first search on its own stack (no recursion, so no depth limit).
+
+    Each node propagates the rungs to their fixpoint, starting the arm rung from the
+    numbers whose cells the branch changed (the others are at their fixpoint already),
+    then branches on the number with the fewest compositions left, or when every number
+    is settled on a free cell next to the canal (flooded first)."""
+
     def __init__(self, ctx: Ctx, limit: int, node_cap: int | None = None):
         self.ctx = ctx
         self.limit = limit
@@ -428,54 +520,160 @@ class _Search:
         self.nodes = 0
         self.node_cap = node_cap
         self.capped = False
+        # failures caused per number, for the branching choice (None: fewest
+        # compositions first, the order the capped surveys were measured with)
+        self.weights: list[int] | None = None
+        # number probing at every node; off for the node-capped surveys, whose counts
+        # were measured with the plain search
+        self.probe = node_cap is None and not ctx.rules.whole_line
 
     def run(self, F: int, D: int) -> None:
-        if len(self.solutions) >= self.limit:
-            return
-        if self.node_cap is not None and self.nodes >= self.node_cap:
-            self.capped = True
-            return
-        self.nodes += 1
-        node()
         ctx = self.ctx
-        try:
-            F, D = propagate(ctx, F, D)
-        except Contradiction:
-            return
-        if F | D == ctx.full:
-            if _final_ok(ctx, F):
-                self.solutions.append(F)
-            return
-        best = None
-        if not ctx.rules.whole_line:
-            bc = None
-            for k, num in enumerate(ctx.nums):
-                if not (num[3] & ~(F | D)):
+        whole = ctx.rules.whole_line
+        # a pending node: (F, D, cells changed since the parent's fixpoint, or -1: all)
+        stack: list[tuple[int, int, int]] = [(F, D, -1)]
+        while stack:
+            if len(self.solutions) >= self.limit:
+                return
+            if self.node_cap is not None and self.nodes >= self.node_cap:
+                self.capped = True
+                return
+            F, D, ch = stack.pop()
+            self.nodes += 1
+            node()
+            ctx.extra["failed"] = -1
+            try:
+                F, D = _propagate_from(ctx, F, D, None if ch < 0 else _touched(ctx, ch))
+                if self.probe:
+                    F, D = _probe_numbers(ctx, F, D, ch)
+            except Contradiction:
+                if self.weights is not None and ctx.extra["failed"] >= 0:
+                    self.weights[ctx.extra["failed"]] += 1
+                continue
+            if F | D == ctx.full:
+                if _final_ok(ctx, F):
+                    self.solutions.append(F)
+                continue
+            best = None
+            wts = self.weights
+            if not whole and wts is None:
+                bc = None
+                for k, num in enumerate(ctx.nums):
+                    if not (num[3] & ~(F | D)):
+                        continue
+                    c = _count_compositions(ctx, k, F, D)
+                    if c > 1 and (bc is None or c < bc):
+                        best, bc = k, c
+                        if c == 2:
+                            break
+            elif not whole:
+                # fewest compositions per failure this number has caused (dom/wdeg)
+                bs = 0.0
+                for k, num in enumerate(ctx.nums):
+                    if not (num[3] & ~(F | D)):
+                        continue
+                    c = _count_compositions(ctx, k, F, D)
+                    if c > 1:
+                        sc = wts[k] / c
+                        if best is None or sc > bs:
+                            best, bs = k, sc
+            if best is not None:
+                kids = []
+                for comp in compositions(ctx, best, F, D):
+                    try:
+                        F2, D2 = _apply_comp(ctx, best, comp, F, D)
+                    except Contradiction:
+                        continue
+                    kids.append((F2, D2, (F2 ^ F) | (D2 ^ D)))
+                stack.extend(reversed(kids))
+                continue
+            # no number left to split: branch on a free cell, next to the canal if possible
+            free = ctx.full & ~(F | D)
+            cand = free & _grow(ctx, F) if F else 0
+            cell = (cand or free)
+            cell &= -cell
+            stack.append((F, D | cell, cell))
+            stack.append((F | cell, D, cell))
+
+
+def _probe_numbers(ctx: Ctx, F: int, D: int, ch: int = -1) -> tuple[int, int]:
+    """Constructive disjunction over each number's compositions: propagate every split
+    that still fits; a cell that all the surviving splits decide alike is decided, and a
+    number with no surviving split is a contradiction. The splits are propagated without
+    articulation cells (a subset of the rules, so what they agree on still holds, and a
+    split they refute is refuted). A worklist: after a change, only
+    the numbers whose rays come within two cells of it are tried again (skipping a number
+    only ever gives up a deduction, never makes a wrong one).
+
+    ``ch``: the cells changed since a state where every number had been probed (-1:
+    none was), so that only numbers near them need trying."""
+    nums = ctx.nums
+    unions = [num[3] for num in nums]
+    if ch < 0:
+        queue = [k for k in range(len(nums)) if unions[k] & ~(F | D)]
+    else:
+        near = _grow(ctx, _grow(ctx, ch))
+        queue = [k for k in range(len(nums)) if unions[k] & near and unions[k] & ~(F | D)]
+    queue.reverse()
+    inq = set(queue)
+    while queue:
+        k = queue.pop()
+        inq.discard(k)
+        if not unions[k] & ~(F | D):
+            continue
+        comps = compositions(ctx, k, F, D)
+        if len(comps) < 2:
+            if not comps:
+                raise Contradiction
+            if len(comps) == 1:
+                F2, D2 = _apply_comp(ctx, k, comps[0], F, D)
+                if (F2, D2) == (F, D):
                     continue
-                c = _count_compositions(ctx, k, F, D)
-                if c > 1 and (bc is None or c < bc):
-                    best, bc = k, c
-                    if c == 2:
-                        break
-        if best is not None:
-            for comp in compositions(ctx, best, F, D):
+            else:
+                continue
+            aF, aD = F2, D2
+        else:
+            aF = aD = -1
+            for comp in comps:
                 try:
-                    F2, D2 = _apply_comp(ctx, best, comp, F, D)
+                    F2, D2 = _apply_comp(ctx, k, comp, F, D)
+                    F2, D2 = _propagate_from(ctx, F2, D2, _touched(ctx, (F2 ^ F) | (D2 ^ D)),
+                                             False)
                 except Contradiction:
                     continue
-                self.run(F2, D2)
-                if len(self.solutions) >= self.limit or self.capped:
-                    return
-            return
-        # no number left to split: branch on a free cell, next to the canal if possible
-        free = ctx.full & ~(F | D)
-        cand = free & _grow(ctx, F) if F else 0
-        cell = (cand or free)
-        cell &= -cell
-        self.run(F | cell, D)
-        if len(self.solutions) >= self.limit or self.capped:
-            return
-        self.run(F, D | cell)
+                aF &= F2
+                aD &= D2
+            if aF == -1:
+                raise Contradiction
+            aF |= F
+            aD |= D
+            if aF == F and aD == D:
+                continue
+        chg = (aF ^ F) | (aD ^ D)
+        F, D = _propagate_from(ctx, aF, aD, _touched(ctx, chg))
+        chg = _grow(ctx, _grow(ctx, (F ^ aF) | (D ^ aD) | chg))
+        for j in range(len(nums)):
+            if j not in inq and unions[j] & chg:
+                inq.add(j)
+                queue.append(j)
+    return F, D
+
+
+def _propagate_from(ctx: Ctx, F: int, D: int, todo: list[int] | None,
+                    cuts: bool = True) -> tuple[int, int]:
+    """``propagate`` from a state whose only changes since a fixpoint touch ``todo``
+    (``cuts=False``: without articulation cells, a subset of the rules)."""
+    F, D = arm_rung(ctx, F, D, todo)
+    while True:
+        F2, D2 = block_rung(ctx, F, D)
+        if (F2, D2) != (F, D):
+            F, D = arm_rung(ctx, F2, D2, _touched(ctx, (F2 ^ F) | (D2 ^ D)))
+            continue
+        F2, D2 = flow_rung(ctx, F, D, cuts)
+        if (F2, D2) != (F, D):
+            F, D = arm_rung(ctx, F2, D2, _touched(ctx, (F2 ^ F) | (D2 ^ D)))
+            continue
+        return F, D
 
 
 def _grow(ctx: Ctx, x: int) -> int:
@@ -525,7 +723,10 @@ def solve(board: Board, level: str | None = None, limit: int = 2,
     if top < 3:
         return SolveResult([], 0, None, _cells(ctx, (F | D) & ~D0))
     s = _Search(ctx, limit, node_cap)
-    s.run(F, D)
+    try:
+        s.run(F, D)
+    finally:
+        ctx.extra.pop("arm", None)       # the memo is per solve: memory stays bounded
     sols = [Answer(ctx.h, ctx.w, m) for m in sorted(s.solutions)]
     return SolveResult(sols, s.nodes, "search" if sols else None,
                        _cells(ctx, ctx.full & ~D0), {"capped": s.capped})

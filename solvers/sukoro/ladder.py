@@ -25,6 +25,7 @@ from functools import cache
 
 from solvers.common import SolveResult, node
 
+from . import search as fast
 from .board import Answer, Board
 
 RUNGS = ("deg", "neq", "conn", "probe", "search")
@@ -414,6 +415,11 @@ def fixpoint(board: Board, level: str, rules: Rules = STANDARD) -> list[int] | N
 
 def solve(board: Board, level: str | None = None, limit: int = 2,
           rules: Rules = STANDARD) -> SolveResult:
+    """The ladder: rungs up to ``level`` (all, then search, when None).
+
+    The rungs run on bitboards (``search.py``): the same rules and the same fixpoints as
+    ``propagate`` above, so the grade and the cells a rung fixes are the ladder's; the
+    search below the probe fixpoint keeps propagating and probing at every node."""
     if level is not None and level not in LEVEL:
         raise ValueError(f"unknown rung {level!r}; rungs are {', '.join(RUNGS)}")
     h, w = board.h, board.w
@@ -423,21 +429,34 @@ def solve(board: Board, level: str | None = None, limit: int = 2,
     dom = initial(board)
     if not all(dom):
         return SolveResult([], rung=None, stats={"contradiction": True})
-    fixed: list = []
+    g = fast.geo(h, w)
+    st: fast.State | None = fast.from_domains(dom)
     for k in range(min(top, 3) + 1):
-        if not propagate(dom, nb, k, rules):
+        assert st is not None
+        if k < 3:
+            st = fast.propagate(g, st, rules.neq and k >= 1, rules.connect and k >= 2)
+        else:
+            st = fast.Closer(g, rules.neq, rules.connect).close(st)
+        if st is None:
             return SolveResult([], rung=None, stats={"contradiction": True})
-        if complete(dom):
+        if fast.complete(st):
+            dom = fast.to_domains(st, h * w)
             sols = [to_answer(dom, h, w)] if valid(dom, nb, rules) else []
             fixed = [(i // w, i % w) for i in range(h * w) if flat[i] is None]
             return SolveResult(sols, rung=RUNGS[k] if sols else None, fixed=fixed)
+    assert st is not None
     if top < LEVEL["search"]:
-        dec = decided(dom)
+        dec = decided(fast.to_domains(st, h * w))
         fixed = [(i // w, i % w) for i in range(h * w) if flat[i] is None and dec[i]]
         return SolveResult([], rung=None, fixed=fixed)
-    sols, nodes = search(dom, h, w, limit, node_level=2, rules=rules)
-    return SolveResult([to_answer(s, h, w) for s in sols], nodes=nodes,
-                       rung="search" if sols else None)
+    s = fast.Search(g, limit, rules.neq, rules.connect)
+    s.run(st)
+    sols = []
+    for x in s.solutions:
+        d = fast.to_domains(x, h * w)
+        if valid(d, nb, rules):
+            sols.append(to_answer(d, h, w))
+    return SolveResult(sols, nodes=s.nodes, rung="search" if sols else None)
 
 
 def count_solutions(board: Board, limit: int, rules: Rules = STANDARD) -> int:

@@ -1,0 +1,185 @@
+"""Hard-board speed figures (not a test): minimal-clue boards, proving uniqueness.
+
+    .venv/bin/python benchmarks/hard.py                  # time solve(limit=2) on the corpus
+    .venv/bin/python benchmarks/hard.py --repeat 5       # best of 5 per board
+    .venv/bin/python benchmarks/hard.py --regenerate     # redraw the corpus (slow), then time
+    .venv/bin/python benchmarks/hard.py --regenerate --only sukoro --sizes 30x30
+
+The corpus lives in ``benchmarks/hard/<slug>-<size>.json``: boards drawn from fixed seeds
+with the puzzles' own generators (an answer, every clue printed, then clues removed one at
+a time while the answer stays unique, so every clue left is needed). Each entry holds the
+board JSON, its puzz.link URL, the answer and the seed. The benchmark only reads it.
+Timings vary run to run (the machine is shared); node counts do not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+CORPUS = ROOT / "benchmarks" / "hard"
+PUZZLES = ("canal-view", "sukoro")
+SIZES = ("16x16", "20x20", "30x30")
+PER_SIZE = 5
+
+
+def seed_of(slug: str, size: str, k: int) -> str:
+    return f"hard-{slug}-{size}-{k}"
+
+
+def _hw(size: str) -> tuple[int, int]:
+    a, b = size.split("x")
+    return int(a), int(b)
+
+
+def make_board(slug: str, size: str, k: int) -> dict[str, Any]:
+    """One corpus entry, drawn with the puzzle's own generator from a fixed seed."""
+    h, w = _hw(size)
+    rng = random.Random(seed_of(slug, size, k))
+    if slug == "sukoro":
+        from solvers.sukoro.board import encode
+        from solvers.sukoro.generate import generate
+        board, answer = generate(h, w, rng)
+    else:
+        from solvers.canal_view.generate import generate
+        from solvers.canal_view.puzzlink import encode
+        board, answer = generate(rng, h, w)
+    return {"id": f"{slug}-{size}-{k:02d}", "slug": slug, "size": size,
+            "seed": seed_of(slug, size, k), "url": encode(board),
+            "clues": sum(v is not None for row in board.clues for v in row),
+            "board": board.to_json(), "answer": answer.to_json()}
+
+
+def corpus_file(slug: str, size: str) -> Path:
+    return CORPUS / f"{slug}-{size}.json"
+
+
+def load(slugs=PUZZLES, sizes=SIZES) -> list[dict[str, Any]]:
+    out = []
+    for slug in slugs:
+        for size in sizes:
+            p = corpus_file(slug, size)
+            if p.exists():
+                out.extend(json.loads(p.read_text())["boards"])
+    return out
+
+
+def regenerate(slug: str, size: str, count: int, index: int | None = None) -> None:
+    """Draw the boards of one size; with ``index``, draw only that board into a part file
+    (several processes can share the work) and merge once every part is there."""
+    CORPUS.mkdir(parents=True, exist_ok=True)
+    ks = range(count) if index is None else [index]
+    for k in ks:
+        t0 = time.perf_counter()
+        e = make_board(slug, size, k)
+        print(f"  drew {e['id']}: {e['clues']} clues, {time.perf_counter() - t0:.1f} s",
+              flush=True)
+        _write(_part(slug, size, k), e)
+    parts = [_part(slug, size, k) for k in range(count)]
+    if all(p.exists() for p in parts):
+        boards = [json.loads(p.read_text()) for p in parts]
+        _write(corpus_file(slug, size),
+               {"schema": 1, "slug": slug, "size": size,
+                "recipe": "generate() from fixed seeds; minimal clue sets", "boards": boards})
+        for p in parts:
+            p.unlink()
+
+
+def _part(slug: str, size: str, k: int) -> Path:
+    return CORPUS / f".part-{slug}-{size}-{k:02d}.json"
+
+
+def _write(p: Path, data: Any) -> None:
+    tmp = p.with_suffix(".tmp")
+    tmp.write_text(json.dumps(data, indent=1) + "\n")
+    tmp.replace(p)
+
+
+def solver_for(slug: str):
+    """(Board.from_json, solve, answer reader) for a slug."""
+    if slug == "sukoro":
+        from solvers.sukoro.board import Answer, Board
+        from solvers.sukoro.ladder import solve
+    else:
+        from solvers.canal_view.board import Answer, Board
+        from solvers.canal_view.ladder import solve
+    return Board.from_json, solve, Answer.from_json
+
+
+def time_board(e: dict[str, Any], repeat: int, clock=time.perf_counter
+               ) -> tuple[float, int, bool]:
+    """(best time in ms, search nodes, proved unique with the stored answer)."""
+    read, solve, read_answer = solver_for(e["slug"])
+    board = read(e["board"])
+    best = None
+    cached = solve.__globals__.get("_ctx_cached")
+    for _ in range(repeat):
+        if cached is not None:
+            cached.cache_clear()       # no state carried over from an earlier run
+        t0 = clock()
+        res = solve(board, limit=2)
+        dt = (clock() - t0) * 1000
+        best = dt if best is None else min(best, dt)
+    ok = len(res.solutions) == 1 and res.solutions[0] == read_answer(e["answer"])
+    return best, res.nodes, ok
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--regenerate", action="store_true",
+                    help="redraw the corpus from its fixed seeds before timing")
+    ap.add_argument("--only", choices=PUZZLES, action="append", help="one puzzle (repeatable)")
+    ap.add_argument("--sizes", nargs="+", default=list(SIZES), help="sizes, e.g. 16x16")
+    ap.add_argument("--count", type=int, default=PER_SIZE, help="boards per size (regenerate)")
+    ap.add_argument("--index", type=int, help="regenerate only this board of each size")
+    ap.add_argument("--repeat", type=int, default=3, help="timing repeats per board (best)")
+    ap.add_argument("--per-board", action="store_true", help="print every board")
+    ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                    help="wall: perf_counter; cpu: process CPU time (for a loaded machine)")
+    args = ap.parse_args()
+    clock = time.perf_counter if args.clock == "wall" else time.process_time
+    slugs = tuple(args.only or PUZZLES)
+    if args.regenerate:
+        for slug in slugs:
+            for size in args.sizes:
+                print(f"regenerating {slug} {size} ...", flush=True)
+                regenerate(slug, size, args.count, args.index)
+    boards = load(slugs, tuple(args.sizes))
+    if not boards:
+        print("no corpus found under benchmarks/hard/; run with --regenerate", file=sys.stderr)
+        return 2
+    bad = 0
+    for slug in slugs:
+        for size in args.sizes:
+            es = [e for e in boards if e["slug"] == slug and e["size"] == size]
+            if not es:
+                continue
+            ms, nodes = [], []
+            for e in es:
+                dt, nd, ok = time_board(e, args.repeat, clock)
+                bad += not ok
+                ms.append(dt)
+                nodes.append(nd)
+                if args.per_board:
+                    print(f"  {e['id']}: {dt:8.1f} ms  {nd:6d} nodes  "
+                          f"{'unique' if ok else 'NOT PROVED UNIQUE'}")
+            print(f"{slug} {size}: boards {len(es)}, median {statistics.median(ms):.1f} ms, "
+                  f"worst {max(ms):.1f} ms; nodes median {statistics.median_low(nodes)}, "
+                  f"worst {max(nodes)}", flush=True)
+    if bad:
+        print(f"{bad} board(s) not proved unique with the stored answer", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

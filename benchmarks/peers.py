@@ -1,0 +1,165 @@
+"""Our solvers against noqx (clingo answer-set programs) on the hard corpus (not a test).
+
+    .venv/bin/pip install clingo
+    git clone https://github.com/T0nyX1ang/noqx /tmp/noqx      # not committed here
+    .venv/bin/python benchmarks/peers.py --noqx /tmp/noqx
+    .venv/bin/python benchmarks/peers.py --noqx /tmp/noqx --only sukoro --sizes 16x16
+
+Per board, in one process and one thread, the two engines take turns (ours, noqx, ours,
+noqx, ...; ``--repeat`` rounds, best of each): ours is ``solve(board, limit=2)`` from a
+Board (grade included); noqx is its own program for the puzzle built from the same clues
+(noqx's solver class), grounded and solved by clingo with noqx's settings, one thread,
+asked for two models. Both prove the board unique; the models are checked against the
+stored answer. Printed: per-board times and ratios (noqx / ours), median and worst.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import hard
+
+HOWTO = """noqx is not bundled. To compare against it:
+    .venv/bin/pip install clingo
+    git clone https://github.com/T0nyX1ang/noqx /tmp/noqx
+    .venv/bin/python benchmarks/peers.py --noqx /tmp/noqx"""
+
+NOQX_NAME = {"sukoro": "sukoro", "canal-view": "canal"}
+
+
+class Noqx:
+    """noqx's program for a puzzle, solved by clingo the way noqx does (one thread)."""
+
+    def __init__(self, path: Path) -> None:
+        sys.path.insert(0, str(path))
+        from noqx.clingo import ClingoSolver, Config
+        from noqx.manager import load_solver, modules
+        from noqx.puzzle import Point, Puzzle
+        Config.max_solutions_to_find = 2
+        Config.parallel_threads = 1
+        Config.time_limit = 600
+        for name in NOQX_NAME.values():
+            if name not in modules:
+                load_solver("solver", name)
+        self.modules, self.Puzzle, self.Point = modules, Puzzle, Point
+        self.ClingoSolver = ClingoSolver
+
+    def puzzle(self, slug: str, board: dict[str, Any]) -> Any:
+        p = self.Puzzle(NOQX_NAME[slug], "", {})
+        p.row, p.col = board["h"], board["w"]
+        for r, row in enumerate(board["clues"]):
+            for c, v in enumerate(row):
+                if v is not None:
+                    p.text[self.Point(r, c)] = v
+        return p
+
+    def solve(self, slug: str, puzzle: Any) -> list[str]:
+        """Program generation, grounding and solving; the raw models."""
+        program = self.modules[NOQX_NAME[slug]].solve(puzzle)
+        inst = self.ClingoSolver()
+        inst.solve(program)
+        return inst.solution()
+
+
+def model_rows(slug: str, model: str, h: int, w: int) -> list[str]:
+    """A noqx model as our answer rows."""
+    grid = [["." for _ in range(w)] for _ in range(h)]
+    if slug == "sukoro":
+        for r, c, n in re.findall(r"number\((\d+),(\d+),(\d+)\)", model):
+            if int(n):
+                grid[int(r)][int(c)] = n
+    else:
+        for r, c in re.findall(r"black\((\d+),(\d+)\)", model):
+            grid[int(r)][int(c)] = "#"
+    return ["".join(row) for row in grid]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--noqx", type=Path, help="a checkout of github.com/T0nyX1ang/noqx")
+    ap.add_argument("--only", choices=hard.PUZZLES, action="append")
+    ap.add_argument("--sizes", nargs="+", default=list(hard.SIZES))
+    ap.add_argument("--repeat", type=int, default=2, help="rounds per board (best of)")
+    ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                    help="wall: perf_counter; cpu: this process's CPU time (fairer on a "
+                         "loaded machine; clingo runs in this thread)")
+    args = ap.parse_args()
+    clock = time.perf_counter if args.clock == "wall" else time.process_time
+    if args.noqx is None or not (args.noqx / "noqx" / "clingo.py").exists():
+        print(HOWTO, file=sys.stderr)
+        return 2
+    try:
+        nq = Noqx(args.noqx)
+    except ImportError as e:
+        print(f"cannot load noqx from {args.noqx}: {e}\n{HOWTO}", file=sys.stderr)
+        return 2
+    slugs = tuple(args.only or hard.PUZZLES)
+    boards = hard.load(slugs, tuple(args.sizes))
+    if not boards:
+        print("no corpus under benchmarks/hard/; run benchmarks/hard.py --regenerate",
+              file=sys.stderr)
+        return 2
+    all_ratios: list[float] = []
+    slower = 0
+    wrong = 0
+    print(f"clock: {args.clock}; best of {args.repeat} alternating rounds per board")
+    print(f"{'board':24} {'ours ms':>9} {'noqx ms':>9} {'noqx/ours':>9}")
+    for slug in slugs:
+        for size in args.sizes:
+            es = [e for e in boards if e["slug"] == slug and e["size"] == size]
+            if not es:
+                continue
+            read, solve, read_answer = hard.solver_for(slug)
+            ours_ms, noqx_ms, ratios = [], [], []
+            for e in es:
+                board = read(e["board"])
+                puzzle = nq.puzzle(slug, e["board"])
+                best_o = best_n = float("inf")
+                for _ in range(args.repeat):
+                    cached = solve.__globals__.get("_ctx_cached")
+                    if cached is not None:
+                        cached.cache_clear()
+                    t0 = clock()
+                    res = solve(board, limit=2)
+                    best_o = min(best_o, (clock() - t0) * 1000)
+                    t0 = clock()
+                    models = nq.solve(slug, puzzle)
+                    best_n = min(best_n, (clock() - t0) * 1000)
+                want = read_answer(e["answer"]).rows()
+                ok = (len(res.solutions) == 1 and res.solutions[0].rows() == want
+                      and len(models) == 1
+                      and model_rows(slug, models[0], board.h, board.w) == want)
+                wrong += not ok
+                ratio = best_n / best_o
+                slower += ratio < 1
+                ours_ms.append(best_o)
+                noqx_ms.append(best_n)
+                ratios.append(ratio)
+                print(f"{e['id']:24} {best_o:9.1f} {best_n:9.1f} {ratio:8.2f}x"
+                      f"{'' if ok else '  ANSWERS DIFFER'}", flush=True)
+            all_ratios.extend(ratios)
+            print(f"{slug} {size}: ours median {statistics.median(ours_ms):.1f} ms, worst "
+                  f"{max(ours_ms):.1f} ms; noqx median {statistics.median(noqx_ms):.1f} ms, "
+                  f"worst {max(noqx_ms):.1f} ms; ratio median "
+                  f"{statistics.median(ratios):.2f}x, lowest {min(ratios):.2f}x", flush=True)
+    print(f"all boards: {len(all_ratios)}, median ratio {statistics.median(all_ratios):.2f}x, "
+          f"lowest {min(all_ratios):.2f}x, boards where noqx was faster: {slower}")
+    if wrong:
+        print(f"{wrong} board(s) where an engine did not return exactly the stored answer",
+              file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,690 @@
+"""Fast engine for the ladder: the same rungs on bitboards, probing, and search.
+
+A state is five ints over the cells (bit r*w + c): ``B`` (blank still possible) and
+``N1``..``N4`` (that number still possible); a cell's domain is its bits across the five.
+The rules are exactly the ladder's (``deg``, ``neq``, ``conn``), applied to every cell at
+once with shifts and bit-sliced neighbour counts, so one sweep costs a few hundred integer
+operations whatever the board size:
+
+* ``deg``: with s sure and p possible numbered neighbours, a number v needs s <= v <= p;
+  a sure number at its top value (s = max) blanks its undecided neighbours, at its bottom
+  value (p = min) numbers them.
+* ``neq``: a decided number v removes v from its neighbours.
+* ``conn``: cells the sure numbers cannot reach through possible numbers are blank (a sure
+  number out of reach is a contradiction); an undecided cell whose removal would split
+  the sure numbers is numbered (articulation cells, one Tarjan pass).
+
+``close`` computes the ``probe`` rung's fixpoint (singleton consistency over those rules):
+cheap trials first (reachability without articulation cells; a failure there is a
+failure of the full rules too), then full trials on what is left, keeping every value a
+successful trial fixed as supported until the state narrows again. The fixpoint is the
+same as the ladder's (the greatest one), only reached with less work.
+
+``Search`` is a depth-first search from the probe fixpoint that propagates the full
+rules at every node, branches on whether a cell holds a number (a value follows from the
+shape), picks the undecided cell next to the sure numbers with the fewest ways left, and
+probes that cell's two states before it commits (a failed state is learnt for the rest
+of the subtree). It keeps its own stack (no recursion), so board size is not limited by
+Python's recursion depth.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+State = tuple[int, int, int, int, int]
+
+
+class Geo:
+    """Masks and neighbour lists of an h×w grid."""
+
+    def __init__(self, h: int, w: int) -> None:
+        self.h, self.w, self.n = h, w, h * w
+        self.full = (1 << self.n) - 1
+        col0 = sum(1 << (r * w) for r in range(h))
+        colw = sum(1 << (r * w + w - 1) for r in range(h))
+        self.nc0 = self.full & ~col0       # cells with a west neighbour
+        self.ncw = self.full & ~colw       # cells with an east neighbour
+        nb = []
+        for i in range(self.n):
+            r, c = divmod(i, w)
+            x = []
+            if r > 0:
+                x.append(i - w)
+            if c > 0:
+                x.append(i - 1)
+            if c + 1 < w:
+                x.append(i + 1)
+            if r + 1 < h:
+                x.append(i + w)
+            nb.append(tuple(x))
+        self.nb = tuple(nb)
+
+
+@cache
+def geo(h: int, w: int) -> Geo:
+    return Geo(h, w)
+
+
+def from_domains(dom: list[int]) -> State:
+    """The ladder's list of 5-bit domains as a state."""
+    b = n1 = n2 = n3 = n4 = 0
+    for i, d in enumerate(dom):
+        bit = 1 << i
+        if d & 1:
+            b |= bit
+        if d & 2:
+            n1 |= bit
+        if d & 4:
+            n2 |= bit
+        if d & 8:
+            n3 |= bit
+        if d & 16:
+            n4 |= bit
+    return b, n1, n2, n3, n4
+
+
+def to_domains(st: State, n: int) -> list[int]:
+    b, n1, n2, n3, n4 = st
+    return [(b >> i & 1) | (n1 >> i & 1) << 1 | (n2 >> i & 1) << 2 | (n3 >> i & 1) << 3
+            | (n4 >> i & 1) << 4 for i in range(n)]
+
+
+def _local(g: Geo, st: State, neq: bool) -> State | None:
+    """``deg`` (and ``neq``) to a fixpoint over the whole board; None on contradiction."""
+    b, n1, n2, n3, n4 = st
+    w, full, nc0, ncw = g.w, g.full, g.nc0, g.ncw
+    while True:
+        p = n1 | n2 | n3 | n4
+        if (b | p) != full:
+            return None
+        s = p & ~b
+        # sure-count planes (s0, s1, s2) and possible-count planes (p0, p1, p2)
+        a, c = (s << w) & full, s >> w
+        e, f = (s << 1) & nc0, (s >> 1) & ncw
+        x1, y1 = a ^ c, a & c
+        x2, y2 = e ^ f, e & f
+        s0 = x1 ^ x2
+        k = x1 & x2
+        s1 = y1 ^ y2 ^ k
+        s2 = y1 & y2
+        a, c = (p << w) & full, p >> w
+        e, f = (p << 1) & nc0, (p >> 1) & ncw
+        x1, y1 = a ^ c, a & c
+        x2, y2 = e ^ f, e & f
+        p0 = x1 ^ x2
+        k = x1 & x2
+        p1 = y1 ^ y2 ^ k
+        p2 = y1 & y2
+        sge2 = s1 | s2
+        sge3 = s2 | (s1 & s0)
+        pge1 = p0 | p1 | p2
+        pge2 = p1 | p2
+        pge3 = p2 | (p1 & p0)
+        m1 = n1 & pge1 & ~sge2
+        m2 = n2 & pge2 & ~sge3
+        m3 = n3 & pge3 & ~s2
+        m4 = n4 & p2
+        # a sure number at its top value blanks its undecided neighbours, at its bottom
+        # value numbers them
+        u = b & p
+        seq1 = (s0 & ~s1 & ~s2)
+        seq2 = (s1 & ~s0)
+        seq3 = (s1 & s0)
+        top = s & ((m4 & s2) | (m3 & ~m4 & seq3) | (m2 & ~m3 & ~m4 & seq2)
+                   | (m1 & ~m2 & ~m3 & ~m4 & seq1))
+        peq1 = (p0 & ~p1 & ~p2)
+        peq2 = (p1 & ~p0)
+        peq3 = (p1 & p0)
+        bot = s & ((m1 & peq1) | (m2 & ~m1 & peq2) | (m3 & ~m1 & ~m2 & peq3)
+                   | (m4 & ~m1 & ~m2 & ~m3 & p2))
+        nb_ = 0
+        if top:
+            t = ((top << w) | (top >> w) | ((top << 1) & nc0) | ((top >> 1) & ncw)) & u
+            if t:
+                m1 &= ~t
+                m2 &= ~t
+                m3 &= ~t
+                m4 &= ~t
+        if bot:
+            t = ((bot << w) | (bot >> w) | ((bot << 1) & nc0) | ((bot >> 1) & ncw)) & u
+            if t:
+                nb_ = t
+        nbb = b & ~nb_
+        if neq:
+            one = nbb ^ full          # cells that cannot be blank
+            for _ in range(1):
+                g1 = m1 & one & ~(m2 | m3 | m4)
+                g2 = m2 & one & ~(m1 | m3 | m4)
+                g3 = m3 & one & ~(m1 | m2 | m4)
+                g4 = m4 & one & ~(m1 | m2 | m3)
+                if g1:
+                    m1 &= ~((g1 << w) | (g1 >> w) | ((g1 << 1) & nc0) | ((g1 >> 1) & ncw))
+                if g2:
+                    m2 &= ~((g2 << w) | (g2 >> w) | ((g2 << 1) & nc0) | ((g2 >> 1) & ncw))
+                if g3:
+                    m3 &= ~((g3 << w) | (g3 >> w) | ((g3 << 1) & nc0) | ((g3 >> 1) & ncw))
+                if g4:
+                    m4 &= ~((g4 << w) | (g4 >> w) | ((g4 << 1) & nc0) | ((g4 >> 1) & ncw))
+        if nbb == b and m1 == n1 and m2 == n2 and m3 == n3 and m4 == n4:
+            return st
+        b, n1, n2, n3, n4 = nbb, m1, m2, m3, m4
+        st = (b, n1, n2, n3, n4)
+
+
+def _flood(g: Geo, seed: int, region: int) -> int:
+    w, nc0, ncw = g.w, g.nc0, g.ncw
+    x = seed
+    while True:
+        y = (x | (x << w) | (x >> w) | ((x << 1) & nc0) | ((x >> 1) & ncw)) & region
+        if y == x:
+            return x
+        x = y
+
+
+def _reach(g: Geo, st: State) -> State | None:
+    """Cells the sure numbers cannot reach are blank; None if two sure numbers cannot meet."""
+    b, n1, n2, n3, n4 = st
+    p = n1 | n2 | n3 | n4
+    s = p & ~b
+    if not s:
+        return st
+    r = _flood(g, s & -s, p)
+    if s & ~r:
+        return None
+    if p & ~r:
+        return (b, n1 & r, n2 & r, n3 & r, n4 & r)
+    return st
+
+
+def _cutting(g: Geo, r: int) -> int:
+    """Cells of ``r`` whose neighbours in ``r`` are not all joined around the cell's own
+    ring of eight: only such cells can be articulation cells of ``r``."""
+    w, full, nc0, ncw = g.w, g.full, g.nc0, g.ncw
+    n = (r << w) & full
+    s = r >> w
+    e = (r >> 1) & ncw
+    ww = (r << 1) & nc0
+    ne = (r << (w - 1)) & ncw & full
+    nw = (r << (w + 1)) & nc0 & full
+    se = (r >> (w + 1)) & ncw
+    sw = (r >> (w - 1)) & nc0
+    # going round the ring, a group of neighbours ends where the link to the next fails
+    bn = n & ~(ne & e)
+    be = e & ~(se & s)
+    bs = s & ~(sw & ww)
+    bw = ww & ~(nw & n)
+    return r & ((bn & (be | bs | bw)) | (be & (bs | bw)) | (bs & bw))
+
+
+def _cuts(g: Geo, st: State) -> int:
+    """Undecided cells whose removal would split the sure numbers. Candidates are the
+    undecided cells that cut their own neighbourhood; a few are checked with a flood each,
+    more with one Tarjan pass over the cells that may hold a number."""
+    b, n1, n2, n3, n4 = st
+    p = n1 | n2 | n3 | n4
+    s = p & ~b
+    if not s or not (s & (s - 1)):
+        return 0
+    cand = _cutting(g, p) & b
+    if not cand:
+        return 0
+    root = s & -s
+    if cand.bit_count() <= 4:
+        out = 0
+        while cand:
+            low = cand & -cand
+            cand ^= low
+            if s & ~_flood(g, root, p & ~low):
+                out |= low
+        return out
+    nb = g.nb
+    n = g.n
+    root_i = root.bit_length() - 1
+    nfixed = s.bit_count()
+    disc = [0] * n
+    low_ = [0] * n
+    fcnt = [0] * n
+    disc[root_i] = low_[root_i] = 1
+    fcnt[root_i] = 1
+    t = 1
+    out = 0
+    stack = [(root_i, -1, iter(nb[root_i]))]
+    push, pop = stack.append, stack.pop
+    while stack:
+        v, par, it = stack[-1]
+        for u in it:
+            if not p >> u & 1:
+                continue
+            du = disc[u]
+            if not du:
+                t += 1
+                disc[u] = low_[u] = t
+                fcnt[u] = s >> u & 1
+                push((u, v, iter(nb[u])))
+                break
+            if du < low_[v] and u != par:
+                low_[v] = du
+        else:
+            pop()
+            if par >= 0:
+                lv = low_[v]
+                low_[par] = min(low_[par], lv)
+                fv = fcnt[v]
+                fcnt[par] += fv
+                if fv and lv >= disc[par] and b >> par & 1 and nfixed > fv:
+                    out |= 1 << par
+    return out
+
+
+def _joined(g: Geo, p: int, gone: int) -> bool:
+    """Whether the cells of ``p`` next to ``gone`` are still joined inside ``p``.
+
+    When ``p | gone`` was connected, that is enough for ``p`` to be connected: a path
+    through the cells that left can go round them. The flood starts beside the cells that
+    left and stops as soon as it has met all their neighbours, usually after a few steps."""
+    w, nc0, ncw = g.w, g.nc0, g.ncw
+    edge = ((gone << w) | (gone >> w) | ((gone << 1) & nc0) | ((gone >> 1) & ncw)) & p
+    if not edge or not (edge & (edge - 1)):
+        return True
+    x = edge & -edge
+    while True:
+        y = (x | (x << w) | (x >> w) | ((x << 1) & nc0) | ((x >> 1) & ncw)) & p
+        if not edge & ~y:
+            return True
+        if y == x:
+            return False
+        x = y
+
+
+def propagate(g: Geo, st: State, neq: bool = True, connect: bool = True,
+              cuts: bool = True, joined: int = 0) -> State | None:
+    """The rungs to a common fixpoint; ``cuts=False`` leaves out articulation cells.
+
+    ``joined``: cells known to form one connected region holding every sure number of
+    ``st`` (the cells that may hold a number in a state ``st`` was narrowed from); the
+    reachability rung then only has to check that what left did not cut that region."""
+    while True:
+        st2 = _local(g, st, neq)
+        if st2 is None:
+            return None
+        st = st2
+        if not connect:
+            return st
+        p = st[1] | st[2] | st[3] | st[4]
+        if joined and p != joined and _joined(g, p, joined & ~p):
+            joined = p
+        if p != joined:
+            st2 = _reach(g, st)
+            if st2 is None:
+                return None
+            if st2 is not st:
+                st = st2
+                joined = 0
+                continue
+            joined = p if p & ~st[0] else 0
+        if cuts:
+            c = _cuts(g, st) & st[0]
+            if c:
+                st = (st[0] & ~c,) + st[1:]
+                continue
+        return st
+
+
+def complete(st: State) -> bool:
+    b, n1, n2, n3, n4 = st
+    return not (b & (n1 | n2 | n3 | n4) or n1 & (n2 | n3 | n4) or n2 & (n3 | n4) or n3 & n4)
+
+
+def singles(st: State) -> State:
+    """Per value, the cells whose domain is that value alone."""
+    b, n1, n2, n3, n4 = st
+    return (b & ~(n1 | n2 | n3 | n4), n1 & ~(b | n2 | n3 | n4), n2 & ~(b | n1 | n3 | n4),
+            n3 & ~(b | n1 | n2 | n4), n4 & ~(b | n1 | n2 | n3))
+
+
+def restrict(st: State, i: int, k: int) -> State:
+    """``st`` with cell i set to value k (0 = blank)."""
+    bit = 1 << i
+    keep = ~bit
+    return tuple(x | bit if j == k else x & keep for j, x in enumerate(st))  # type: ignore
+
+
+def _valid(g: Geo, st: State) -> bool:
+    """A complete fixpoint is an answer when it has a number (the rules hold at the
+    fixpoint: counts are exact, equal neighbours and split groups were contradictions)."""
+    p = st[1] | st[2] | st[3] | st[4]
+    return p != 0
+
+
+class Closer:
+    """Singleton consistency ("probe") over the full rules, as in the ladder."""
+
+    def __init__(self, g: Geo, neq: bool, connect: bool) -> None:
+        self.g, self.neq, self.connect = g, neq, connect
+        self.trials = 0
+        self.repairs = 0
+        # (value, cell bit) -> [kept fixpoint fixing it or None, unused, full rules]
+        self.by_value: dict[tuple[int, int], list] = {}
+
+    def prop(self, st: State, cuts: bool = True, joined: int = 0) -> State | None:
+        return propagate(self.g, st, self.neq, self.connect, cuts, joined)
+
+    def ok(self, st: State, cuts: bool, joined: int = 0) -> State | None:
+        st2 = self.prop(st, cuts, joined)
+        if st2 is None:
+            return None
+        if complete(st2) and not _valid(self.g, st2):
+            return None
+        return st2
+
+    def close(self, st: State, known: list[State] | None = None) -> State | None:
+        """The probe fixpoint from a fixpoint of the rungs below (None: contradiction).
+
+        ``known``: answers already found (complete fixpoints), which support their values.
+        Cheap sweeps first (trials without articulation cells), then sweeps under the full
+        rules until one narrows nothing, which makes the result the ladder's fixpoint."""
+        res = self._cheap(st)
+        if res is None:
+            return None
+        st = res
+        if complete(st):
+            return st
+        return self._sweep(st, True, list(known or []))
+
+    def _cheap(self, st: State) -> State | None:
+        """Trials without articulation cells, as a worklist: a value whose last trial
+        succeeded is tried again only once the state changed within two cells of what
+        that trial decided. Skipping a trial never removes a value, so this is sound
+        whatever it skips; the sweeps under the full rules that follow are exhaustive."""
+        g = self.g
+        w, nc0, ncw, full = g.w, g.nc0, g.ncw, g.full
+
+        def grow(x: int) -> int:
+            return (x | (x << w) | (x >> w) | ((x << 1) & nc0) | ((x >> 1) & ncw)) & full
+
+        log: list[int] = []                 # cells changed by each narrowing
+        seen: dict[tuple[int, int], tuple[int, int]] = {}   # value -> (area, log index)
+        while True:
+            narrowed = False
+            und = _undecided(st)
+            pj = _joined_region(st)
+            while und:
+                dec = full & ~_undecided(st)
+                near = und & grow(dec)
+                pick = near or und
+                low = pick & -pick
+                und ^= low
+                i = low.bit_length() - 1
+                if not _multi(st, low):
+                    continue
+                drop = 0
+                for k in range(5):
+                    if not st[k] & low:
+                        continue
+                    got = seen.get((k, low))
+                    if got is not None:
+                        area, at = got
+                        if not any(m & area for m in log[at:]):
+                            continue
+                    self.trials += 1
+                    res = self.ok(restrict(st, i, k), False, pj)
+                    if res is None:
+                        drop |= 1 << k
+                        continue
+                    ch = 0
+                    for x, y in zip(st, res):
+                        ch |= x ^ y
+                    area = grow(grow(ch))
+                    mark = (area, len(log))
+                    for kk, x in enumerate(singles(res)):
+                        x &= ch | low
+                        while x:
+                            lb = x & -x
+                            seen[(kk, lb)] = mark
+                            x ^= lb
+                if drop:
+                    st3 = tuple(x & ~low if drop >> k & 1 else x for k, x in enumerate(st))
+                    st4 = self.prop(st3, False)      # type: ignore[arg-type]
+                    if st4 is None:
+                        return None
+                    ch = 0
+                    for x, y in zip(st, st4):
+                        ch |= x ^ y
+                    log.append(ch)
+                    st = st4
+                    narrowed = True
+                    pj = _joined_region(st)
+            if narrowed:
+                st4 = self.prop(st)
+                if st4 is None:
+                    return None
+                ch = 0
+                for x, y in zip(st, st4):
+                    ch |= x ^ y
+                if ch:
+                    log.append(ch)
+                st = st4
+            if complete(st) or not narrowed:
+                return st
+
+    def _sweep(self, st: State, cuts: bool, known: list[State]) -> State | None:
+        """Sweeps of trials until one narrows nothing.
+
+        A value is removed only when its trial fails; with ``cuts=False`` the trial
+        propagates a subset of the rules, and its failure is a failure of the full rules
+        too. A successful trial's fixpoint T supports every value it fixes: while T stays
+        inside the state, T is a fixpoint inside the state with that value, so the value's
+        own trial cannot fail. When the state has narrowed under T, T is repaired (T
+        meet state, propagated) before any of its values is tried again."""
+        for t in known:
+            self._keep(t, True)
+        while True:
+            narrowed = False
+            und = _undecided(st)
+            pj = _joined_region(st)
+            g = self.g
+            w, nc0, ncw = g.w, g.nc0, g.ncw
+            while und:
+                # next to a decided cell first: that is where trials fail
+                dec = g.full & ~_undecided(st)
+                near = und & ((dec << w) | (dec >> w) | ((dec << 1) & nc0)
+                              | ((dec >> 1) & ncw))
+                pick = near or und
+                low = pick & -pick
+                und ^= low
+                i = low.bit_length() - 1
+                if not _multi(st, low):
+                    continue
+                drop = 0
+                for k in range(5):
+                    if not st[k] & low:
+                        continue
+                    if self._supported(st, low, k, cuts):
+                        continue
+                    self.trials += 1
+                    res = self.ok(restrict(st, i, k), cuts, pj)
+                    if res is None:
+                        drop |= 1 << k
+                    else:
+                        self._keep(res, cuts)
+                if drop:
+                    st3 = tuple(x & ~low if drop >> k & 1 else x for k, x in enumerate(st))
+                    st4 = self.prop(st3, cuts)      # type: ignore[arg-type]
+                    if st4 is None:
+                        return None
+                    st = st4
+                    narrowed = True
+                    pj = _joined_region(st)
+            if narrowed and not cuts:
+                # the cheap sweeps propagated without articulation cells: close the state
+                # under the full rules before the next sweep
+                st4 = self.prop(st)
+                if st4 is None:
+                    return None
+                st = st4
+            if complete(st) or not narrowed:
+                return st
+
+    def _supported(self, st: State, low: int, k: int, cuts: bool) -> bool:
+        """Whether the kept fixpoint that last fixed value k at cell ``low`` is (or can be
+        repaired into) a fixpoint of the rules in force inside ``st``."""
+        e = self.by_value.get((k, low))
+        if e is None or e[0] is None:
+            return False
+        t = e[0]
+        if (e[2] or not cuts) and _inside(t, st):
+            return True
+        self.repairs += 1
+        t2 = self.ok((t[0] & st[0], t[1] & st[1], t[2] & st[2], t[3] & st[3],
+                      t[4] & st[4]), cuts, _joined_region(st))
+        if t2 is None:
+            e[0] = None
+            return False
+        e[0] = t2
+        e[2] = cuts
+        return True
+
+    def _keep(self, t: State, full: bool) -> None:
+        """Remember fixpoint t as the support of every value it fixes."""
+        e = [t, None, full]
+        by = self.by_value
+        for k, x in enumerate(singles(t)):
+            while x:
+                low = x & -x
+                by[(k, low)] = e
+                x ^= low
+
+
+def _joined_region(st: State) -> int:
+    """The cells that may hold a number in a fixpoint with a sure number (connected, by
+    the reachability rung), else 0."""
+    p = st[1] | st[2] | st[3] | st[4]
+    return p if p & ~st[0] else 0
+
+
+def _support_of(ents: list) -> State:
+    a = b = c = d = e = 0
+    for _, sg, _ in ents:
+        a |= sg[0]
+        b |= sg[1]
+        c |= sg[2]
+        d |= sg[3]
+        e |= sg[4]
+    return a, b, c, d, e
+
+
+def _inside(t: State, st: State) -> bool:
+    return not (t[0] & ~st[0] or t[1] & ~st[1] or t[2] & ~st[2] or t[3] & ~st[3]
+                or t[4] & ~st[4])
+
+
+def _support(keep: list[tuple[State, State]]) -> State:
+    a = b = c = d = e = 0
+    for _, sg in keep:
+        a |= sg[0]
+        b |= sg[1]
+        c |= sg[2]
+        d |= sg[3]
+        e |= sg[4]
+    return a, b, c, d, e
+
+
+def _undecided(st: State) -> int:
+    b, n1, n2, n3, n4 = st
+    return (b & (n1 | n2 | n3 | n4)) | (n1 & (n2 | n3 | n4)) | (n2 & (n3 | n4)) | (n3 & n4)
+
+
+def _multi(st: State, bit: int) -> bool:
+    k = 0
+    for x in st:
+        if x & bit:
+            k += 1
+    return k > 1
+
+
+def _dilate(g: Geo, x: int) -> int:
+    return (x | (x << g.w) | (x >> g.w) | ((x << 1) & g.nc0) | ((x >> 1) & g.ncw)) & g.full
+
+
+def _decided_count(st: State) -> int:
+    return (st[0] ^ (st[1] | st[2] | st[3] | st[4])).bit_count()
+
+
+class Search:
+    """Depth-first search over whether each cell holds a number, on an explicit stack.
+
+    At every node the full rules are propagated; a few undecided cells next to the sure
+    numbers are probed both ways (a failed side fixes the cell at once, without a
+    branch), and the node branches on the probed cell whose worse side decides the most.
+    """
+
+    def __init__(self, g: Geo, limit: int, neq: bool = True, connect: bool = True,
+                 width: int = 6) -> None:
+        self.g, self.limit, self.neq, self.connect = g, limit, neq, connect
+        self.width = width
+        self.nodes = 0
+        self.solutions: list[State] = []
+
+    def prop(self, st: State, cuts: bool = True) -> State | None:
+        return propagate(self.g, st, self.neq, self.connect, cuts)
+
+    def _node(self, st: State) -> tuple[str, object]:
+        """Probe until a branch is needed: ('fail', None), ('done', st) or
+        ('branch', [child states])."""
+        g = self.g
+        while True:
+            b, n1, n2, n3, n4 = st
+            p = n1 | n2 | n3 | n4
+            u = b & p
+            if not u:
+                if complete(st) and _valid(g, st):
+                    return "done", st
+                return "fail", None
+            s = p & ~b
+            cand = u & _dilate(g, s) if s else u
+            if not cand:
+                cand = u
+            best = None
+            bscore = -1
+            k = 0
+            forced = False
+            while cand and k < self.width:
+                low = cand & -cand
+                cand ^= low
+                k += 1
+                keep = ~low
+                tb = self.prop((b | low, n1 & keep, n2 & keep, n3 & keep, n4 & keep), False)
+                tn = self.prop((b & keep, n1, n2, n3, n4), False)
+                if tb is None and tn is None:
+                    return "fail", None
+                if tb is None or tn is None:
+                    nxt = self.prop(tn if tb is None else tb)    # type: ignore[arg-type]
+                    if nxt is None:
+                        return "fail", None
+                    st = nxt
+                    forced = True
+                    break
+                score = min(_decided_count(tb), _decided_count(tn))
+                if score > bscore:
+                    best, bscore = (tn, tb), score
+            if forced:
+                continue
+            assert best is not None
+            return "branch", list(best)
+
+    def run(self, st: State) -> None:
+        stack = [st]
+        while stack:
+            cur = stack.pop()
+            self.nodes += 1
+            cur2 = self.prop(cur)
+            if cur2 is None:
+                continue
+            kind, val = self._node(cur2)
+            if kind == "done":
+                self.solutions.append(val)       # type: ignore[arg-type]
+                if len(self.solutions) >= self.limit:
+                    return
+            elif kind == "branch":
+                stack.extend(reversed(val))         # type: ignore[call-overload]

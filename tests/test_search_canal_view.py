@@ -1,0 +1,119 @@
+"""The Canal View search: number probing at every node, an explicit stack.
+
+* the probing search and the plain search find the same answers, and both agree with the
+  second engine (brute) on random small boards, under every rule set;
+* a board whose search goes deeper than Python's recursion limit is solved;
+* the committed hard corpus: a few boards proved unique, with their stored answers.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from solvers.canal_view.board import STANDARD, VARIANTS, Answer, Board
+from solvers.canal_view.brute import brute
+from solvers.canal_view.generate import full_board, random_canal, with_clues
+from solvers.canal_view.ladder import (
+    RUNGS,
+    Contradiction,
+    _Search,
+    make_ctx,
+    propagate,
+    solve,
+    start_state,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _board(rng: random.Random, hmax: int) -> Board:
+    h, w = rng.randint(3, hmax), rng.randint(3, hmax)
+    m = random_canal(rng, h, w, rng.uniform(0.35, 0.6))
+    fb = full_board(h, w, m)
+    cells = fb.clue_cells()
+    keep = set(rng.sample(cells, rng.randint(0, len(cells) // 2)))
+    return with_clues(fb, keep)
+
+
+def _search(board: Board, rules, probe: bool, limit: int) -> list[int]:
+    ctx = make_ctx(board, rules)
+    try:
+        F, D = propagate(ctx, *start_state(ctx))
+    except Contradiction:
+        return []
+    s = _Search(ctx, limit)
+    s.probe = probe and not rules.whole_line
+    s.run(F, D)
+    return sorted(s.solutions)
+
+
+@pytest.mark.parametrize("rules", [STANDARD, *VARIANTS.values()], ids=lambda r: r.name)
+def test_probing_search_agrees_with_brute(rules) -> None:
+    rng = random.Random(17)
+    compared = several = 0
+    standard = rules == STANDARD
+    for _ in range(45 if standard else 20):
+        b = _board(rng, 5 if standard else 4)
+        want = [a.mask for a in brute(b, limit=300, rules=rules).solutions]
+        if len(want) >= 300:
+            continue
+        assert _search(b, rules, True, 300) == want
+        two = solve(b, limit=2, rules=rules)
+        assert len(two.solutions) == min(2, len(want))
+        assert {a.mask for a in two.solutions} <= set(want)
+        compared += 1
+        several += len(want) > 1
+    assert compared >= (15 if standard else 8) and several >= 2
+
+
+def test_probing_and_plain_search_agree_on_larger_boards() -> None:
+    rng = random.Random(23)
+    for _ in range(12):
+        b = _board(rng, 9)
+        assert _search(b, STANDARD, True, 3) == _search(b, STANDARD, False, 3)
+
+
+def test_grades_unchanged_by_the_search() -> None:
+    """The grade is the lowest rung whose fixpoint completes the board; the search runs
+    only below the flow fixpoint, so a probing search cannot move it."""
+    rng = random.Random(29)
+    for _ in range(15):
+        b = _board(rng, 8)
+        res = solve(b, limit=2)
+        ctx = make_ctx(b)
+        want = None
+        try:
+            for t in range(3):
+                F, D = propagate(ctx, *start_state(ctx), t)
+                if F | D == ctx.full:
+                    want = RUNGS[t]
+                    break
+            else:
+                want = "search"
+        except Contradiction:
+            want = None
+        if res.solutions:
+            assert res.rung == want
+        else:
+            assert res.rung is None
+
+
+def test_deep_search_needs_no_recursion() -> None:
+    # an empty 40x40 board: the search fixes cells one at a time, deeper than the
+    # interpreter's recursion limit
+    assert sys.getrecursionlimit() < 1600
+    res = solve(Board.from_dict(40, 40, {}), limit=1)
+    assert len(res.solutions) == 1 and res.nodes > sys.getrecursionlimit()
+
+
+def test_corpus_boards_proved_unique() -> None:
+    p = ROOT / "benchmarks" / "hard" / "canal-view-16x16.json"
+    for e in json.loads(p.read_text())["boards"][:3]:
+        res = solve(Board.from_json(e["board"]), limit=2)
+        assert [a.rows() for a in res.solutions] == [Answer.from_json(e["answer"]).rows()]
+        assert res.rung in RUNGS

@@ -1,0 +1,169 @@
+"""The fast Sukoro engine (solvers/sukoro/search.py) against the reference rungs and brute.
+
+* every rung's fixpoint on bitboards equals the list-based reference (``propagate``), so
+  grades and the cells a rung fixes cannot move;
+* the search's answer sets equal the second engine's on random small boards;
+* the committed hard corpus: a few boards proved unique, with their stored answers.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+from solvers.sukoro import search as fast
+from solvers.sukoro.board import Answer, Board
+from solvers.sukoro.brute import brute
+from solvers.sukoro.generate import generate
+from solvers.sukoro.ladder import (
+    LEVEL,
+    RUNGS,
+    Rules,
+    complete,
+    initial,
+    neighbours,
+    propagate,
+    random_answer,
+    solve,
+    valid,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def answers_of(res) -> set:
+    return {tuple(a.flat()) for a in res.solutions}
+
+
+def clued(h: int, w: int, rng: random.Random, keep: float, lie: float = 0.0) -> Board:
+    """Clues read off a random answer (some hidden as "?"), a few of them lies."""
+    ans = random_answer(h, w, rng)
+    flat: list = []
+    for v in ans.flat():
+        if v and rng.random() < keep:
+            if rng.random() < lie:
+                v = rng.randint(1, 4)
+            flat.append("?" if rng.random() < 0.15 else v)
+        else:
+            flat.append(None)
+    return Board.from_flat(h, w, flat)
+
+
+def reference_rung(board: Board, rules: Rules) -> tuple[str | None, list[int] | None]:
+    """The grade and probe fixpoint by the list-based reference rungs."""
+    nb = neighbours(board.h, board.w)
+    dom = initial(board)
+    if not all(dom):
+        return None, None
+    for k in range(4):
+        if not propagate(dom, nb, k, rules):
+            return None, None
+        if complete(dom):
+            return (RUNGS[k] if valid(dom, nb, rules) else None), dom
+    return "search", dom
+
+
+def test_fast_rungs_equal_reference_fixpoints():
+    rng = random.Random(2024)
+    compared = 0
+    for _ in range(70):
+        h, w = rng.choice([(4, 5), (5, 5), (6, 6), (5, 7), (7, 7)])
+        b = clued(h, w, rng, rng.choice([0.15, 0.3, 0.5]), lie=rng.choice([0.0, 0.1]))
+        rules = rng.choice([Rules(), Rules(), Rules(neq=False), Rules(connect=False)])
+        nb = neighbours(h, w)
+        g = fast.geo(h, w)
+        ref = initial(b)
+        if not all(ref):
+            continue
+        st: fast.State | None = fast.from_domains(ref)
+        for k in range(4):
+            ok = propagate(ref, nb, k, rules)
+            assert st is not None
+            if k < 3:
+                st = fast.propagate(g, st, rules.neq and k >= 1, rules.connect and k >= 2)
+            else:
+                st = fast.Closer(g, rules.neq, rules.connect).close(st)
+            if not ok:
+                assert st is None, (RUNGS[k], b)
+                break
+            assert st is not None, (RUNGS[k], b)
+            if k == 3 and complete(ref):
+                # the reference stops probing once the board is complete; so does ours
+                assert fast.complete(st)
+            else:
+                assert fast.to_domains(st, h * w) == ref, (RUNGS[k], b)
+            compared += 1
+    assert compared > 150
+
+
+def test_grades_equal_reference():
+    rng = random.Random(77)
+    seen = set()
+    for t in range(60):
+        h, w = rng.choice([(5, 5), (6, 6), (6, 7)])
+        if t % 4 == 0:
+            b = generate(h, w, rng)[0]           # minimal clue sets: probe and search
+        else:
+            b = clued(h, w, rng, rng.choice([0.2, 0.35, 0.6]))
+        want, _ = reference_rung(b, Rules())
+        res = solve(b, limit=2)
+        if want == "search" or want is None:
+            # below the probe fixpoint only search can tell; the verdict is brute's
+            n = len(brute(b, limit=2).solutions)
+            assert len(res.solutions) == n
+            assert res.rung == ("search" if n else None)
+        else:
+            assert res.rung == want and len(res.solutions) == 1
+        seen.add(res.rung)
+    assert {"probe", "search"} <= seen
+
+
+def test_search_agrees_with_brute_on_random_boards():
+    rng = random.Random(31)
+    multi = 0
+    for _ in range(45):
+        h, w = rng.choice([(3, 4), (4, 4), (4, 5), (5, 4)])
+        if rng.random() < 0.5:
+            b = clued(h, w, rng, rng.choice([0.1, 0.25]), lie=0.2)
+        else:
+            flat: list = [None] * (h * w)
+            for i in rng.sample(range(h * w), rng.randint(1, 3)):
+                flat[i] = rng.choice([1, 2, 3, 4, "?"])
+            b = Board.from_flat(h, w, flat)
+        rules = rng.choice([Rules(), Rules(), Rules(neq=False), Rules(connect=False)])
+        got = answers_of(solve(b, limit=10 ** 6, rules=rules))
+        want = answers_of(brute(b, limit=None, neq=rules.neq, connect=rules.connect))
+        assert got == want, b
+        multi += len(want) > 1
+        two = solve(b, limit=2, rules=rules)
+        assert len(two.solutions) == min(2, len(want))
+        assert answers_of(two) <= want
+    assert multi > 8
+
+
+def test_search_levels_stop_where_asked():
+    rng = random.Random(5)
+    b = clued(8, 8, rng, 0.3)
+    for level in RUNGS[:-1]:
+        res = solve(b, level=level)
+        assert res.nodes == 0
+        if res.rung is None:
+            assert not res.solutions
+        else:
+            assert LEVEL[res.rung] <= LEVEL[level]
+
+
+def _corpus(size: str) -> list[dict]:
+    p = ROOT / "benchmarks" / "hard" / f"sukoro-{size}.json"
+    return json.loads(p.read_text())["boards"]
+
+
+def test_corpus_boards_proved_unique():
+    boards = _corpus("16x16")[:2]
+    assert boards
+    for e in boards:
+        res = solve(Board.from_json(e["board"]), limit=2)
+        assert len(res.solutions) == 1
+        assert res.solutions[0] == Answer.from_json(e["answer"])
+        assert res.rung in ("probe", "search")
