@@ -12,6 +12,7 @@ from .brute import brute
 from .ladder import RUNGS, solve
 from .presentation import PLAY, RUNG_NAMES, draw_board
 from .puzzlink import PID, decode, encode
+from .sat import confirm as confirm_sat
 from .stages import STAGES
 
 PUZZLE = Puzzle(
@@ -37,5 +38,8 @@ PUZZLE = Puzzle(
     brute_max_cells=36,
 )
 
-__all__ = ["PUZZLE", "RULES", "RUNGS", "Answer", "Board", "brute", "decode", "encode",
+# the independent confirmation `build-site verify` runs: (board, answer) -> bool
+CONFIRM = {"sat": confirm_sat}
+
+__all__ = ["CONFIRM", "PUZZLE", "RULES", "RUNGS", "Answer", "Board", "brute", "decode", "encode",
            "solve", "violations"]
