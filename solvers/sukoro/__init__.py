@@ -12,12 +12,16 @@ from solvers.common import Puzzle, Stage
 
 from .board import PID, RULES, Answer, Board, answer_rows, decode, encode, render_board, violations
 from .brute import brute
-from .exact import LEDGER_COLS, ledger
+from .confirm import CONFIRM_PARAMS, confirm
+from .exact import BEYOND, LEDGER_COLS, ledger
 from .ladder import RUNGS, solve
 from .presentation import PLAY, RUNG_NAMES, draw_board
+from .sat import confirm as confirm_sat
 from .stages import BANK_PARAMS, STATS_PARAMS, bank, stats
+from .timing import TIMING_PARAMS, timing
 
-LEDGER_PARAMS = {"ledger_cols": {str(k): v for k, v in LEDGER_COLS.items()}}
+LEDGER_PARAMS = {"ledger_cols": {str(k): v for k, v in LEDGER_COLS.items()},
+                 "beyond": list(BEYOND)}
 
 PUZZLE = Puzzle(
     slug="sukoro",
@@ -40,10 +44,15 @@ PUZZLE = Puzzle(
     play=PLAY,
     stages=(
         Stage("bank", bank, BANK_PARAMS),
+        Stage("confirm", confirm, CONFIRM_PARAMS, deps=("bank",)),
         Stage("stats", stats, STATS_PARAMS, deps=("bank",)),
         Stage("ledger", ledger, LEDGER_PARAMS),
+        Stage("timing", timing, TIMING_PARAMS, deps=("bank",)),
     ),
 )
 
-__all__ = ["PUZZLE", "RULES", "RUNGS", "Answer", "Board", "brute", "decode", "encode",
+# the independent confirmation `build-site verify` runs: (board, answer) -> bool
+CONFIRM = {"sat": confirm_sat}
+
+__all__ = ["CONFIRM", "PUZZLE", "RULES", "RUNGS", "Answer", "Board", "brute", "decode", "encode",
            "solve", "violations"]

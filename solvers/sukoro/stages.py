@@ -17,9 +17,11 @@ STATS_PARAMS = {
     "seed": 5757,
     "lemma": {"size": "8x8", "answers": 100},
     "sampling": {"6x6": [3, 6, 9, 12], "8x8": [8, 16, 25], "10x10": [8, 16, 25]},
-    "random_samples": 40,
-    "true_samples": 12,
-    "ladder_cap": 20000,
+    # per row: the spec draws 4,940 random clue sets over its ten rows, and 66 honest
+    # ones over the three 10x10 rows
+    "random_samples": 494,
+    "true_samples": 22,
+    "ladder_cap": 400000,
     "delete_limit": 8,
     "moves_per_clue": 3,
 }
