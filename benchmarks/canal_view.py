@@ -1,7 +1,7 @@
 """Canal View speed figures (not a test).
 
     .venv/bin/python benchmarks/canal_view.py            # proving banked boards unique
-    .venv/bin/python benchmarks/canal_view.py --stages   # also regenerate bank/stats/ledger
+    .venv/bin/python benchmarks/canal_view.py --stages   # also regenerate every stage
 
 Reads content/canal-view/bank.json when present, otherwise generates the bank first.
 Timings vary run to run (the machine is shared); node counts do not.
@@ -33,7 +33,7 @@ def _quiet(done: int, total: int, note: str = "") -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--stages", action="store_true", help="time bank, stats and ledger too")
+    ap.add_argument("--stages", action="store_true", help="time every stage too")
     ap.add_argument("--repeat", type=int, default=3, help="timing repeats per board")
     args = ap.parse_args()
     stages = {s.name: s for s in STAGES}
@@ -47,9 +47,11 @@ def main() -> None:
         t0 = time.perf_counter()
         stages["stats"].run({"bank": bank}, stages["stats"].params, _quiet)
         timings["stats"] = time.perf_counter() - t0
-        t0 = time.perf_counter()
-        stages["ledger"].run({}, stages["ledger"].params, _quiet)
-        timings["ledger"] = time.perf_counter() - t0
+        for name in ("confirm", "ledger", "timing"):
+            st = stages[name]
+            t0 = time.perf_counter()
+            st.run({"bank": bank} if "bank" in st.deps else {}, st.params, _quiet)
+            timings[name] = time.perf_counter() - t0
     elif bank_file.exists():
         bank = json.loads(bank_file.read_text())["data"]
     else:
@@ -73,6 +75,17 @@ def main() -> None:
         print(f"prove unique {size}: boards {len(ms)}, median {statistics.median(ms):.1f} ms, "
               f"worst {max(ms):.1f} ms, mean {statistics.mean(ms):.1f} ms; search nodes "
               f"median {statistics.median_low(nodes)}, worst {max(nodes)}")
+    from solvers.canal_view.sat import solve_sat
+    for size in sorted({b["size"] for b in bank["boards"]}, key=lambda s: int(s.split("x")[0])):
+        ms = []
+        for e in bank["boards"]:
+            if e["size"] == size:
+                board = Board.from_json(e["board"])
+                t0 = time.perf_counter()
+                assert len(solve_sat(board, limit=2).answers) == 1, e["id"]
+                ms.append((time.perf_counter() - t0) * 1000)
+        print(f"SAT confirms {size}: median {statistics.median(ms):.1f} ms, "
+              f"worst {max(ms):.1f} ms")
     sample = decode("https://puzz.link/p?canal/6/6/3i3h2z4h5i2")
     for name, engine in (("ladder", solve), ("brute", brute)):
         t0 = time.perf_counter()

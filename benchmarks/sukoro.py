@@ -1,7 +1,8 @@
 """Sukoro speed figures (not a test). Run: .venv/bin/python benchmarks/sukoro.py [--all]
 
 Prints: median time to prove a banked 10×10 board unique (in-process), the whole clue
-census, the ledger through 6×6 and 7×5, and with --all the three stages end to end
+census, the ledger through 6×6 and 7×5, the SAT confirmation of the 10×10 boards, the
+blank 7×7 board by both transfers (with --beyond also 8×8), and with --all the three stages end to end
 (wall time and peak memory).
 """
 
@@ -57,6 +58,25 @@ def main() -> None:
         for w in range(1, n + 1):
             count_answers(h, w)
     print(f"blank ledger 1xn..7x5 (incl. 6x6, 7x5): {time.perf_counter() - t:.1f} s")
+
+    from solvers.sukoro.celltransfer import count_answers_by_cells
+    from solvers.sukoro.sat import solve_sat
+    times = []
+    for b in boards:
+        t = time.perf_counter()
+        assert len(solve_sat(b, limit=2).answers) == 1
+        times.append(time.perf_counter() - t)
+    print(f"SAT confirms 10x10: median {statistics.median(times) * 1000:.1f} ms, "
+          f"max {max(times) * 1000:.1f} ms")
+    for size in ("7x7", "8x8") if "--beyond" in sys.argv else ("7x7",):
+        h, w = exact._hw(size)
+        t = time.perf_counter()
+        c = count_answers_by_cells(h, w)
+        t1 = time.perf_counter()
+        assert count_answers(h, w) == c
+        t2 = time.perf_counter()
+        print(f"blank {size}: {c:,} answers; cell transfer {t1 - t:.1f} s, "
+              f"row transfer {t2 - t1:.1f} s")
 
     if "--all" in sys.argv:
         from solvers.sukoro import LEDGER_PARAMS

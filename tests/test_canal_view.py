@@ -38,7 +38,7 @@ def test_surface() -> None:
     assert PUZZLE.slug == "canal-view" and PUZZLE.pid == "canal"
     assert RUNGS == ("arm", "block", "flow", "search") == PUZZLE.rungs
     assert RULES.ids[:4] == ("canal.numbered", "canal.2x2", "canal.count", "canal.connect")
-    assert [s.name for s in PUZZLE.stages] == ["bank", "stats", "ledger"]
+    assert [s.name for s in PUZZLE.stages] == ["bank", "confirm", "stats", "ledger", "timing"]
     assert PUZZLE.stages[1].deps == ("bank",)
 
 
@@ -362,7 +362,7 @@ def test_stages_are_deterministic_on_small_params() -> None:
           "dial": {"5x5": {"draws": 3, "keep": [8, 5]}},
           "trapdoor": {"size": "5x5", "draws": 3},
           "scatter": {"size": "5x5", "draws": 3, "clues": 4, "small_max": 3, "node_cap": 200},
-          "bank_spread": {"size": "5x5", "boards": 3, "seeds": 2}}
+          "bank_spread": {"sizes": {"5x5": {"boards": 3, "seeds": 2}}}}
     s1 = run_stats({"bank": bank}, sp, progress)
     assert s1 == run_stats({"bank": bank}, sp, progress)
     assert all("." not in k for k in _keys(s1))
@@ -468,8 +468,8 @@ def test_committed_content_is_consistent() -> None:
         data = json.loads((root / f"{stage}.json").read_text())["data"]
         assert all("." not in k for k in _keys(data))
     stats = json.loads((root / "stats.json").read_text())["data"]
-    bs = stats["bank_spread"]
-    for r in ("arm", "block", "flow"):      # the shipped bank, as the ladder section has it
-        assert bs["ours"][r]["cells_all"] == stats["ladder"][bs["size"]][r]["cells_all"]
-        assert bs["ours"][r]["boards"] == stats["ladder"][bs["size"]][r]["boards"]
-        assert 0.0 <= bs["spread"][r]["min"] <= bs["spread"][r]["max"] <= 1.0
+    for size, bs in stats["bank_spread"].items():
+        for r in ("arm", "block", "flow"):  # the shipped bank, as the ladder section has it
+            assert bs["ours"][r]["cells_all"] == stats["ladder"][size][r]["cells_all"]
+            assert bs["ours"][r]["boards"] == stats["ladder"][size][r]["boards"]
+            assert 0.0 <= bs["spread"][r]["min"] <= bs["spread"][r]["max"] <= 1.0

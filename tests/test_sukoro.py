@@ -41,7 +41,7 @@ def test_registry_and_surface():
     assert PUZZLE.rungs == RUNGS == ("deg", "neq", "conn", "probe", "search")
     assert [r.id for r in RULES] == ["sukoro.clue", "sukoro.count", "sukoro.equal",
                                      "sukoro.isolated", "sukoro.connect"]
-    assert [s.name for s in PUZZLE.stages] == ["bank", "stats", "ledger"]
+    assert [s.name for s in PUZZLE.stages] == ["bank", "confirm", "stats", "ledger", "timing"]
 
 
 def test_sample_round_trip_and_unique_answer():

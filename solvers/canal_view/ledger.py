@@ -4,7 +4,7 @@ small grids counted two independent ways, and the two engines compared."""
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from solvers.common import Progress
@@ -15,12 +15,17 @@ from .generate import generate
 from .ladder import solve
 
 LEDGER_PARAMS = {"poly_n": [7, 8, 9, 10], "grids": ["3x3", "3x4", "4x4", "4x5"],
+                 # past the spec: larger polyominoes and grids
+                 "poly_beyond": [11, 12], "grids_beyond": ["4x6", "5x5"],
                  "engines": {"size": "6x6", "boards": 30, "seed": 66, "cap": 100000}}
 
 # OEIS, used only to refuse output that disagrees with them.
 A001168 = {1: 1, 2: 2, 3: 6, 4: 19, 5: 63, 6: 216, 7: 760, 8: 2725, 9: 9910, 10: 36446,
            11: 135268, 12: 505861}
 A066158 = {1: 1, 2: 2, 3: 6, 4: 18, 5: 55, 6: 174, 7: 570, 8: 1908, 9: 6473, 10: 22202}
+# free tree-like polyominoes (classes under rotation and reflection)
+A131482 = {1: 1, 2: 1, 3: 2, 4: 4, 5: 11, 6: 27, 7: 83, 8: 255, 9: 847, 10: 2829, 11: 9734,
+           12: 33724}
 
 
 class LedgerError(AssertionError):
@@ -28,10 +33,31 @@ class LedgerError(AssertionError):
 
 
 # ---------------------------------------------------------------- polyominoes ----------
-def polyominoes(nmax: int) -> dict[int, dict[str, int]]:
+def free_key(cells: Iterable[tuple[int, int]]) -> list[int]:
+    """The same key for a polyomino and every rotation, reflection and translation of it:
+    the least, over the eight symmetries, of its sorted cells after translation."""
+    xs = [p[0] for p in cells]
+    ys = [p[1] for p in cells]
+    nx = [-x for x in xs]
+    ny = [-y for y in ys]
+    best: list[int] | None = None
+    for us, vs in ((xs, ys), (xs, ny), (nx, ys), (nx, ny), (ys, xs), (ys, nx), (ny, xs),
+                   (ny, nx)):
+        mu = min(us)
+        mv = min(vs)
+        key = sorted((u - mu) * 64 + v - mv for u, v in zip(us, vs))
+        if best is None or key < best:
+            best = key
+    return best
+
+
+def polyominoes(nmax: int, free_trees_from: int | None = None) -> dict[int, dict[str, int]]:
     """Fixed polyominoes by Redelmeier's method, classified on the fly by 2x2 blocks and
-    cycles (a polyomino is tree-like when its cell graph has n - 1 edges)."""
+    cycles (a polyomino is tree-like when its cell graph has n - 1 edges). From
+    ``free_trees_from`` cells on, also the free tree-like ones (``free_tree``: classes under
+    rotation and reflection, counted by a canonical key)."""
     out = {n: {"all": 0, "no2x2": 0, "tree": 0, "cycle_no2x2": 0} for n in range(1, nmax + 1)}
+    free: dict[int, set] = {n: set() for n in range(free_trees_from or nmax + 1, nmax + 1)}
     # cells (x, y) with y > 0 or (y == 0 and x >= 0)
     def ok(c):
         return c[1] > 0 or (c[1] == 0 and c[0] >= 0)
@@ -60,6 +86,8 @@ def polyominoes(nmax: int) -> dict[int, dict[str, int]]:
                     rec_out["cycle_no2x2"] += 1
             if e1 == n1 - 1:
                 rec_out["tree"] += 1
+                if n1 in free:
+                    free[n1].add(tuple(free_key(cells)))
             if n1 < nmax:
                 new = [d for d in nb if ok(d) and d not in seen and d not in cells]
                 for d in new:
@@ -70,33 +98,47 @@ def polyominoes(nmax: int) -> dict[int, dict[str, int]]:
             cells.discard(c)
 
     rec([(0, 0)], 0, 0, 0)
+    for n, keys in free.items():
+        out[n]["free_tree"] = len(keys)
     return out
 
 
 # ---------------------------------------------------------------- small grids ----------
-def count_subsets(h: int, w: int) -> tuple[int, int]:
+def count_subsets(h: int, w: int, chunk_bits: int = 22) -> tuple[int, int]:
+    """(connected non-empty sets, of those 2x2-free), testing all 2^hw subsets (numpy, in
+    chunks of 2^chunk_bits subsets so that 5x5 fits in memory)."""
     import numpy as np  # here, so that loading the puzzle to solve a board stays light
-    """(connected non-empty sets, of those 2x2-free), testing all 2^hw subsets (numpy)."""
+
     n = h * w
-    x = np.arange(1, 1 << n, dtype=np.uint64)
     col0 = sum(1 << (r * w) for r in range(h))
     colw = sum(1 << (r * w + w - 1) for r in range(h))
     nl = np.uint64(((1 << n) - 1) & ~col0)
     nr = np.uint64(((1 << n) - 1) & ~colw)
     one, wsh = np.uint64(1), np.uint64(w)
-    reach = x & (~x + one)              # lowest set bit
-    for _ in range(n):
-        grown = reach | ((reach << one) & nl) | ((reach >> one) & nr) | (reach << wsh) \
-            | (reach >> wsh)
-        reach = grown & x
-    connected = reach == x
-    free = np.ones_like(connected)
+    blocks = []
     for r in range(h - 1):
         for c in range(w - 1):
             i = r * w + c
-            b = np.uint64((1 << i) | (1 << (i + 1)) | (1 << (i + w)) | (1 << (i + w + 1)))
+            blocks.append(np.uint64((1 << i) | (1 << (i + 1)) | (1 << (i + w))
+                                    | (1 << (i + w + 1))))
+    step = 1 << min(chunk_bits, n)
+    connected_total = free_total = 0
+    for lo in range(0, 1 << n, step):
+        x = np.arange(max(lo, 1), lo + step, dtype=np.uint64)
+        reach = x & (~x + one)              # lowest set bit
+        while True:
+            grown = (reach | ((reach << one) & nl) | ((reach >> one) & nr) | (reach << wsh)
+                     | (reach >> wsh)) & x
+            if np.array_equal(grown, reach):
+                break
+            reach = grown
+        connected = reach == x
+        free = connected.copy()
+        for b in blocks:
             free &= (x & b) != b
-    return int(connected.sum()), int((connected & free).sum())
+        connected_total += int(connected.sum())
+        free_total += int(free.sum())
+    return connected_total, free_total
 
 
 def count_grown(h: int, w: int) -> tuple[int, int]:
@@ -143,11 +185,13 @@ def count_grown(h: int, w: int) -> tuple[int, int]:
 # ---------------------------------------------------------------- the stage -----------
 def run_ledger(inputs: Mapping[str, Any], params: Mapping[str, Any],
                progress: Progress) -> dict[str, Any]:
-    ns = params["poly_n"]
+    ns = list(params["poly_n"])
+    beyond = list(params.get("poly_beyond", []))
     progress(0, 3, "polyominoes")
-    poly = polyominoes(max(ns))
+    nmax = max(ns + beyond)
+    poly = polyominoes(nmax, free_trees_from=min(beyond) if beyond else None)
     rows = {}
-    for n in ns:
+    for n in ns + beyond:
         p = poly[n]
         if n in A001168 and p["all"] != A001168[n]:
             raise LedgerError(f"fixed polyominoes of {n} cells: counted {p['all']}, "
@@ -155,9 +199,12 @@ def run_ledger(inputs: Mapping[str, Any], params: Mapping[str, Any],
         if n in A066158 and p["tree"] != A066158[n]:
             raise LedgerError(f"tree-like polyominoes of {n} cells: counted {p['tree']}, "
                               f"OEIS A066158 says {A066158[n]}")
+        if "free_tree" in p and n in A131482 and p["free_tree"] != A131482[n]:
+            raise LedgerError(f"free tree-like polyominoes of {n} cells: counted "
+                              f"{p['free_tree']}, OEIS A131482 says {A131482[n]}")
         rows[str(n)] = p
     grids = {}
-    for g in params["grids"]:
+    for g in list(params["grids"]) + list(params.get("grids_beyond", [])):
         progress(1, 3, f"canals in {g}")
         h, w = (int(x) for x in g.split("x"))
         a = count_subsets(h, w)
@@ -189,5 +236,11 @@ def run_ledger(inputs: Mapping[str, Any], params: Mapping[str, Any],
     if eng["standard"]["disagree"] or eng["no2x2"]["disagree"]:
         raise LedgerError(f"the two engines disagree: {eng}")
     progress(3, 3, "done")
-    return {"polyominoes": rows, "poly_n": list(ns), "grids": grids, "engines": eng,
-            "oeis": {"all": "A001168", "tree": "A066158"}}
+    return {"polyominoes": rows, "poly_n": ns, "poly_beyond": beyond,
+            "grids": {g: grids[g] for g in params["grids"]},
+            "grids_beyond": {g: grids[g] for g in params.get("grids_beyond", [])},
+            "oeis": {"all": "A001168", "tree": "A066158", "free_tree": "A131482"},
+            "checked": {"all": [n for n in ns + beyond if n in A001168],
+                        "tree": [n for n in ns + beyond if n in A066158],
+                        "free_tree": [n for n in beyond if n in A131482]},
+            "engines": eng}

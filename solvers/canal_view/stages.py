@@ -1,4 +1,4 @@
-"""The three pipeline stages of Canal View."""
+"""The pipeline stages of Canal View."""
 
 from __future__ import annotations
 
@@ -8,8 +8,14 @@ from .bank import BANK_PARAMS, run_bank
 from .ledger import LEDGER_PARAMS, run_ledger
 from .stats import STATS_PARAMS, run_stats
 
+CONFIRM_PARAMS = {"brute_max_cells": 36, "methods": ["brute", "sat"]}
+TIMING_PARAMS = {"repeats": 3}
+
+# confirm and timing load the SAT solver, so they are imported only when they run
 STAGES = (
     Stage("bank", run_bank, BANK_PARAMS),
+    Stage("confirm", "solvers.canal_view.confirm:run_confirm", CONFIRM_PARAMS, deps=("bank",)),
     Stage("stats", run_stats, STATS_PARAMS, deps=("bank",)),
     Stage("ledger", run_ledger, LEDGER_PARAMS),
+    Stage("timing", "solvers.canal_view.timing:run_timing", TIMING_PARAMS, deps=("bank",)),
 )

@@ -17,14 +17,15 @@ from .ladder import RUNGS, make_ctx, propagate, solve, start_state
 STATS_PARAMS = {
     "seed": 7,
     "misread": {"boards": {"no2x2": 24, "broken": 24, "dryconnect": 24, "wholeline": 12},
-                "cap": 500, "node_cap": 10000},
+                "cap": 2000, "node_cap": 40000},
     "dial": {"8x8": {"draws": 108, "keep": [26, 22, 18, 15, 12, 10]},
              "12x12": {"draws": 108, "keep": [60, 45, 35, 22]}},
     "trapdoor": {"size": "8x8", "draws": 200},
     "scatter": {"size": "8x8", "draws": 800, "clues": 11, "small_max": 6,
                 "node_cap": 3000},
     # other banks drawn exactly as the shipped one, from seeds derived from "seed"
-    "bank_spread": {"size": "8x8", "boards": 36, "seeds": 8},
+    "bank_spread": {"sizes": {"8x8": {"boards": 36, "seeds": 8},
+                              "12x12": {"boards": 36, "seeds": 4}}},
 }
 
 DIRS = ((-1, 0), (0, 1), (1, 0), (0, -1))
@@ -64,7 +65,10 @@ def _ray(board: Board, r: int, c: int, d: int,
 
 # ---------------------------------------------------------------- per board ------------
 def visibility(board: Board, ans: Answer) -> dict[str, Any]:
-    says = in_rays = rays_behind = 0
+    """Per board: numbers, their values, flooded cells in their rays (up to the next clue or
+    the edge), rays with flooded cells behind the first dry cell, the flooded cells hidden
+    there, and the longest run behind one dry cell."""
+    says = in_rays = rays_behind = hidden = 0
     most = 0
     n = 0
     for r, c, v in _numbers(board):
@@ -80,12 +84,13 @@ def visibility(board: Board, ans: Answer) -> dict[str, Any]:
             behind = fl[k + 1:]
             if any(behind):
                 rays_behind += 1
+                hidden += sum(behind)
                 run = 0
                 while run < len(behind) and behind[run]:
                     run += 1
                 most = max(most, run)
     return {"numbers": n, "says": says, "in_rays": in_rays, "rays_behind": rays_behind,
-            "most_hidden": most}
+            "hidden": hidden, "most_hidden": most}
 
 
 def sightlines(board: Board, ans: Answer) -> dict[str, int]:
@@ -200,7 +205,8 @@ def run_stats(inputs: Mapping[str, Any], params: Mapping[str, Any],
     for s in sizes:
         entries = by_size[s]
         nb = len(entries)
-        V = {"numbers": 0, "says": 0, "in_rays": 0, "rays_behind": 0, "most_hidden": 0}
+        V = {"numbers": 0, "says": 0, "in_rays": 0, "rays_behind": 0, "hidden": 0,
+             "most_hidden": 0}
         S = {"pairs": 0, "seen": 0, "none": 0, "blocked": 0, "canal": 0, "unseen_cells": 0}
         floors, canals, ceilings, sums = [], [], [], []
         ray_cells, fits, pows, nodes = [], [], [], []
@@ -220,6 +226,9 @@ def run_stats(inputs: Mapping[str, Any], params: Mapping[str, Any],
             for k, x in v.items():
                 V[k] = max(V[k], x) if k == "most_hidden" else V[k] + x
             sl = sightlines(board, ans)
+            if v["hidden"] != sl["blocked"]:
+                raise IdentityError(f"{e['id']}: {v['hidden']} flooded cells hidden behind a "
+                                    f"dry cell, but {sl['blocked']} blocked sightlines")
             for k in S:
                 S[k] += sl[k]
             h, w = board.h, board.w
@@ -251,7 +260,11 @@ def run_stats(inputs: Mapping[str, Any], params: Mapping[str, Any],
         vis[s] = {"says": _r(V["says"] / V["numbers"]), "in_rays": _r(V["in_rays"] / V["numbers"]),
                   "share": _r(V["says"] / V["in_rays"]),
                   "rays_behind": _r(V["rays_behind"] / nb),
-                  "hidden": _r((V["in_rays"] - V["says"]) / V["numbers"]),
+                  "rays_behind_total": V["rays_behind"], "hidden_total": V["hidden"],
+                  # per ray with canal behind its first dry cell (the spec's reading) ...
+                  "hidden": _r(V["hidden"] / V["rays_behind"]) if V["rays_behind"] else None,
+                  # ... and per number
+                  "hidden_per_number": _r(V["hidden"] / V["numbers"]),
                   "most_hidden": V["most_hidden"], "most_hidden_board": most_at}
         sand[s] = {"floor": _r(statistics.mean(floors)), "canal": _r(statistics.mean(canals)),
                    "ceiling": _r(statistics.mean(ceilings)),
@@ -259,7 +272,10 @@ def run_stats(inputs: Mapping[str, Any], params: Mapping[str, Any],
         sight[s] = dict(S, blocked_share=_r(S["blocked"] / S["pairs"]),
                         checked_boards=nb, canal_x4=4 * S["canal"], clue_sum=sum(sums))
         comp[s] = {"numbers": _r(len(ray_cells) / nb), "ray_cells": _r(statistics.mean(ray_cells)),
-                   "two_pow": _r(statistics.mean(pows), 1), "fits": _r(statistics.mean(fits)),
+                   # 2 to the mean cell count (the spec's reading), and the mean of 2^cells
+                   "two_pow": _r(2 ** statistics.mean(ray_cells), 1),
+                   "two_pow_mean": _r(statistics.mean(pows), 1),
+                   "fits": _r(statistics.mean(fits)),
                    "nodes_median": statistics.median_low(nodes), "nodes_worst": max(nodes),
                    "nodes_total": sum(nodes)}
         # cells: share of the cells without a number; cells_all: share of all h*w cells
@@ -491,6 +507,10 @@ def bank_spread(p: Mapping[str, Any], seed: Any, ours: list[Board], progress: Pr
 
 
 def _bank_spread(params, by_size, progress) -> dict[str, Any]:
-    p = params["bank_spread"]
-    ours = [_load(e)[0] for e in by_size[p["size"]]]
-    return bank_spread(p, params["seed"], ours, progress, exclude=(BANK_PARAMS["seed"],))
+    """``bank_spread`` for each size listed in the params, keyed by size."""
+    out: dict[str, Any] = {}
+    for size, p in params["bank_spread"]["sizes"].items():
+        ours = [_load(e)[0] for e in by_size[size]]
+        out[size] = bank_spread({"size": size, **p}, params["seed"], ours, progress,
+                                exclude=(BANK_PARAMS["seed"],))
+    return out

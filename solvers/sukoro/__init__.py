@@ -14,7 +14,15 @@ from .board import PID, RULES, Answer, Board, answer_rows, decode, encode, rende
 from .brute import brute
 from .ladder import RUNGS, solve
 from .presentation import PLAY, RUNG_NAMES, draw_board
-from .stages import BANK_PARAMS, LEDGER_PARAMS, STATS_PARAMS, bank, stats
+from .stages import (
+    BANK_PARAMS,
+    CONFIRM_PARAMS,
+    LEDGER_PARAMS,
+    STATS_PARAMS,
+    TIMING_PARAMS,
+    bank,
+    stats,
+)
 
 PUZZLE = Puzzle(
     slug="sukoro",
@@ -37,10 +45,22 @@ PUZZLE = Puzzle(
     play=PLAY,
     stages=(
         Stage("bank", bank, BANK_PARAMS),
+        # these import numpy or the SAT solver, so they load only when they run
+        Stage("confirm", "solvers.sukoro.confirm:confirm", CONFIRM_PARAMS, deps=("bank",)),
         Stage("stats", stats, STATS_PARAMS, deps=("bank",)),
         Stage("ledger", "solvers.sukoro.exact:ledger", LEDGER_PARAMS),
+        Stage("timing", "solvers.sukoro.timing:timing", TIMING_PARAMS, deps=("bank",)),
     ),
 )
 
-__all__ = ["PUZZLE", "RULES", "RUNGS", "Answer", "Board", "brute", "decode", "encode",
+# the independent confirmation `build-site verify` runs: (board, answer) -> bool
+def _confirm_sat(board: Board, answer: Answer) -> bool:
+    from .sat import confirm  # the SAT solver loads only when verify asks for it
+
+    return confirm(board, answer)
+
+
+CONFIRM = {"sat": _confirm_sat}
+
+__all__ = ["CONFIRM", "PUZZLE", "RULES", "RUNGS", "Answer", "Board", "brute", "decode", "encode",
            "solve", "violations"]

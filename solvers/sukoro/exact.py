@@ -16,12 +16,36 @@ import numpy as np
 
 from solvers.common import Progress, no_progress
 
+from .celltransfer import count_answers_by_cells
 from .frontier import count_answers, enumerate_answers
 
 # the blank-board table: rows h = 1..7, columns n = 1..max
 CENSUS = {"3x4": 4, "3x5": 4, "4x4": 4, "4x5": 3, "5x5": 3}
 TRUE_SETS = ("3x4", "3x5", "4x4")
 DENSEST = ("2x4", "2x5", "3x4", "3x5", "4x4", "4x5", "5x5")
+# past the spec's table: blank boards counted by both transfers
+
+
+class LedgerError(AssertionError):
+    """Two counts of the same thing disagree: the ledger must not be written."""
+
+
+def beyond(sizes: tuple[str, ...] | list[str], progress: Progress = no_progress,
+           done: int = 0, total: int = 0) -> dict[str, Any]:
+    """Blank boards past the spec, each counted by the row transfer and by the cell
+    transfer (which share no code); a disagreement stops the ledger."""
+    out: dict[str, Any] = {}
+    for size in sizes:
+        h, w = _hw(size)
+        rows = count_answers(h, w)
+        cells = count_answers_by_cells(max(h, w), min(h, w))
+        if rows != cells:
+            raise LedgerError(f"blank {size}: the row transfer counts {rows}, "
+                              f"the cell transfer {cells}")
+        out[size] = {"count": rows, "cells": h * w}
+        done += 1
+        progress(done, total, f"beyond {size}")
+    return {"sizes": out, "methods": ["rows", "cells"]}
 
 
 def _hw(size: str) -> tuple[int, int]:
@@ -103,7 +127,7 @@ def digit_shares(vals: np.ndarray) -> dict[str, Any]:
 
 def ledger(inputs: Any, params: Any, progress: Progress = no_progress) -> dict[str, Any]:
     cols = {int(k): v for k, v in params["ledger_cols"].items()}
-    total_cells = sum(cols.values())
+    total_cells = sum(cols.values()) + len(params.get("beyond", []))
     done = 0
     rows = []
     blank: dict[str, int] = {}
@@ -184,7 +208,9 @@ def ledger(inputs: Any, params: Any, progress: Progress = no_progress) -> dict[s
     progress(total_cells + 8, total_cells + 10, "true clue sets")
 
     e55 = enum["5x5"]
+    past = beyond(params.get("beyond", []), progress, total_cells + 8, total_cells + 10)
     return {
+        "beyond": past,
         "blank": {"rows": rows, "sizes": blank,
                   "max_cols": max(cols.values()),
                   "cols": [str(n) for n in range(1, max(cols.values()) + 1)]},

@@ -112,9 +112,42 @@ def _relabel(w: int, labels: tuple, nxt: int, cache_: dict):
     return res
 
 
-def count_answers(h: int, w: int, progress=None) -> int:
-    """Number of answers of the empty h×w board (exact, by transfer over rows)."""
-    if w > h:
+def _transitions(w: int, pdeg: tuple, cur: int, dcache: dict) -> list[tuple[int, tuple]]:
+    """Every next row ``nxt`` that finishes row ``cur`` legally, with the numbers of row
+    ``cur`` it gives: each number at least one, unequal to its left neighbour and to the
+    number above it (``pdeg``). Built column by column, so that a column that already
+    breaks a rule cuts off every row that would extend it."""
+    hdeg = _row_tables(w)[cur]
+    out: list[tuple[int, tuple]] = []
+    degs = [0] * w
+
+    def go(c: int, nxt: int) -> None:
+        if c == w:
+            out.append((nxt, tuple(degs)))
+            return
+        if not cur >> c & 1:
+            degs[c] = 0
+            go(c + 1, nxt)
+            go(c + 1, nxt | 1 << c)
+            return
+        base = hdeg[c] + (1 if pdeg[c] else 0)
+        for bit in (0, 1):
+            d = base + bit
+            if d == 0 or d == pdeg[c] or (c > 0 and degs[c - 1] == d):
+                continue
+            degs[c] = d
+            go(c + 1, nxt | bit << c)
+
+    go(0, 0)
+    return out
+
+
+def count_answers(h: int, w: int, progress=None, transpose: bool = True) -> int:
+    """Number of answers of the empty h×w board (exact, by transfer over rows).
+
+    Rows run along the shorter side unless ``transpose`` is False (then rows are w wide:
+    the same count by a different set of states, a check on the transfer)."""
+    if transpose and w > h:
         h, w = w, h
     zero = (0,) * w
     states: dict = defaultdict(int)
@@ -122,26 +155,31 @@ def count_answers(h: int, w: int, progress=None) -> int:
     total = 0
     dcache: dict = {}
     rcache: dict = {}
+    tcache: dict = {}
     for r in range(h + 1):
         last = r == h
         new_states: dict = defaultdict(int)
         for (pdeg, labels), ways in states.items():
-            prev = 0
             cur = 0
             for c in range(w):
-                if pdeg[c]:
-                    prev |= 1 << c
                 if labels[c]:
                     cur |= 1 << c
-            for nxt in ((0,) if last else range(1 << w)):
-                deg = _degrees(w, prev, cur, nxt, dcache)
-                if deg is None or not _vert_ok(pdeg, deg):
+            key = (pdeg, cur)
+            trans = tcache.get(key)
+            if trans is None:
+                trans = tcache[key] = _transitions(w, pdeg, cur, dcache)
+            nlab = len(set(labels) - {0})
+            for nxt, deg in trans:
+                if last and nxt:
                     continue
-                new, closed, live = _relabel(w, labels, nxt, rcache)
+                got = rcache.get((labels, nxt))
+                if got is None:
+                    got = _relabel(w, labels, nxt, rcache)
+                new, closed, live = got
                 if closed:
                     # a finished component: valid only if it is the only one and the
                     # rest of the grid stays blank
-                    if closed == 1 and live == 0 and len(set(labels) - {0}) == 1:
+                    if closed == 1 and live == 0 and nlab == 1:
                         total += ways
                     continue
                 if cur == 0 and nxt == 0 and pdeg != zero:

@@ -15,14 +15,21 @@ from .generate import bank_entry, generate
 BANK_PARAMS = {"seed": 57, "sizes": ["6x6", "8x8", "10x10"], "count": 24}
 # Blank-board census: for each height, the widest board counted exactly.
 LEDGER_COLS = {1: 10, 2: 10, 3: 10, 4: 8, 5: 7, 6: 6, 7: 5}
-LEDGER_PARAMS = {"ledger_cols": {str(k): v for k, v in LEDGER_COLS.items()}}
+# Blank boards counted past the spec, by two transfers.
+BEYOND = ("6x7", "6x8", "7x7", "7x8", "8x8")
+LEDGER_PARAMS = {"ledger_cols": {str(k): v for k, v in LEDGER_COLS.items()},
+                 "beyond": list(BEYOND)}
+CONFIRM_PARAMS = {"brute_max_cells": 36, "methods": ["brute", "sat"]}
+TIMING_PARAMS = {"repeats": 1, "blank": "6x6"}
 STATS_PARAMS = {
     "seed": 5757,
     "lemma": {"size": "8x8", "answers": 100},
     "sampling": {"6x6": [3, 6, 9, 12], "8x8": [8, 16, 25], "10x10": [8, 16, 25]},
-    "random_samples": 40,
-    "true_samples": 12,
-    "ladder_cap": 20000,
+    # per row: the spec draws 4,940 random clue sets over its ten rows, and 66 honest
+    # ones over the three 10x10 rows
+    "random_samples": 494,
+    "true_samples": 22,
+    "ladder_cap": 400000,
     "delete_limit": 8,
     "moves_per_clue": 3,
 }

@@ -16,6 +16,7 @@ from .board import Answer, Board
 from .generate import full_print
 from .ladder import (
     LEVEL,
+    POP,
     RUNGS,
     STANDARD,
     Capped,
@@ -188,7 +189,10 @@ def ablation(entries: list[Entry]) -> dict[str, Any]:
 
 
 def ladder(entries: list[Entry], sizes: list[str], cap: int, note: Note) -> dict[str, Any]:
-    """Branches per rung, and cells fixed from the untouched board."""
+    """Branches per rung, and cells fixed from the untouched board.
+
+    A cell counts as fixed when its value is known (blank, or one digit); ``status`` is
+    the weaker reading, numbered-or-blank known."""
     lad: dict[str, Any] = {}
     rungs = RUNGS[:-1]
     capped_total = 0
@@ -197,7 +201,7 @@ def ladder(entries: list[Entry], sizes: list[str], cap: int, note: Note) -> dict
         es = [(e, b) for e, b, _ in entries if e["size"] == size]
         unprinted = sum(sum(v is None for v in b.flat()) for _, b in es)
         for r in rungs:
-            nodes = capped = fixed = 0
+            nodes = capped = fixed = status = 0
             for e, b in es:
                 note(f"ladder {r} {e['id']}")
                 nd, cp = _rung_nodes(b, LEVEL[r], cap)
@@ -206,14 +210,26 @@ def ladder(entries: list[Entry], sizes: list[str], cap: int, note: Note) -> dict
                 dom = initial(b)
                 propagate(dom, neighbours(b.h, b.w), LEVEL[r])
                 dec = decided(dom)
-                fixed += sum(1 for v, d in zip(b.flat(), dec) if v is None and d)
+                for v, d, known in zip(b.flat(), dom, dec):
+                    if v is None:
+                        fixed += POP[d] == 1
+                        status += known
             capped_total += capped
             row[r] = {"branches": nodes, "capped": capped, "lower_bound": capped > 0,
-                      "fixed": fixed, "fixed_share": share(fixed, unprinted)}
+                      "fixed": fixed, "fixed_share": share(fixed, unprinted),
+                      "status": status, "status_share": share(status, unprinted)}
+        # how many times fewer branches conn needs than neq (a lower bound when neq capped)
+        row["conn_cut"] = share(row["neq"]["branches"], row["conn"]["branches"])
+        row["conn_cut_lower_bound"] = row["neq"]["lower_bound"]
         row["boards"] = len(es)
         row["unprinted"] = unprinted
         lad[size] = row
-    return {"sizes": lad, "cap": cap, "capped": capped_total, "rungs": list(rungs)}
+    local = [lad[s][r]["fixed_share"] for s in sizes for r in ("deg", "neq")]
+    cuts = [lad[s]["conn_cut"] for s in sizes]
+    return {"sizes": lad, "cap": cap, "capped": capped_total, "rungs": list(rungs),
+            "local_low": min(local), "local_high": max(local),
+            "conn_cut_min": min(cuts), "conn_cut_max": max(cuts),
+            "capped_deg": sum(lad[s]["deg"]["capped"] for s in sizes)}
 
 
 def digits(entries: list[Entry]) -> dict[str, Any]:

@@ -1,0 +1,147 @@
+"""A third, independent engine: Canal View as a SAT problem (python-sat), with the canal's
+connectivity added lazily as cuts.
+
+It shares no code with the ladder or the second engine. One variable per cell (flooded);
+for every number and direction, prefix variables ``p_k`` = "the first k cells of the ray
+are all flooded", and the number equals the count of true prefix variables over its four
+rays (a cardinality constraint). Connectivity is not encoded up front: when the solver
+returns a disconnected canal, each piece C gets a cut "if a cell of C and a cell outside
+C are both flooded, some neighbour of C is flooded", which every connected answer obeys.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pysat.card import CardEnc, EncType
+from pysat.formula import IDPool
+from pysat.solvers import Solver
+
+from .board import Answer, Board
+
+SOLVER = "cadical153"
+
+
+@dataclass
+class SatResult:
+    """Answers found (at most ``limit``), solver calls and connectivity cuts added."""
+
+    answers: list[int]
+    calls: int
+    cuts: int
+
+
+def _neighbours(h: int, w: int, i: int) -> list[int]:
+    r, c = divmod(i, w)
+    out = []
+    if r > 0:
+        out.append(i - w)
+    if r + 1 < h:
+        out.append(i + w)
+    if c > 0:
+        out.append(i - 1)
+    if c + 1 < w:
+        out.append(i + 1)
+    return out
+
+
+def _pieces(h: int, w: int, cells: set[int]) -> list[set[int]]:
+    out = []
+    left = set(cells)
+    while left:
+        start = min(left)
+        piece = {start}
+        todo = [start]
+        while todo:
+            i = todo.pop()
+            for j in _neighbours(h, w, i):
+                if j in left and j not in piece:
+                    piece.add(j)
+                    todo.append(j)
+        left -= piece
+        out.append(piece)
+    return out
+
+
+def encode(board: Board, pool: IDPool) -> list[list[int]]:
+    """Clauses for every rule except connectivity. Cell i is variable i + 1."""
+    h, w = board.h, board.w
+    n = h * w
+    for i in range(n):
+        pool.id(("x", i))
+    x = [i + 1 for i in range(n)]
+    cls: list[list[int]] = []
+    for r in range(h - 1):
+        for c in range(w - 1):
+            i = r * w + c
+            cls.append([-x[i], -x[i + 1], -x[i + w], -x[i + w + 1]])
+    for r in range(h):
+        for c in range(w):
+            v = board.clues[r][c]
+            if v is None:
+                continue
+            i = r * w + c
+            cls.append([-x[i]])
+            if v == "?":
+                continue
+            prefixes: list[int] = []
+            for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+                prev = None
+                rr, cc = r + dr, c + dc
+                k = 0
+                while 0 <= rr < h and 0 <= cc < w:
+                    k += 1
+                    cell = x[rr * w + cc]
+                    p = pool.id(("p", i, dr, dc, k))
+                    if prev is None:        # p <-> cell
+                        cls += [[-p, cell], [p, -cell]]
+                    else:                   # p <-> prev and cell
+                        cls += [[-p, prev], [-p, cell], [p, -prev, -cell]]
+                    prefixes.append(p)
+                    prev = p
+                    rr += dr
+                    cc += dc
+            if v > len(prefixes):
+                cls.append([])              # unsatisfiable: more than the rays hold
+                continue
+            card = CardEnc.equals(lits=prefixes, bound=v, vpool=pool, encoding=EncType.seqcounter)
+            cls += card.clauses
+    return cls
+
+
+def solve_sat(board: Board, limit: int = 2, exclude: list[int] | None = None) -> SatResult:
+    """Up to ``limit`` answers (flooded masks), each differing from those in ``exclude``."""
+    h, w = board.h, board.w
+    n = h * w
+    pool = IDPool()
+    clauses = encode(board, pool)
+    found: list[int] = []
+    calls = cuts = 0
+    with Solver(name=SOLVER, bootstrap_with=clauses) as s:
+        for m in exclude or []:
+            s.add_clause([-(i + 1) if m >> i & 1 else i + 1 for i in range(n)])
+        while len(found) < limit:
+            calls += 1
+            if not s.solve():
+                break
+            model = s.get_model()
+            flooded = {i for i in range(n) if model[i] > 0}
+            pieces = _pieces(h, w, flooded)
+            if len(pieces) > 1:             # (no cell at all is one piece, as in the rules)
+                for k, piece in enumerate(pieces):
+                    other = min(pieces[(k + 1) % len(pieces)])
+                    border = {j for i in piece for j in _neighbours(h, w, i)} - piece
+                    s.add_clause([-(min(piece) + 1), -(other + 1)]
+                                 + [j + 1 for j in sorted(border)])
+                    cuts += 1
+                continue
+            mask = sum(1 << i for i in flooded)
+            found.append(mask)
+            s.add_clause([-(i + 1) if i in flooded else i + 1 for i in range(n)])
+    return SatResult(found, calls, cuts)
+
+
+def confirm(board: Board, answer: Answer) -> bool:
+    """Is ``answer`` the one and only answer of ``board``, by the SAT engine alone?"""
+    res = solve_sat(board, limit=2)
+    return len(res.answers) == 1 and res.answers[0] == answer.mask
