@@ -22,8 +22,7 @@ PLAY = PlaySpec(
                  "corner.")],
                 ["Every piece holds exactly one circle and one arrow."],
             ],
-            "readout": {"budget": ("Size budget: {left} cells are left for {open} circles "
-                                   "without a number, which can fill {least} to {most}.")},
+            "readout": {"budget": "Size budget: {left} left, {least}–{most} possible"},
         },
         "ja": {
             "cycle": "線 → 線なし → 未定",
@@ -34,8 +33,7 @@ PLAY = PlaySpec(
                 ["矢印はピースの端に乗り、腕に沿って曲がり角のほうを向きます。"],
                 ["各ピースには丸と矢印がちょうど一個ずつあります。"],
             ],
-            "readout": {"budget": ("サイズ予算: 数字のない丸 {open} 個に残るマスは {left}。"
-                                   "埋められるのは {least}〜{most} マスです。")},
+            "readout": {"budget": "サイズ予算: 残り {left}、可能 {least}〜{most}"},
         },
     },
 )
