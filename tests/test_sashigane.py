@@ -154,7 +154,8 @@ def test_seed_clauses_one_by_one():
     assert rule_ids(board(["o4 <", ". ."]), pieces(["00", "0."])) == [
         "sashigane.cover", "sashigane.size"]
     v = violations(board(["o4 <", ". ."]), pieces(["00", "0."]))[-1]
-    assert v.params == {"number": 4, "size": 3} and "4" in v.en and "3" in v.ja
+    assert v.params == {"number": 4, "size": 3, "row": 1, "col": 1}
+    assert "says 4" in v.en and "3マス" in v.ja
     assert rule_ids(board([". o", "^ ."]), pieces(["00", "0."])) == [
         "sashigane.cover", "sashigane.corner"]
     assert rule_ids(board(["o >", ". ."]), pieces(["00", "0."])) == [
@@ -336,3 +337,21 @@ def test_cli_solves_a_url_and_refuses_a_bad_one(capsys):
     assert main(["solve", "sashigane", "https://puzz.link/p?sashigane/5/5/-zz"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "two hex digits" in err[0]
+
+
+def test_trace_lists_every_line_once_and_truly():
+    from solvers.sashigane.hints import trace
+    rng = random.Random(11)
+    for _ in range(5):
+        b, truth = random_board(6, 7, rng, keep=0.3)
+        res = solve(b, limit=2)
+        if len(res.solutions) != 1:
+            continue
+        steps = trace(b, truth)
+        listed = [tuple(e) for st in steps for e in st["edges"]]
+        assert len(listed) == len(set(listed)) == 6 * 6 + 5 * 7
+        vert, horz = truth.borders()
+        for st in steps:
+            for (r, c, side), s in zip(st["edges"], st["states"]):
+                line = vert[r][c] if side == "r" else horz[r][c]
+                assert s == ("line" if line else "none")

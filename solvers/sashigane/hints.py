@@ -2,7 +2,10 @@
 
 A trace step is one rung application from the untouched board (the lowest rung that
 fixes new cells), listing the cells whose owner it fixed and, for each, the cell of the
-owning circle. When only search can go on, the last step fixes the rest from the answer.
+owning circle; and, for the play page's edges model, the lines between two cells whose
+owners are now both known (``edges`` as [r, c, "r" | "b"], ``states`` "line" where the
+pieces differ, "none" inside a piece). When only search can go on, the last step fixes
+the rest from the answer.
 """
 
 from __future__ import annotations
@@ -41,6 +44,8 @@ def trace(board: Board, answer: Answer) -> list[dict[str, Any]]:
     known: dict[int, int] = {}
     steps: list[dict[str, Any]] = []
     n = board.h * w
+    h = board.h
+    seen: set[int] = set()
     while len(known) < n:
         for k in range(LEVEL["probe"] + 1):
             nxt = propagate(p, alive, k)
@@ -50,8 +55,14 @@ def trace(board: Board, answer: Answer) -> list[dict[str, Any]]:
             new = sorted(c for c in now if c not in known)
             if new:
                 alive = nxt
-                known.update(now)
-                steps.append(_step(RUNGS[k], new, now, w))
+                by_owner: dict[int, list[int]] = {}
+                for c in new:
+                    by_owner.setdefault(now[c], []).append(c)
+                for owner in sorted(by_owner):   # one step per piece, small hints
+                    cells = by_owner[owner]
+                    known.update((c, owner) for c in cells)
+                    steps.append(_step(RUNGS[k], cells, now, w))
+                    _edges(steps[-1], answer, seen, set(known), h, w)
                 break
         else:
             circle_of = {}
@@ -60,7 +71,14 @@ def trace(board: Board, answer: Answer) -> list[dict[str, Any]]:
                 for i in cells:
                     circle_of[i] = circ[0] if circ else -1
             rest = [i for i in range(n) if i not in known]
-            steps.append(_step("search", rest, circle_of, w))
+            by_piece: dict[int, list[int]] = {}
+            for i in rest:
+                by_piece.setdefault(answer.pieces[i], []).append(i)
+            for piece in sorted(by_piece, key=lambda q: by_piece[q][0]):
+                cells = by_piece[piece]
+                known.update((c, circle_of[c]) for c in cells)
+                steps.append(_step("search", cells, circle_of, w))
+                _edges(steps[-1], answer, seen, set(known), h, w)
             break
     return steps
 
@@ -70,6 +88,23 @@ def _step(rung: str, cells: list[int], owner: dict[int, int], w: int) -> dict[st
     return {"rung": rung, "cells": [list(divmod(i, w)) for i in cells],
             "owners": [list(divmod(owner[i], w)) if owner[i] >= 0 else None for i in cells],
             "en": en, "ja": ja}
+
+
+def _edges(step: dict[str, Any], answer: Answer, seen: set[int], known: set[int],
+           h: int, w: int) -> None:
+    """Add to ``step`` the lines between known cells not listed by an earlier step."""
+    edges, states = [], []
+    p = answer.pieces
+    for i in sorted(known):
+        r, c = divmod(i, w)
+        for j, side, ok in ((i + 1, "r", c + 1 < w), (i + w, "b", r + 1 < h)):
+            key = i * 2 + (side == "b")
+            if ok and j in known and key not in seen:
+                seen.add(key)
+                edges.append([r, c, side])
+                states.append("line" if p[i] != p[j] else "none")
+    step["edges"] = edges
+    step["states"] = states
 
 
 def bank_entry(board: Board, answer: Answer, ident: str) -> dict[str, Any]:

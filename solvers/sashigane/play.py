@@ -6,11 +6,15 @@ from solvers.common import PlaySpec
 
 PLAY = PlaySpec(
     model="edges",
-    input={"readout": "budget"},
+    input={
+        "cycle": [1, 2, 0], "keys": {"l": 1, "x": 2},
+        "states": {"en": ["undecided", "line", "no line"], "ja": ["未定", "線", "線なし"]},
+        "trace": {"line": 1, "none": 2},
+    },
     text={
         "en": {
-            "cycle": "Drag along the grid lines to draw piece borders; drag again to erase.",
-            "keys": [],
+            "cycle": "line → no line → undecided",
+            "keys": [("L", "line"), ("X", "no line")],
             "rules": [
                 ["Divide the board into L shapes of width ", ["1"], "."],
                 ["Each circle sits on the corner of its piece; a number is the piece's size."],
@@ -18,18 +22,18 @@ PLAY = PlaySpec(
                  "corner.")],
                 ["Every piece holds exactly one circle and one arrow."],
             ],
-            "budget": "Cells left for the unnumbered circles",
+            "readout": {"budget": "Size budget: {left} left, {least}–{most} possible"},
         },
         "ja": {
-            "cycle": "格子線に沿ってドラッグするとピースの境界線を引きます。もう一度なぞると消えます。",
-            "keys": [],
+            "cycle": "線 → 線なし → 未定",
+            "keys": [("L", "線"), ("X", "線なし")],
             "rules": [
                 ["盤を幅 ", ["1"], " の L 字に分けます。"],
                 ["丸はピースの曲がり角に乗り、数字はそのピースのマス数です。"],
                 ["矢印はピースの端に乗り、腕に沿って曲がり角のほうを向きます。"],
-                ["各ピースには丸と矢印がちょうど 1 個ずつあります。"],
+                ["各ピースには丸と矢印がちょうど一個ずつあります。"],
             ],
-            "budget": "数字のない丸に残るマス数",
+            "readout": {"budget": "サイズ予算: 残り {left}、可能 {least}〜{most}"},
         },
     },
 )

@@ -13,38 +13,44 @@ from .board import ARROW, CIRCLE, DIRS, Answer, Board, l_shape
 
 RULES = RuleBook([
     Rule("sashigane.cover", "the cell",
-         "Every cell belongs to a piece.",
-         "すべてのマスはどれかのピースに属します。"),
+         "The cell at row {row}, column {col} belongs to no piece.",
+         "{row}行{col}列のマスがどのピースにも入っていません。"),
     Rule("sashigane.border", "the two cells on either side of the line",
-         "A drawn line must separate two pieces; this one lies inside a single piece.",
-         "線は 2 つのピースを分けるものです。この線は 1 つのピースの中にあります。"),
+         "The line between row {row}, column {col} and row {row2}, column {col2} lies "
+         "inside one piece; a line must separate two pieces.",
+         "{row}行{col}列と{row2}行{col2}列の間の線が、一つのピースの中にあります。"
+         "線は二つのピースを分けるものです。"),
     Rule("sashigane.shape", "every cell of the piece",
-         "Each piece is an L of width 1 (this one has {size} cells and is not an L).",
-         "ピースは幅 1 の L 字です（このピースは {size} マスで、L 字ではありません）。"),
+         "The piece at row {row}, column {col} has {size} cells and is not an L of width 1.",
+         "{row}行{col}列のピース（{size}マス）は幅1のL字ではありません。"),
     Rule("sashigane.circles", "the circles of the piece",
-         "A piece holds at most one circle (this one holds {count}).",
-         "1 つのピースに丸は 1 個までです（このピースには {count} 個あります）。"),
+         "The piece at row {row}, column {col} holds {count} circles; a piece holds at "
+         "most one.",
+         "{row}行{col}列のピースに丸が{count}個あります。丸は一つのピースに一個までです。"),
     Rule("sashigane.no_circle", "every cell of the piece",
-         "Each piece holds one circle, on its corner (this piece has none).",
-         "各ピースには曲がり角に丸が 1 個あります（このピースにはありません）。"),
+         "The piece at row {row}, column {col} has no circle; each piece holds one, on its "
+         "corner.",
+         "{row}行{col}列のピースに丸がありません。丸は各ピースの曲がり角に一個あります。"),
     Rule("sashigane.corner", "the circle",
-         "A circle sits on the corner of its piece.",
-         "丸はピースの曲がり角に乗ります。"),
+         "The circle at row {row}, column {col} is not on the corner of its piece.",
+         "{row}行{col}列の丸が、ピースの曲がり角に乗っていません。"),
     Rule("sashigane.arrows", "the arrows of the piece",
-         "Each piece holds exactly one arrow (this one holds {count}).",
-         "各ピースの矢印はちょうど 1 個です（このピースには {count} 個あります）。"),
+         "The piece at row {row}, column {col} holds {count} arrows; each piece holds "
+         "exactly one.",
+         "{row}行{col}列のピースに矢印が{count}個あります。矢印は各ピースにちょうど一個です。"),
     Rule("sashigane.no_arrow", "every cell of the piece",
-         "Each piece holds one arrow, on one of its two ends (this piece has none).",
-         "各ピースには、2 つの端のどちらかに矢印が 1 個あります（このピースにはありません）。"),
+         "The piece at row {row}, column {col} has no arrow; each piece holds one, on an end.",
+         "{row}行{col}列のピースに矢印がありません。矢印は各ピースの端に一個あります。"),
     Rule("sashigane.arrow_end", "the arrow",
-         "An arrow sits on an end of its piece.",
-         "矢印はピースの端に乗ります。"),
+         "The arrow at row {row}, column {col} is not on an end of its piece.",
+         "{row}行{col}列の矢印が、ピースの端に乗っていません。"),
     Rule("sashigane.arrow_point", "the arrow",
-         "An arrow points along its arm toward the corner.",
-         "矢印は自分の腕に沿って曲がり角のほうを向きます。"),
+         "The arrow at row {row}, column {col} does not point along its arm to the corner.",
+         "{row}行{col}列の矢印が、腕に沿って曲がり角のほうを向いていません。"),
     Rule("sashigane.size", "the numbered circle",
-         "A number is the size of its piece ({number} here, but the piece has {size} cells).",
-         "数字はピースのマス数です（数字は {number}、ピースは {size} マスです）。"),
+         "The circle at row {row}, column {col} says {number}, but its piece has {size} "
+         "cells.",
+         "{row}行{col}列の丸の数字は{number}ですが、ピースは{size}マスです。"),
 ])
 
 
@@ -60,40 +66,50 @@ def violations(board: Board, answer: Answer) -> list[Violation]:
     def rc(i: int) -> tuple[int, int]:
         return divmod(i, w)
 
+    def at(i: int) -> dict[str, int]:
+        """Row and column (from 1) of cell i, for the messages."""
+        r, c = divmod(i, w)
+        return {"row": r + 1, "col": c + 1}
+
     for i, p in enumerate(answer.pieces):
         if p < 0:
-            out.append(RULES.make("sashigane.cover", [rc(i)]))
+            out.append(RULES.make("sashigane.cover", [rc(i)], **at(i)))
     for a, b in answer.stray:
-        out.append(RULES.make("sashigane.border", [a, b]))
+        out.append(RULES.make("sashigane.border", [a, b], row=a[0] + 1, col=a[1] + 1,
+                              row2=b[0] + 1, col2=b[1] + 1))
     for cells in answer.groups():
         if not cells:
             continue
         circles = [i for i in cells if board.cells[i].kind == CIRCLE]
         arrows = [i for i in cells if board.cells[i].kind == ARROW]
         shape = l_shape(cells, w)
+        first = at(min(cells))
         if shape is None:
-            out.append(RULES.make("sashigane.shape", map(rc, cells), size=len(cells)))
+            out.append(RULES.make("sashigane.shape", map(rc, cells), size=len(cells), **first))
         if len(circles) > 1:
-            out.append(RULES.make("sashigane.circles", map(rc, circles), count=len(circles)))
+            out.append(RULES.make("sashigane.circles", map(rc, circles), count=len(circles),
+                                  **first))
         if shape is not None:
             if seed and not circles:
-                out.append(RULES.make("sashigane.no_circle", map(rc, cells)))
+                out.append(RULES.make("sashigane.no_circle", map(rc, cells), **first))
             for i in circles:
                 if i != shape.corner:
-                    out.append(RULES.make("sashigane.corner", [rc(i)]))
+                    out.append(RULES.make("sashigane.corner", [rc(i)], **at(i)))
             if seed and len(arrows) > 1:
-                out.append(RULES.make("sashigane.arrows", map(rc, arrows), count=len(arrows)))
+                out.append(RULES.make("sashigane.arrows", map(rc, arrows),
+                                      count=len(arrows), **first))
             if seed and not arrows:
-                out.append(RULES.make("sashigane.no_arrow", map(rc, cells)))
+                out.append(RULES.make("sashigane.no_arrow", map(rc, cells), **first))
             for i in arrows:
                 if i not in shape.ends:
-                    out.append(RULES.make("sashigane.arrow_end", [rc(i)]))
+                    out.append(RULES.make("sashigane.arrow_end", [rc(i)], **at(i)))
                 elif board.cells[i].value != shape.toward[shape.ends.index(i)]:
-                    out.append(RULES.make("sashigane.arrow_point", [rc(i)]))
+                    out.append(RULES.make("sashigane.arrow_point", [rc(i)], **at(i)))
         for i in circles:
             n = board.cells[i].value
             if n is not None and n > 0 and n != len(cells):
-                out.append(RULES.make("sashigane.size", [rc(i)], number=n, size=len(cells)))
+                out.append(RULES.make("sashigane.size", [rc(i)], number=n, size=len(cells),
+                                      **at(i)))
     return RULES.sort(out)
 
 

@@ -1,9 +1,11 @@
-// Sashigane: the rule checker and the size budget for the play page (edges model).
+// Sashigane: the rule checker and the drawing hooks for the play framework ("edges").
 // Board JSON {h, w, rules: "seed"|"standard", cells: [[token, ...], ...]} with tokens
 // "." empty, "o" circle, "oN" numbered circle, "^" "v" "<" ">" arrows, "?" mark.
 // Answer JSON {pieces: [[piece index or -1, ...], ...], stray: [[[r, c], [r, c]], ...]}.
 // The same rules, in the same order, with the same cells and params as the Python
-// package's violations() (solvers/sashigane/rules.py).
+// package's violations() (solvers/sashigane/rules.py). States per edge (PlaySpec.input):
+// 0 undecided, 1 line, 2 no-line mark; undecided reads as no line.
+import { edgeIndex } from "./grid.js";
 
 export const RULES = ["sashigane.cover", "sashigane.border", "sashigane.shape",
   "sashigane.circles", "sashigane.no_circle", "sashigane.corner", "sashigane.arrows",
@@ -59,12 +61,15 @@ export function violations(board, answer) {
   const clue = board.cells.flat().map(parseCell);
   const pieces = answer.pieces.flat();
   const rc = (i) => [Math.floor(i / w), i % w];
+  const at = (i) => ({ row: Math.floor(i / w) + 1, col: (i % w) + 1 });
   const out = [];
   const add = (rule, cells, params = {}) =>
     out.push({ rule, cells: cells.map((c) => (typeof c === "number" ? rc(c) : c)).sort(cmpCells),
       params });
-  pieces.forEach((p, i) => { if (p < 0) add("sashigane.cover", [i]); });
-  for (const [a, b] of answer.stray || []) add("sashigane.border", [a, b]);
+  pieces.forEach((p, i) => { if (p < 0) add("sashigane.cover", [i], at(i)); });
+  for (const [a, b] of answer.stray || []) {
+    add("sashigane.border", [a, b], { row: a[0] + 1, col: a[1] + 1, row2: b[0] + 1, col2: b[1] + 1 });
+  }
   const groups = [];
   pieces.forEach((p, i) => {
     if (p < 0) return;
@@ -76,23 +81,26 @@ export function violations(board, answer) {
     const circles = cells.filter((i) => clue[i].kind === "circle");
     const arrows = cells.filter((i) => clue[i].kind === "arrow");
     const shape = lShape(cells, w);
-    if (!shape) add("sashigane.shape", cells, { size: cells.length });
-    if (circles.length > 1) add("sashigane.circles", circles, { count: circles.length });
+    const first = at(Math.min(...cells));
+    if (!shape) add("sashigane.shape", cells, { size: cells.length, ...first });
+    if (circles.length > 1) add("sashigane.circles", circles, { count: circles.length, ...first });
     if (shape) {
-      if (seed && !circles.length) add("sashigane.no_circle", cells);
-      for (const i of circles) if (i !== shape.corner) add("sashigane.corner", [i]);
-      if (seed && arrows.length > 1) add("sashigane.arrows", arrows, { count: arrows.length });
-      if (seed && !arrows.length) add("sashigane.no_arrow", cells);
+      if (seed && !circles.length) add("sashigane.no_circle", cells, first);
+      for (const i of circles) if (i !== shape.corner) add("sashigane.corner", [i], at(i));
+      if (seed && arrows.length > 1) {
+        add("sashigane.arrows", arrows, { count: arrows.length, ...first });
+      }
+      if (seed && !arrows.length) add("sashigane.no_arrow", cells, first);
       for (const i of arrows) {
         const k = shape.ends.indexOf(i);
-        if (k < 0) add("sashigane.arrow_end", [i]);
-        else if (clue[i].dir !== shape.toward[k]) add("sashigane.arrow_point", [i]);
+        if (k < 0) add("sashigane.arrow_end", [i], at(i));
+        else if (clue[i].dir !== shape.toward[k]) add("sashigane.arrow_point", [i], at(i));
       }
     }
     for (const i of circles) {
       const n = clue[i].n;
       if (n !== null && n > 0 && n !== cells.length) {
-        add("sashigane.size", [i], { number: n, size: cells.length });
+        add("sashigane.size", [i], { number: n, size: cells.length, ...at(i) });
       }
     }
   }
@@ -132,7 +140,7 @@ export function fromBorders(h, w, vert, horz) {
   stray.sort((a, b) => cmpList(a, b));
   const rows = [];
   for (let r = 0; r < h; r++) rows.push(lab.slice(r * w, (r + 1) * w));
-  return { pieces: rows, stray };
+  return stray.length ? { pieces: rows, stray } : { pieces: rows };
 }
 
 // The area rung's budget (solvers/sashigane/ladder.py size_budget): cells left for the
@@ -147,4 +155,85 @@ export function budget(board) {
     else left -= c.n;
   }
   return { left, least: 3 * k, most: (h + w - 1) * k, open: k };
+}
+
+// ---- hooks of the play framework ------------------------------------------------------
+
+// The answer the player's lines draw (undecided and no-line marks read as no line).
+export function toAnswer(board, view) {
+  const { h, w } = board;
+  const vert = [], horz = [];
+  for (let r = 0; r < h; r++) {
+    const row = [];
+    for (let c = 0; c + 1 < w; c++) row.push(view.edge(r, c, "r") === 1 ? 1 : 0);
+    vert.push(row);
+  }
+  for (let r = 0; r + 1 < h; r++) {
+    const row = [];
+    for (let c = 0; c < w; c++) row.push(view.edge(r, c, "b") === 1 ? 1 : 0);
+    horz.push(row);
+  }
+  return fromBorders(h, w, vert, horz);
+}
+
+// The solution as edge states: a line between different pieces, a no-line mark elsewhere.
+export function answerStates(board, answer) {
+  const { h, w } = board;
+  const p = answer.pieces.flat();
+  const out = new Array(h * (w - 1) + (h - 1) * w).fill(2);
+  for (let r = 0; r < h; r++) {
+    for (let c = 0; c < w; c++) {
+      const i = r * w + c;
+      if (c + 1 < w && p[i] !== p[i + 1]) out[edgeIndex(h, w, r, c, "r")] = 1;
+      if (r + 1 < h && p[i] !== p[i + w]) out[edgeIndex(h, w, r, c, "b")] = 1;
+    }
+  }
+  for (const [[r, c], [r2]] of answer.stray || []) {
+    out[edgeIndex(h, w, r, c, r2 === r ? "r" : "b")] = 1;
+  }
+  return out;
+}
+
+const TIP = { up: [0, -1], down: [0, 1], left: [-1, 0], right: [1, 0] };
+
+export function cellSvg(board, view, r, c, x, y, s) {
+  const k = parseCell(board.cells[r][c]);
+  const cx = x + s / 2, cy = y + s / 2;
+  if (k.kind === "circle") {
+    const n = k.n === null ? "" : `<text class="clue" x="${cx}" y="${cy}">${k.n}</text>`;
+    return `<circle class="ring-given" cx="${cx}" cy="${cy}" r="${s * 0.38}"/>${n}`;
+  }
+  if (k.kind === "arrow") {
+    const [dx, dy] = TIP[k.dir];
+    const a = s * 0.3, t = s * 0.16;
+    const tx = cx + dx * a, ty = cy + dy * a;
+    const px = -dy * t, py = dx * t;
+    const hx = tx - dx * t, hy = ty - dy * t;
+    return `<path class="cross" style="stroke:#111" d="M${cx - dx * a} ${cy - dy * a}L${tx} ${ty}` +
+      `M${hx + px} ${hy + py}L${tx} ${ty}L${hx - px} ${hy - py}"/>`;
+  }
+  if (k.kind === "mark") return `<text class="clue" x="${cx}" y="${cy}">?</text>`;
+  return "";
+}
+
+const NAMES = {
+  en: { up: "arrow up", down: "arrow down", left: "arrow left", right: "arrow right",
+    circle: "circle", mark: "question mark" },
+  ja: { up: "上向きの矢印", down: "下向きの矢印", left: "左向きの矢印", right: "右向きの矢印",
+    circle: "丸", mark: "はてな" },
+};
+
+export function cellText(board, view, r, c, lang) {
+  const k = parseCell(board.cells[r][c]);
+  const t = NAMES[lang] || NAMES.en;
+  if (k.kind === "circle") return k.n === null ? t.circle : `${t.circle} ${k.n}`;
+  if (k.kind === "arrow") return t[k.dir];
+  if (k.kind === "mark") return t.mark;
+  return "";
+}
+
+// Beside the board: the area rung's size budget for the unnumbered circles.
+export function readout(board) {
+  const b = budget(board);
+  return [["budget", { left: b.left, least: b.least, most: b.most, open: b.open }]];
 }
