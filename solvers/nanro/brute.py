@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from solvers.common import SolveResult
+from solvers.common import SolveResult, node
 
 from .board import Answer, Board
 from .rules import violations
@@ -106,6 +106,7 @@ def brute(board: Board, limit: int | None = 2, cap: int | None = None,
     def walk(i: int) -> bool:
         nonlocal nodes
         nodes += 1
+        node()
         if cap is not None and nodes > cap:
             raise BruteCapped
         if i == len(order):

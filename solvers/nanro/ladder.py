@@ -27,7 +27,7 @@ import random
 from dataclasses import dataclass
 from functools import cache
 
-from solvers.common import SolveResult
+from solvers.common import SolveResult, node
 
 from .board import Answer, Board
 
@@ -456,6 +456,7 @@ def search(g: Geometry, st: State, limit: int | None = 2, node_level: int = 3,
     def rec(s: State) -> bool:
         nonlocal nodes
         nodes += 1
+        node()
         if cap is not None and nodes > cap:
             raise Capped
         if complete(g, s):
