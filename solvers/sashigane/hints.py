@@ -111,6 +111,7 @@ def bank_entry(board: Board, answer: Answer, ident: str) -> dict[str, Any]:
     pieces = len(answer.groups())
     return {"id": ident, "size": f"{board.h}x{board.w}", "h": board.h, "w": board.w,
             "grade": grade(board), "pieces": pieces, "numbers": board.numbers(),
+            "clues": sum(1 for k in board.cells if k.kind),
             "url": encode(board), "board": board.to_json(), "answer": answer.to_json(),
             "trace": trace(board, answer)}
 
