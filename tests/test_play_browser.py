@@ -66,7 +66,9 @@ def _edges(h: int, w: int) -> list[tuple[int, int, str]]:
 
 
 def _unit_point(page, model: str, h: int, w: int, i: int) -> tuple[float, float]:
-    """Page coordinates of a cell's centre or an edge's midpoint."""
+    """Page coordinates of a cell's centre or an edge's midpoint (the board scrolled into
+    view first: a panel opened above the fold may have moved it)."""
+    page.locator("#board-svg").scroll_into_view_if_needed()
     box = page.locator("#board-svg").bounding_box()
     scale = box["width"] / page.eval_on_selector("#board-svg", "s => s.viewBox.baseVal.width")
     if model == "edges":
@@ -78,6 +80,7 @@ def _unit_point(page, model: str, h: int, w: int, i: int) -> tuple[float, float]
 
 
 def _corner(page, r: int, c: int) -> tuple[float, float]:
+    page.locator("#board-svg").scroll_into_view_if_needed()
     box = page.locator("#board-svg").bounding_box()
     scale = box["width"] / page.eval_on_selector("#board-svg", "s => s.viewBox.baseVal.width")
     return box["x"] + (2 + c * 40) * scale, box["y"] + (2 + r * 40) * scale

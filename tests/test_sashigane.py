@@ -51,7 +51,7 @@ def rule_ids(b: Board, a: Answer) -> list[str]:
 def test_surface():
     assert PUZZLE.rungs == RUNGS == ("fit", "cover", "area", "probe", "search")
     assert all(r.id.startswith("sashigane.") for r in RULES)
-    assert [s.name for s in PUZZLE.stages] == ["bank", "stats", "ledger"]
+    assert [s.name for s in PUZZLE.stages] == ["bank", "stats", "ledger", "timing"]
     assert set(PUZZLE.rung_names["ja"]) == set(RUNGS)
 
 

@@ -18,6 +18,7 @@ from .ladder import RUNGS, solve
 from .presentation import PLAY, RUNG_NAMES, draw_board
 from .rules import RULES, violations
 from .stages import BANK_PARAMS, LEDGER_PARAMS, STATS_PARAMS, bank, stats
+from .timing import TIMING_PARAMS, timing
 
 PUZZLE = Puzzle(
     slug="nanro",
@@ -42,6 +43,7 @@ PUZZLE = Puzzle(
         Stage("bank", bank, BANK_PARAMS),
         Stage("stats", stats, STATS_PARAMS, deps=("bank",)),
         Stage("ledger", "solvers.nanro.stages:ledger", LEDGER_PARAMS),
+        Stage("timing", timing, TIMING_PARAMS, deps=("bank",)),
     ),
     brute_max_cells=36,
 )

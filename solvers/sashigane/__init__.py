@@ -50,6 +50,7 @@ PUZZLE = Puzzle(
         Stage("bank", "solvers.sashigane.stages:bank", BANK_PARAMS),
         Stage("stats", "solvers.sashigane.stages:stats", STATS_PARAMS, deps=("bank",)),
         Stage("ledger", "solvers.sashigane.ledger:ledger", LEDGER_PARAMS),
+        Stage("timing", "solvers.sashigane.timing:timing", {"repeats": 3}, deps=("bank",)),
     ),
     brute_max_cells=144,
 )
