@@ -9,9 +9,13 @@ registered puzzle without a bank is an error, not a skip. The framework's test p
 from __future__ import annotations
 
 import functools
+import http.server
 import json
 import os
 import shutil
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -53,3 +57,25 @@ def dist_files(slugs: tuple[str, ...] = ALL) -> dict[str, str | bytes]:
         for f in play_fixtures.STATIC.get(slug, ()):
             files[f"static/play/{f.name}"] = f.read_bytes()
     return files
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"   # keep-alive, as a real server would
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+@contextmanager
+def serve_files(out: Path, files: dict[str, str | bytes]) -> Iterator[str]:
+    """Write ``files`` into ``out`` and serve it over http on loopback (ES modules need
+    http); yields the base URL."""
+    play.write_files(out, files)
+    handler = functools.partial(_Quiet, directory=str(out))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -4,36 +4,19 @@ an extra number is named by the rule Python reports, in Python's words."""
 
 from __future__ import annotations
 
-import functools
-import http.server
-import threading
-
 import pytest
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
-from play_support import ARGS, CHROMIUM, bank, dist_files, puzzle
-
-from site_builder import play
+from play_support import ARGS, CHROMIUM, bank, dist_files, puzzle, serve_files
 
 SLUG = "nanro"
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
-    out = tmp_path_factory.mktemp("dist")
-    play.write_files(out, dist_files((SLUG,)))
-    handler = functools.partial(_Quiet, directory=str(out))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
+    with serve_files(tmp_path_factory.mktemp("dist"), dist_files((SLUG,))) as base:
+        yield base
 
 
 def _click(page, w: int, i: int) -> None:

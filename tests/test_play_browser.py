@@ -12,36 +12,17 @@ served over http from a thread, because ES modules need http.
 
 from __future__ import annotations
 
-import functools
-import http.server
 import json
-import threading
 
 import pytest
-from play_support import ALL, ARGS, CHROMIUM, REGISTERED, bank, dist_files, puzzle
+from play_support import ALL, ARGS, CHROMIUM, REGISTERED, bank, dist_files, puzzle, serve_files
 from playwright import sync_api
-
-from site_builder import play
-
-
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"   # keep-alive, as a real server would
-
-    def log_message(self, *args):
-        pass
 
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
-    out = tmp_path_factory.mktemp("dist")
-    play.write_files(out, dist_files())
-    handler = functools.partial(_Quiet, directory=str(out))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    t = threading.Thread(target=server.serve_forever, daemon=True)
-    t.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
+    with serve_files(tmp_path_factory.mktemp("dist"), dist_files()) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")

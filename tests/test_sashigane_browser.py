@@ -3,36 +3,20 @@ called solved, and a wrong piece is named by its rule in Python's words."""
 
 from __future__ import annotations
 
-import functools
-import http.server
-import threading
-
 import pytest
-from play_support import ARGS, CHROMIUM, bank, dist_files
+from play_support import ARGS, CHROMIUM, bank, dist_files, serve_files
 from playwright import sync_api
 
-from site_builder import play
 from solvers.sashigane.board import Answer, Board
 from solvers.sashigane.rules import violations
 
 SLUG = "sashigane"
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
-    out = tmp_path_factory.mktemp("dist")
-    play.write_files(out, dist_files((SLUG,)))
-    handler = functools.partial(_Quiet, directory=str(out))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
+    with serve_files(tmp_path_factory.mktemp("dist"), dist_files((SLUG,))) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")

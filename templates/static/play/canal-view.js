@@ -2,7 +2,7 @@
 // Board JSON {h, w, clues}; answer JSON {rows}: "#" flooded, "." dry.
 // Player states (PlaySpec.input): 0 undecided, 1 flooded, 2 marked dry. Clue cells are
 // fixed dry. Rule ids and params match solvers/canal_view/board.py violations().
-import { DIRS, connectViolation } from "./grid.js";
+import { DIRS, connectViolation, hashRowsToStates, statesToHashRows } from "./grid.js";
 
 export function violations(board, answer) {
   const { h, w, clues } = board;
@@ -55,20 +55,10 @@ export function fixed(board) {
   return board.clues.flat().map((v) => (v !== null ? 2 : null));
 }
 
-export function answerStates(board, answer) {
-  return answer.rows.flatMap((row) => Array.from(row, (ch) => (ch === "#" ? 1 : 2)));
-}
+export const answerStates = (board, answer) => hashRowsToStates(answer);
 
 // The answer the checker reads: undecided counts as dry.
-export function toAnswer(board, view) {
-  const rows = [];
-  for (let r = 0; r < board.h; r++) {
-    let s = "";
-    for (let c = 0; c < board.w; c++) s += view.states[r * board.w + c] === 1 ? "#" : ".";
-    rows.push(s);
-  }
-  return { rows };
-}
+export const toAnswer = statesToHashRows;
 
 // SVG for one cell at (x, y) of side s.
 export function cellSvg(board, view, r, c, x, y, s) {

@@ -147,3 +147,20 @@ export function connectViolation(rule, on, h, w) {
   cells.sort(cellCmp);
   return { rule, cells, params: { pieces: groups.length } };
 }
+
+// Answers written as rows of "#" (the unit is on) and "." (off), one character a cell: the
+// solution in player states (1 on, 2 off) and the player's cells back as rows (undecided
+// reads as off). For puzzles whose answer JSON is {rows} in that form.
+export function hashRowsToStates(answer) {
+  return answer.rows.flatMap((row) => Array.from(row, (ch) => (ch === "#" ? 1 : 2)));
+}
+
+export function statesToHashRows(board, view) {
+  const rows = [];
+  for (let r = 0; r < board.h; r++) {
+    let s = "";
+    for (let c = 0; c < board.w; c++) s += view.states[r * board.w + c] === 1 ? "#" : ".";
+    rows.push(s);
+  }
+  return { rows };
+}

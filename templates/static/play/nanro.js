@@ -4,7 +4,7 @@
 // No keypad: every numbered cell shows its region's live count of numbered cells.
 // violations() returns {rule, cells, params} exactly as Python's violations() does; the
 // framework fills the messages from the puzzle's one rules table.
-import { connectViolation, sortViolations } from "./grid.js";
+import { connectViolation, hashRowsToStates, sortViolations, statesToHashRows } from "./grid.js";
 
 export const RULES = ["nanro.2x2", "nanro.clash", "nanro.clue", "nanro.hint",
   "nanro.connect", "nanro.empty"];
@@ -95,20 +95,10 @@ export function regions(board) {
   return board.regions;
 }
 
-export function answerStates(board, answer) {
-  return answer.rows.flatMap((row) => Array.from(row, (ch) => (ch === "#" ? 1 : 2)));
-}
+export const answerStates = (board, answer) => hashRowsToStates(answer);
 
 // The answer the checker reads: undecided counts as blank.
-export function toAnswer(board, view) {
-  const rows = [];
-  for (let r = 0; r < board.h; r++) {
-    let s = "";
-    for (let c = 0; c < board.w; c++) s += view.states[r * board.w + c] === 1 ? "#" : ".";
-    rows.push(s);
-  }
-  return { rows };
-}
+export const toAnswer = statesToHashRows;
 
 // A printed clue in dark ink (a "?" shows its region's live count once it has one); a
 // numbered cell in a ring with its region's live count; a blank mark as a small cross.
