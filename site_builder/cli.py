@@ -221,7 +221,9 @@ def _solve_bounded(puzzle: Any, board: Any, args: argparse.Namespace) -> Any:
     use_alarm = hasattr(signal, "setitimer") and threading_main()
     if use_alarm:
         previous = signal.signal(signal.SIGALRM, alarm)
-        signal.setitimer(signal.ITIMER_REAL, args.timeout + 0.5)
+        # repeats every 0.5 s: an alarm that lands in a finaliser (where Python can only
+        # report the exception, not raise it) is followed by another
+        signal.setitimer(signal.ITIMER_REAL, args.timeout + 0.5, 0.5)
     try:
         with active(budget):
             return puzzle.solve(board, level=args.level, limit=args.limit)

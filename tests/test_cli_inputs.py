@@ -21,7 +21,7 @@ from site_builder import cli
 from solvers import registry
 
 ROOT = Path(__file__).resolve().parent.parent
-BOUNDS = ["--timeout", "2", "--max-nodes", "3000"]
+BOUNDS = ["--timeout", "1", "--max-nodes", "3000"]
 # Characters a mutation may insert: URL syntax, run-length letters, digits of other
 # scripts, a NUL, a long number.
 ALPHABET = list("/?=&.-_:0123456789abcgzAZ") + ["²", "٣", "\x00", " ", "é", "999999999999"]

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 
 from solvers.common import SolveResult, node
 
@@ -65,7 +65,7 @@ class Geometry:
                 | (x >> w)) & self.full
 
 
-@cache
+@lru_cache(maxsize=32)  # bounded: one entry per region map
 def geometry(h: int, w: int, regions: tuple[tuple[int, ...], ...]) -> Geometry:
     n = h * w
     flat = [v for row in regions for v in row]

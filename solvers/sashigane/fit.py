@@ -9,7 +9,7 @@ each end toward the corner, and the masks of its two arms (end included, corner 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 
 from .board import ARROW, CIRCLE, Board
 
@@ -44,7 +44,7 @@ class Shape:
     arms: tuple[int, int]         # masks of the vertical and horizontal arm
 
 
-@cache
+@lru_cache(maxsize=4)  # bounded: one entry of a 100x100 board is hundreds of MB
 def shapes(h: int, w: int) -> tuple[tuple[Shape, ...], tuple[tuple[int, ...], ...],
                                     tuple[tuple[int, ...], ...]]:
     """All L placements on an h×w board, plus their indices by corner and by cell."""

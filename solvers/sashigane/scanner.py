@@ -11,7 +11,7 @@ is on the right (┐); top end of an arm going down to a corner with an arm to t
 from __future__ import annotations
 
 import random
-from functools import cache
+from functools import lru_cache
 
 from solvers.common import SolveResult, node
 
@@ -22,7 +22,7 @@ from .board import Answer, Board
 Piece = tuple[int, int, int, int, str, str]
 
 
-@cache
+@lru_cache(maxsize=4)  # bounded: tables of large boards are big
 def anchored(h: int, w: int) -> tuple[tuple[Piece, ...], ...]:
     """For each cell, every L whose reading-order-first cell it is."""
     out: list[tuple[Piece, ...]] = []
