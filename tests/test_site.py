@@ -220,3 +220,42 @@ def test_unreadable_input_is_named(built: Path, tmp_path: Path,
     monkeypatch.setattr(Path, "read_bytes", read_bytes)
     with pytest.raises(UserError, match="hook.en.md.j2: permission denied"):
         build.inputs_hash(copy)
+
+
+def test_japanese_text_has_no_space_between_japanese_characters(built: Path) -> None:
+    """A space between two Japanese characters reads as a stray gap (a line break in the
+    Markdown source, or a space written beside Latin-spaced markup)."""
+    from html.parser import HTMLParser
+
+    cjk = "\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
+    gap = re.compile(f"[{cjk}][ \\t\\n]+[{cjk}]")
+
+    class Blocks(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.blocks: list[str] = []
+            self.cur: list[str] | None = None
+            self.skip = 0
+
+        def handle_starttag(self, tag: str, attrs: object) -> None:
+            self.skip += tag in ("script", "style", "svg")
+            if tag in ("p", "li", "td", "th", "h1", "h2", "h3", "figcaption"):
+                self.cur = []
+
+        def handle_endtag(self, tag: str) -> None:
+            self.skip -= tag in ("script", "style", "svg")
+            if tag in ("p", "li", "td", "th", "h1", "h2", "h3", "figcaption") and self.cur is not None:
+                self.blocks.append("".join(self.cur))
+                self.cur = None
+
+        def handle_data(self, data: str) -> None:
+            if not self.skip and self.cur is not None:
+                self.cur.append(data)
+
+    bad = []
+    for page in sorted((built / "dist" / "ja").rglob("*.html")):
+        scan = Blocks()
+        scan.feed(page.read_text(encoding="utf-8"))
+        bad += [f"{page.relative_to(built)}: {b[max(0, m.start() - 10):m.end() + 10]!r}"
+                for b in scan.blocks for m in gap.finditer(b)]
+    assert not bad, bad
