@@ -25,7 +25,7 @@ STATS_PARAMS = {
                 "node_cap": 3000},
     # other banks drawn exactly as the shipped one, from seeds derived from "seed"
     "bank_spread": {"sizes": {"8x8": {"boards": 36, "seeds": 8},
-                              "12x12": {"boards": 36, "seeds": 4}}},
+                              "12x12": {"boards": 36, "seeds": 8}}},
 }
 
 DIRS = ((-1, 0), (0, 1), (1, 0), (0, -1))
