@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import json
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -198,29 +199,97 @@ class SolveResult:
     stats: dict[str, Any] = field(default_factory=dict)
 
 
+def _resolve(f: Any) -> Any:
+    """A callable, or the one a ``"package.module:function"`` string names (imported now)."""
+    if isinstance(f, str):
+        module, _, name = f.partition(":")
+        return getattr(importlib.import_module(module), name)
+    return f
+
+
+def chunk_seed(seed: int, key: Any) -> int:
+    """The random seed of one chunk: a hash of the stage's seed and the chunk's key.
+
+    A chunk's randomness depends on nothing else (not on which worker runs it, nor on
+    how many chunks ran before it), so any executor gives byte-identical results.
+    """
+    blob = json.dumps([seed, key], sort_keys=True, separators=(",", ":")).encode()
+    return int.from_bytes(hashlib.sha256(blob).digest()[:8], "big")
+
+
 @dataclass(frozen=True)
 class Stage:
     """One pipeline stage of a puzzle.
 
-    ``func(inputs, params, progress)`` returns a JSON-able dict; ``inputs`` maps each name
-    in ``deps`` to that stage's data (the ``data`` part of its JSON file). It must be a
-    pure function of inputs and params: same inputs, byte-identical output. ``func`` may
-    be given as ``"package.module:function"``, imported when the stage first runs, so that
-    loading a puzzle to solve a board does not import what only its measurements need.
+    A plain stage has ``func(inputs, params, progress)`` returning a JSON-able dict;
+    ``inputs`` maps each name in ``deps`` to that stage's data (the ``data`` part of its
+    JSON file). It must be a pure function of inputs and params: same inputs,
+    byte-identical output.
+
+    A chunked stage gives instead ``chunks(inputs, params) -> list`` of JSON-able chunk
+    descriptions (each carrying a ``"key"``, unique within the stage), ``map(chunk,
+    inputs, params, progress) -> partial`` (picklable, run anywhere, in any order) and
+    ``reduce(partials, inputs, params) -> data`` with ``partials`` in the order of
+    ``chunks``. A chunk that draws random numbers seeds from ``chunk_seed(params seed,
+    chunk key)``. Only the driver writes files. A plain stage is one chunk.
+
+    Any of the callables may be given as ``"package.module:function"``, imported when
+    the stage first runs, so that loading a puzzle to solve a board does not import what
+    only its measurements need.
     """
 
     name: str
-    func: Callable[[Mapping[str, Any], Mapping[str, Any], Progress], dict[str, Any]] | str
+    func: Callable[[Mapping[str, Any], Mapping[str, Any], Progress], dict[str, Any]] | str | None
     params: Mapping[str, Any]
     deps: tuple[str, ...] = ()
+    chunks: Callable[[Mapping[str, Any], Mapping[str, Any]], list[Any]] | str | None = None
+    map: Callable[[Any, Mapping[str, Any], Mapping[str, Any], Progress], Any] | str | None = None
+    reduce: Callable[[list[Any], Mapping[str, Any], Mapping[str, Any]], dict[str, Any]] | str | None = None
+
+    def __post_init__(self) -> None:
+        chunked = (self.chunks, self.map, self.reduce)
+        if any(c is not None for c in chunked) and (None in chunked or self.func is not None):
+            raise ValueError(f"stage {self.name}: give func, or all of chunks, map and reduce")
+        if self.func is None and None in chunked:
+            raise ValueError(f"stage {self.name}: give func, or all of chunks, map and reduce")
+
+    @property
+    def chunked(self) -> bool:
+        return self.func is None
+
+    def plan_chunks(self, inputs: Mapping[str, Any], params: Mapping[str, Any]) -> list[Any]:
+        """The chunk descriptions (a plain stage is the one chunk ``{"key": "all"}``)."""
+        if not self.chunked:
+            return [{"key": "all"}]
+        out = list(_resolve(self.chunks)(inputs, params))
+        keys = [json.dumps(c.get("key"), sort_keys=True) for c in out]
+        if len(set(keys)) != len(keys):
+            raise ValueError(f"stage {self.name}: two chunks share a key")
+        return out
+
+    def run_chunk(self, chunk: Any, inputs: Mapping[str, Any], params: Mapping[str, Any],
+                  progress: Progress = no_progress) -> Any:
+        if not self.chunked:
+            return _resolve(self.func)(inputs, params, progress)
+        return _resolve(self.map)(chunk, inputs, params, progress)
+
+    def combine(self, partials: list[Any], inputs: Mapping[str, Any],
+                params: Mapping[str, Any]) -> dict[str, Any]:
+        if not self.chunked:
+            (only,) = partials
+            return only
+        return _resolve(self.reduce)(partials, inputs, params)
 
     def run(self, inputs: Mapping[str, Any], params: Mapping[str, Any],
-            progress: Progress) -> dict[str, Any]:
-        f = self.func
-        if isinstance(f, str):
-            module, _, name = f.partition(":")
-            f = getattr(importlib.import_module(module), name)
-        return f(inputs, params, progress)
+            progress: Progress = no_progress) -> dict[str, Any]:
+        """The whole stage in this process, chunk after chunk (the reference executor)."""
+        chunks = self.plan_chunks(inputs, params)
+        partials = []
+        for i, chunk in enumerate(chunks):
+            partials.append(self.run_chunk(chunk, inputs, params, progress))
+            if self.chunked:
+                progress(i + 1, len(chunks), f"chunk {chunk.get('key')}")
+        return self.combine(partials, inputs, params)
 
 
 @dataclass(frozen=True)
@@ -252,6 +321,12 @@ class Puzzle:
     play: PlaySpec
     stages: tuple[Stage, ...]
     brute_max_cells: int = 36          # verify uses the second engine up to this size
+    # irreparable(board, states) -> violations that no way of filling the undecided
+    # units can repair. ``states`` is the play page's mark per unit (PlaySpec.input
+    # encoding, state 0 undecided; cells row-major, edges as grid.js edgeIndex), fixed
+    # units in their fixed state. The checker module's irreparable() gives the same rule
+    # ids, cells and params. None: the puzzle has no partial check yet.
+    irreparable: Callable[[Any, Sequence[int]], list[Violation]] | None = None
 
     @property
     def stage_names(self) -> tuple[str, ...]:
