@@ -11,56 +11,12 @@ C are both flooded, some neighbour of C is flooded", which every connected answe
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
-from pysat.solvers import Solver
+
+from solvers.satcut import SatResult, solve_with_cuts
 
 from .board import Answer, Board
-
-SOLVER = "cadical153"
-
-
-@dataclass
-class SatResult:
-    """Answers found (at most ``limit``), solver calls and connectivity cuts added."""
-
-    answers: list[int]
-    calls: int
-    cuts: int
-
-
-def _neighbours(h: int, w: int, i: int) -> list[int]:
-    r, c = divmod(i, w)
-    out = []
-    if r > 0:
-        out.append(i - w)
-    if r + 1 < h:
-        out.append(i + w)
-    if c > 0:
-        out.append(i - 1)
-    if c + 1 < w:
-        out.append(i + 1)
-    return out
-
-
-def _pieces(h: int, w: int, cells: set[int]) -> list[set[int]]:
-    out = []
-    left = set(cells)
-    while left:
-        start = min(left)
-        piece = {start}
-        todo = [start]
-        while todo:
-            i = todo.pop()
-            for j in _neighbours(h, w, i):
-                if j in left and j not in piece:
-                    piece.add(j)
-                    todo.append(j)
-        left -= piece
-        out.append(piece)
-    return out
 
 
 def encode(board: Board, pool: IDPool) -> list[list[int]]:
@@ -115,30 +71,9 @@ def solve_sat(board: Board, limit: int = 2, exclude: list[int] | None = None) ->
     n = h * w
     pool = IDPool()
     clauses = encode(board, pool)
-    found: list[int] = []
-    calls = cuts = 0
-    with Solver(name=SOLVER, bootstrap_with=clauses) as s:
-        for m in exclude or []:
-            s.add_clause([-(i + 1) if m >> i & 1 else i + 1 for i in range(n)])
-        while len(found) < limit:
-            calls += 1
-            if not s.solve():
-                break
-            model = s.get_model()
-            flooded = {i for i in range(n) if model[i] > 0}
-            pieces = _pieces(h, w, flooded)
-            if len(pieces) > 1:             # (no cell at all is one piece, as in the rules)
-                for k, piece in enumerate(pieces):
-                    other = min(pieces[(k + 1) % len(pieces)])
-                    border = {j for i in piece for j in _neighbours(h, w, i)} - piece
-                    s.add_clause([-(min(piece) + 1), -(other + 1)]
-                                 + [j + 1 for j in sorted(border)])
-                    cuts += 1
-                continue
-            mask = sum(1 << i for i in flooded)
-            found.append(mask)
-            s.add_clause([-(i + 1) if i in flooded else i + 1 for i in range(n)])
-    return SatResult(found, calls, cuts)
+    for m in exclude or []:
+        clauses.append([-(i + 1) if m >> i & 1 else i + 1 for i in range(n)])
+    return solve_with_cuts(clauses, h, w, limit, lambda model, on: sum(1 << i for i in on))
 
 
 def confirm(board: Board, answer: Answer) -> bool:

@@ -12,55 +12,11 @@ cell outside G both hold numbers, some neighbour of G does", which every answer 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from itertools import product
 
-from pysat.solvers import Solver
+from solvers.satcut import SatResult, neighbours, solve_with_cuts
 
 from .board import Answer, Board
-
-SOLVER = "cadical153"
-
-
-@dataclass
-class SatResult:
-    """Answers found (value lists, 0 = blank; at most ``limit``), solver calls, cuts."""
-
-    answers: list[list[int]]
-    calls: int
-    cuts: int
-
-
-def _neighbours(h: int, w: int, i: int) -> list[int]:
-    r, c = divmod(i, w)
-    out = []
-    if r > 0:
-        out.append(i - w)
-    if r + 1 < h:
-        out.append(i + w)
-    if c > 0:
-        out.append(i - 1)
-    if c + 1 < w:
-        out.append(i + 1)
-    return out
-
-
-def _groups(h: int, w: int, cells: set[int]) -> list[set[int]]:
-    out = []
-    left = set(cells)
-    while left:
-        start = min(left)
-        group = {start}
-        todo = [start]
-        while todo:
-            i = todo.pop()
-            for j in _neighbours(h, w, i):
-                if j in left and j not in group:
-                    group.add(j)
-                    todo.append(j)
-        left -= group
-        out.append(group)
-    return out
 
 
 def encode(board: Board, neq: bool = True) -> list[list[int]]:
@@ -83,7 +39,7 @@ def encode(board: Board, neq: bool = True) -> list[list[int]]:
             cls.append([-vs[a], num(i)])                # a value -> numbered
             for b in range(a + 1, 4):
                 cls.append([-vs[a], -vs[b]])            # at most one value
-        nb = _neighbours(h, w, i)
+        nb = neighbours(h, w, i)
         for k in range(1, 5):
             if k > len(nb):
                 cls.append([-val(i, k)])
@@ -112,30 +68,15 @@ def solve_sat(board: Board, limit: int = 2, *, neq: bool = True,
     """Up to ``limit`` answers of ``board`` under the rules in force."""
     h, w = board.h, board.w
     n = h * w
-    found: list[list[int]] = []
-    calls = cuts = 0
-    with Solver(name=SOLVER, bootstrap_with=encode(board, neq)) as s:
-        while len(found) < limit:
-            calls += 1
-            if not s.solve():
-                break
-            model = s.get_model()
-            on = {i for i in range(n) if model[i] > 0}
-            groups = _groups(h, w, on)
-            if connect and len(groups) > 1:
-                for k, g in enumerate(groups):
-                    other = min(groups[(k + 1) % len(groups)])
-                    border = {j for i in g for j in _neighbours(h, w, i)} - g
-                    s.add_clause([-(min(g) + 1), -(other + 1)] + [j + 1 for j in sorted(border)])
-                    cuts += 1
-                continue
-            values = [0] * n
-            for i in on:
-                values[i] = next(k for k in range(1, 5) if model[n + 4 * i + k - 1] > 0)
-            found.append(values)
-            # the shape fixes the values, so blocking the shape blocks the answer
-            s.add_clause([-(i + 1) if i in on else i + 1 for i in range(n)])
-    return SatResult(found, calls, cuts)
+
+    def values(model: list[int], on: set[int]) -> list[int]:
+        out = [0] * n
+        for i in on:
+            out[i] = next(k for k in range(1, 5) if model[n + 4 * i + k - 1] > 0)
+        return out
+
+    # the shape fixes the values, so blocking the shape blocks the answer
+    return solve_with_cuts(encode(board, neq), h, w, limit, values, connect=connect)
 
 
 def confirm(board: Board, answer: Answer) -> bool:

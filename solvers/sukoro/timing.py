@@ -1,20 +1,14 @@
 """The timing stage: how long the ladder (and the SAT engine) take per banked board, and
-how long the row transfer takes for the largest entry of the blank-board table.
-
-These are the only figures that differ between two runs of the pipeline, so they live in
-their own file; it is rewritten only when the code or the bank changes.
-"""
+how long the row transfer takes for the largest entry of the blank-board table."""
 
 from __future__ import annotations
 
-import os
-import platform
-import statistics
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from solvers.common import Progress, no_progress
+from solvers.timing import time_boards
 
 from .board import Board
 from .frontier import count_answers
@@ -22,50 +16,14 @@ from .ladder import solve
 from .sat import solve_sat
 
 
-def machine() -> dict[str, Any]:
-    """What the figures were measured on, and how busy it was."""
-    load = os.getloadavg() if hasattr(os, "getloadavg") else (0.0, 0.0, 0.0)
-    return {"system": platform.system(), "arch": platform.machine(),
-            "cores": os.cpu_count(), "python": platform.python_version(),
-            "implementation": platform.python_implementation(),
-            "load": round(load[0], 2)}
-
-
-def best_of(f: Callable[[], Any], repeats: int) -> float:
-    """Seconds of the fastest of ``repeats`` calls."""
-    best = float("inf")
-    for _ in range(repeats):
-        t = time.perf_counter()
-        f()
-        best = min(best, time.perf_counter() - t)
-    return best
-
-
-def summary(ts: list[float]) -> dict[str, float]:
-    return {"median_ms": round(statistics.median(ts) * 1000, 2),
-            "worst_ms": round(max(ts) * 1000, 2), "boards": len(ts)}
-
-
 def timing(inputs: Mapping[str, Any], params: Mapping[str, Any],
            progress: Progress = no_progress) -> dict[str, Any]:
-    boards = inputs["bank"]["boards"]
-    before = machine()
-    ladder: dict[str, list[float]] = {}
-    sat: dict[str, list[float]] = {}
-    for k, e in enumerate(boards):
-        progress(k, len(boards), f"timing {e['id']}")
-        b = Board.from_json(e["board"])
-        ladder.setdefault(e["size"], []).append(
-            best_of(lambda b=b: solve(b, limit=2), params["repeats"]))
-        sat.setdefault(e["size"], []).append(
-            best_of(lambda b=b: solve_sat(b, limit=2), params["repeats"]))
+    out = time_boards(inputs["bank"]["boards"],
+                      {"ladder": lambda b: solve(b, limit=2),
+                       "sat": lambda b: solve_sat(b, limit=2)},
+                      Board.from_json, params["repeats"], progress)
     h, w = (int(x) for x in params["blank"].split("x"))
     t = time.perf_counter()
     count_answers(h, w)
-    blank_s = time.perf_counter() - t
-    after = machine()
-    return {"machine": {**before, "load_after": after["load"]},
-            "repeats": params["repeats"],
-            "ladder": {s: summary(ts) for s, ts in ladder.items()},
-            "sat": {s: summary(ts) for s, ts in sat.items()},
-            "blank": {"size": params["blank"], "seconds": round(blank_s, 2)}}
+    out["blank"] = {"size": params["blank"], "seconds": round(time.perf_counter() - t, 2)}
+    return out
