@@ -86,6 +86,30 @@ def regions_violations(board: dict[str, Any], rows: list[str]) -> list[Violation
     return REGION_RULES.sort(out)
 
 
+def regions_irreparable(board: dict[str, Any], states: Any) -> list[Violation]:
+    """What no filling of the undecided cells repairs (states: 0 undecided, 1 numbered,
+    2 blank): a given number marked blank, a region with two numbered cells, a region
+    whose every cell is decided blank."""
+    h, w = board["h"], board["w"]
+    out = []
+    cells_of: dict[Any, list[tuple[int, int]]] = {}
+    for r in range(h):
+        for c in range(w):
+            cells_of.setdefault(board["regions"][r][c], []).append((r, c))
+            if board["clues"][r][c] is not None and states[r * w + c] == 2:
+                out.append(REGION_RULES.make("one.given", [(r, c)], row=r + 1, col=c + 1))
+    for cells in cells_of.values():
+        r0, c0 = cells[0]
+        st = [states[r * w + c] for r, c in cells]
+        on = [cell for cell, s in zip(cells, st) if s == 1]
+        if not on and 0 not in st:
+            out.append(REGION_RULES.make("one.none", cells, row=r0 + 1, col=c0 + 1))
+        elif len(on) > 1:
+            out.append(REGION_RULES.make("one.many", on, row=r0 + 1, col=c0 + 1,
+                                         count=len(on)))
+    return REGION_RULES.sort(out)
+
+
 REGIONS_TEXT = {
     "en": {"cycle": "numbered → blank mark → undecided",
            "keys": [("N", "numbered"), ("X", "blank mark")],
@@ -99,7 +123,8 @@ REGIONS_TEXT = {
 
 
 def _puzzle(slug: str, names: dict[str, str], rules: RuleBook, board_from_json: Any,
-            answer_from_json: Any, violations: Any, play: PlaySpec) -> Puzzle:
+            answer_from_json: Any, violations: Any, play: PlaySpec,
+            irreparable: Any) -> Puzzle:
     return Puzzle(
         slug=slug, names=names, pid=slug, package_dir=HERE, rungs=("step",),
         rung_names={"en": {"step": "step", "search": "search"},
@@ -108,7 +133,7 @@ def _puzzle(slug: str, names: dict[str, str], rules: RuleBook, board_from_json: 
         decode=_unused, encode=_unused, violations=violations,
         solve=lambda *a, **k: SolveResult([]), brute=lambda *a, **k: SolveResult([]),
         answer_rows=lambda a: a, render_board=_unused, draw_board=_unused, play=play,
-        stages=())
+        stages=(), irreparable=irreparable)
 
 
 def _regions_play() -> PlaySpec:
@@ -119,7 +144,8 @@ def _regions_play() -> PlaySpec:
 
 
 REGIONS = _puzzle("test-regions", {"en": "One per Region", "ja": "領域に一つ"}, REGION_RULES,
-                  regions_board, regions_answer, regions_violations, _regions_play())
+                  regions_board, regions_answer, regions_violations, _regions_play(),
+                  regions_irreparable)
 
 
 # ---- edges: cut the grid into dominoes ------------------------------------------------
@@ -203,6 +229,63 @@ def edges_violations(board: dict[str, Any], ans: dict[str, list[str]]) -> list[V
     return EDGE_RULES.sort(out)
 
 
+def _edge_unit(h: int, w: int, r: int, c: int, side: str) -> int:
+    """grid.js edgeIndex: every "r" edge in reading order, then every "b" edge."""
+    return r * (w - 1) + c if side == "r" else h * (w - 1) + r * w + c
+
+
+def _groups(h: int, w: int, joined: Any) -> list[list[tuple[int, int]]]:
+    """Cells connected through the borders where joined(unit) holds, in reading order."""
+    seen: set[tuple[int, int]] = set()
+    out = []
+    for r in range(h):
+        for c in range(w):
+            if (r, c) in seen:
+                continue
+            seen.add((r, c))
+            stack, group = [(r, c)], []
+            while stack:
+                y, x = stack.pop()
+                group.append((y, x))
+                for ny, nx, e in ((y, x + 1, (y, x, "r")), (y, x - 1, (y, x - 1, "r")),
+                                  (y + 1, x, (y, x, "b")), (y - 1, x, (y - 1, x, "b"))):
+                    if 0 <= ny < h and 0 <= nx < w and (ny, nx) not in seen \
+                            and joined(_edge_unit(h, w, *e)):
+                        seen.add((ny, nx))
+                        stack.append((ny, nx))
+            out.append(sorted(group))
+    return out
+
+
+def edges_irreparable(board: dict[str, Any], states: Any) -> list[Violation]:
+    """What no filling of the undecided lines repairs (states: 0 undecided, 1 line, 2 no
+    line): cells joined by "no line" marks into three or more, a cell closed in by lines
+    on every side, a line inside a piece the marks already join."""
+    h, w = board["h"], board["w"]
+    out = []
+    joined = _groups(h, w, lambda u: states[u] == 2)
+    piece_of = {}
+    for k, piece in enumerate(joined):
+        for cell in piece:
+            piece_of[cell] = k
+        if len(piece) > 2:
+            r, c = piece[0]
+            out.append(EDGE_RULES.make("domino.size", piece, row=r + 1, col=c + 1,
+                                       size=len(piece)))
+    for piece in _groups(h, w, lambda u: states[u] != 1):
+        if len(piece) == 1:
+            r, c = piece[0]
+            out.append(EDGE_RULES.make("domino.size", piece, row=r + 1, col=c + 1, size=1))
+    for r in range(h):
+        for c in range(w):
+            for r2, c2, side in ((r, c + 1, "r"), (r + 1, c, "b")):
+                if r2 < h and c2 < w and states[_edge_unit(h, w, r, c, side)] == 1 \
+                        and piece_of[(r, c)] == piece_of[(r2, c2)]:
+                    out.append(EDGE_RULES.make("domino.dangling", [(r, c), (r2, c2)],
+                                               row=r + 1, col=c + 1, row2=r2 + 1, col2=c2 + 1))
+    return EDGE_RULES.sort(out)
+
+
 EDGES_TEXT = {
     "en": {"cycle": "line → no-line mark → undecided",
            "keys": [("L", "line"), ("X", "no-line mark")],
@@ -225,7 +308,7 @@ def _edges_play() -> PlaySpec:
 
 
 EDGES = _puzzle("test-edges", {"en": "Domino Cut", "ja": "ドミノ切り"}, EDGE_RULES,
-                edges_board, edges_answer, edges_violations, _edges_play())
+                edges_board, edges_answer, edges_violations, _edges_play(), edges_irreparable)
 
 PUZZLES = {p.slug: p for p in (REGIONS, EDGES)}
 
