@@ -2,12 +2,11 @@
 repair. Play states (PlaySpec.input): 0 undecided, 1 flooded, 2 dry; clue cells fixed dry.
 
 * every rule of ``violations()`` when no cell is undecided (the same ids, cells, params);
-* otherwise only what is already settled: a numbered cell flooded, a closed 2x2, a number
-  whose views are all decided and add up wrong (``canal.count``), a number that already
-  sees more than it says (``canal.over``: the number and the cells it sees), a number
-  that can no longer see enough (``canal.short``: the number and the dry marks that end
-  its views), and flooded cells that dry cells and the edge have walled apart
-  (``canal.walled``: the flooded cells outside the largest part).
+* otherwise only what is already settled: a numbered cell flooded, a closed 2x2, a
+  number that already sees more than it says (``canal.over``: the number and the cells it
+  sees), a number that can no longer see enough (``canal.short``: the number and the dry
+  marks that end its views), and flooded cells that dry cells and the edge have walled
+  apart (``canal.walled``: the flooded cells outside the largest part).
 
 ``templates/static/play/canal-view.js`` exports the same check as ``irreparable``.
 """
@@ -59,11 +58,7 @@ def irreparable(board: Board, states: Sequence[int]) -> list[Violation]:
                 y, x = y + dr, x + dc
             if 0 <= y < h and 0 <= x < w and not clue[y][x]:
                 ends.append((y, x))
-        if lo == hi:
-            if lo != v:
-                out.append(RULES.make("canal.count", [(r, c)], row=r + 1, col=c + 1, clue=v,
-                                      seen=lo))
-        elif lo > v:
+        if lo > v:
             out.append(RULES.make("canal.over", [(r, c), *seen], row=r + 1, col=c + 1,
                                   clue=v, seen=lo))
         elif hi < v:

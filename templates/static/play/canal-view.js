@@ -80,9 +80,8 @@ export function cellText(board, view, r, c, lang) {
 
 // ---- irreparable: what no filling of the undecided cells can repair --------------------
 // As solvers/canal_view/partial.py: with nothing undecided, every rule of violations();
-// otherwise a flooded numbered cell, a closed 2x2, a number whose views are all decided
-// and add up wrong (canal.count), one that already sees too many (canal.over: it and the
-// cells it sees) or can no longer see enough (canal.short: it and the dry marks that end
+// otherwise a flooded numbered cell, a closed 2x2, a number that already sees too many
+// (canal.over: it and the cells it sees) or can no longer see enough (canal.short: it and the dry marks that end
 // its views), and flooded cells walled apart by dry cells (canal.walled).
 export function irreparable(board, view) {
   const { h, w, clues } = board;
@@ -126,9 +125,7 @@ export function irreparable(board, view) {
         if (inside(y, x) && !isClue(y, x)) ends.push([y, x]);
       }
       const p = { row: r + 1, col: c + 1, clue: v };
-      if (lo === hi) {
-        if (lo !== v) out.push({ rule: "canal.count", cells: [[r, c]], params: { ...p, seen: lo } });
-      } else if (lo > v) {
+      if (lo > v) {
         out.push({ rule: "canal.over", cells: [[r, c], ...seenCells].sort(cellCmp),
           params: { ...p, seen: lo } });
       } else if (hi < v) {
