@@ -41,143 +41,98 @@ LEVELS = ("arm", "block", "flow", "probe", "search")
 # column 4" / 「3行4列の2」), {dir} a direction.
 TEXT: dict[str, dict[str, str]] = {
     "sealed": {
-        "en": "{subj}: the {clue} already sees {v} flooded {cellw}, its whole count",
-        "ja": "{subj}。{clue}はすでに水路を{v}マス見ていて、これ以上は見えてはいけません",
-        "den": ("A number counts the flooded cells in the runs that start next to it. The "
-                "{clue} already counts {v}, so in every direction the cell after its run "
-                "must be dry: a flooded cell there would add to the count."),
-        "dja": ("数字は、隣から上下左右に続く水路の長さの合計です。{clue}はすでに{v}マス"
-                "数えているので、どの向きでも水路の続きの次のマスは陸地です。そこが水路なら"
-                "数が増えてしまいます。"),
+        "en": "{subj}: the {clue} already sees {v} flooded {cellw}",
+        "ja": "{subj}。{clue}はすでに水路を{v}マス見ています",
+        "den": "Flooded, the cell after any of its runs would be counted too.",
+        "dja": "どの向きでも、続きの次のマスが水路なら数に入ってしまいます。",
     },
     "sealed0": {
-        "en": "{subj}: the {clue} sees no flooded cell, so every cell next to it stays dry",
-        "ja": "{subj}。{clue}からは水路が1マスも見えないので、隣のマスはすべて陸地です",
-        "den": ("A number counts the flooded cells in the runs that start next to it. A 0 "
-                "sees none, so each cell next to the {clue} must be dry: a flooded cell "
-                "there would be seen."),
-        "dja": ("数字は、隣から上下左右に続く水路の長さの合計です。0は1マスも見ないので、"
-                "{clue}の隣のマスはどれも陸地です。水路にすると見えてしまいます。"),
+        "en": "{subj}: the {clue} sees no flooded cell",
+        "ja": "{subj}。{clue}からは水路が1マスも見えません",
+        "den": "Flooded, a cell next to it would be seen.",
+        "dja": "隣のマスが水路なら見えてしまいます。",
     },
     "reach": {
-        "en": ("{subj}: the {clue} can see at most {v} {cellw} before dry cells or the edge "
-               "stop it, so it needs every one of them"),
-        "ja": "{subj}。{clue}から見える可能性のあるマスはちょうど{v}マスで、そのすべてが必要です",
-        "den": ("Walk out from the {clue} in the four directions and stop at the first dry "
-                "cell or the edge: {v} {cellw} are left in its view, and it must see {v} "
-                "flooded cells, so none of them can be dry."),
-        "dja": ("{clue}から上下左右に、陸地か盤の端に当たるまで進むと、見える可能性のある"
-                "マスは{v}マスです。{v}マスの水路を見なければならないので、どれも陸地には"
-                "できません。"),
+        "en": "{subj}: the {clue} can see only {v} {cellw} and needs them all",
+        "ja": "{subj}。{clue}から見えうるのは{v}マスだけで、すべて必要です",
+        "den": "The highlighted cells and the edge end its view after {v} {cellw}.",
+        "dja": "強調したマスと盤の端で、見えうるマスは{v}マスに限られます。",
     },
     "min": {
-        "en": ("{subj}: the {clue} can see at most {other} flooded {otherw} in the other "
-               "directions, so it must see at least {need} {dir}"),
-        "ja": ("{subj}。{clue}は{dirja}以外の向きでは水路を最大{other}マスしか見られないので、"
-               "{dirja}に少なくとも{need}マス見えるはずです"),
-        "den": ("In the other three directions, dry cells, other numbers or the edge stop "
-                "the view after at most {other} {otherw} in all. The {clue} must still see "
-                "{v}, so at least {need} of them lie {dir}, in the run that starts next to "
-                "it."),
-        "dja": ("ほかの三方向では、陸地・ほかの数字・盤の端に遮られて、合わせて最大{other}"
-                "マスしか見えません。{clue}は{v}マス見る必要があるので、{dirja}に隣から続けて"
-                "少なくとも{need}マスの水路があります。"),
+        "en": ("{subj}: the {clue} sees at most {other} in the other directions, so at least "
+               "{need} {dir}"),
+        "ja": "{subj}。{clue}はほかの向きで最大{other}マスなので、{dirja}に少なくとも{need}マス見えます",
+        "den": ("The highlighted cells cap the other three directions at {other}, so {need} of the {v} "
+                "lie {dir}."),
+        "dja": "強調したマスがほかの三方向を最大{other}マスに抑えるので、{v}のうち{need}マスは{dirja}です。",
     },
     "min0": {
-        "en": ("{subj}: the {clue} can see no flooded cell in the other directions, so it "
-               "must see at least {need} {dir}"),
-        "ja": ("{subj}。{clue}は{dirja}以外の向きでは水路を見られないので、{dirja}に少なくとも"
-               "{need}マス見えるはずです"),
-        "den": ("In the other three directions, dry cells, other numbers or the edge are "
-                "right next to the {clue}, so all {v} flooded cells it sees lie {dir}, in "
-                "the run that starts next to it."),
-        "dja": ("ほかの三方向では、すぐ隣が陸地・ほかの数字・盤の端なので、{clue}が見る{v}"
-                "マスの水路はすべて{dirja}に、隣から続けて並びます。"),
+        "en": ("{subj}: the {clue} can see nothing in the other directions, so at least {need} {dir}"),
+        "ja": "{subj}。{clue}はほかの向きに水路が見えないので、{dirja}に少なくとも{need}マス見えます",
+        "den": "The highlighted cells block the other three directions, so all {v} lie {dir}.",
+        "dja": "強調したマスがほかの三方向を遮るので、{v}マスすべてが{dirja}です。",
     },
     "max": {
-        "en": ("{subj}: the {clue} already sees {other} flooded {otherw} in the other "
-               "directions, so {dir} it can see only the {run} it already sees"),
-        "ja": ("{subj}。{clue}はほかの向きですでに水路を{other}マス見ているので、{dirja}には"
-               "これ以上見えてはいけません"),
-        "den": ("The {clue} needs {v}, and the runs in the other directions already give "
-                "{other}, so the run {dir} must stop at {run}: the next cell is dry."),
-        "dja": ("{clue}は{v}マス必要で、ほかの向きの水路ですでに{other}マスになっています。"
-                "{dirja}の水路は{run}マスで止まらなければならないので、次のマスは陸地です。"),
+        "en": ("{subj}: the {clue} already sees {other} in the other directions, so no more "
+               "{dir}"),
+        "ja": "{subj}。{clue}はほかの向きですでに{other}マス見ているので、{dirja}にはこれ以上見えません",
+        "den": "The {other} seen elsewhere and the {run} {dir} make {v}, so that run ends here.",
+        "dja": "ほかの向きの{other}マスと{dirja}の{run}マスで{v}になるので、{dirja}の水路はここで終わります。",
     },
     "max0": {
-        "en": ("{subj}: the {clue} already sees {other} flooded {otherw} in the other "
-               "directions, so it can see no flooded cell {dir}"),
-        "ja": ("{subj}。{clue}はほかの向きですでに水路を{other}マス見ているので、{dirja}には"
-               "水路が見えてはいけません"),
-        "den": ("The {clue} needs {v}, and the runs in the other directions already give "
-                "all {other}, so nothing may be seen {dir}: the cell next to it is dry."),
-        "dja": ("{clue}は{v}マス必要で、ほかの向きの水路ですでに{other}マスになっています。"
-                "{dirja}には1マスも見えてはいけないので、隣のマスは陸地です。"),
+        "en": "{subj}: the {clue} already sees {other} in the other directions, so none {dir}",
+        "ja": "{subj}。{clue}はほかの向きですでに{other}マス見ているので、{dirja}には水路が見えません",
+        "den": "The {other} seen elsewhere already make {v}, so nothing may be seen {dir}.",
+        "dja": "ほかの向きの{other}マスですでに{v}なので、{dirja}には見えてはいけません。",
     },
     "jump": {
-        "en": ("{subj}: flooding it would join the flooded cells beyond it, and the {clue} "
-               "would see at least {nxt} {dir}, more than the {room} it has room for there"),
-        "ja": ("{subj}。水路にすると先の水路とつながり、{clue}に{dirja}で{nxt}マス以上"
-               "見えてしまいますが、{dirja}に見えてよいのは最大{room}マスです"),
-        "den": ("The {clue} needs {v} and the other directions give at least {lo_o}, so at "
-                "most {room} may be seen {dir}. Flooding this cell would run the view on into "
-                "the flooded cells beyond it, {nxt} cells or more."),
-        "dja": ("{clue}は{v}マス必要で、ほかの向きで少なくとも{lo_o}マス見えるので、{dirja}に"
-                "見えてよいのは最大{room}マスです。このマスを水路にすると先の水路まで続いて"
-                "{nxt}マス以上になってしまいます。"),
+        "en": ("{subj}: flooded, it would join the run beyond it and the {clue} would see "
+               "{nxt} or more {dir}, where it has room for {room}"),
+        "ja": ("{subj}。水路にすると先の水路とつながり、{clue}に{dirja}で{nxt}マス以上見えて"
+               "しまいます（最大{room}マス）"),
+        "den": ("At most {room} fit {dir}; flooded, this cell would join the run beyond it into {nxt} "
+                "or more."),
+        "dja": "{dirja}は最大{room}マスですが、ここを水路にすると先の水路とつながり{nxt}マス以上になります。",
     },
     "block": {
         "en": "{subj}: the other three cells of its 2×2 block are flooded",
         "ja": "{subj}。同じ2×2のほかの3マスがすべて水路です",
-        "den": ("No 2×2 block may be entirely flooded. The block at rows {r1}–{r2}, columns "
-                "{c1}–{c2} already has three flooded cells, so the fourth stays dry."),
-        "dja": ("2×2のマスがすべて水路になってはいけません。{r1}〜{r2}行・{c1}〜{c2}列の2×2は"
-                "すでに3マスが水路なので、残りの1マスは陸地です。"),
+        "den": "Flooded, it would close the 2×2 at rows {r1}–{r2}, columns {c1}–{c2}.",
+        "dja": "水路にすると{r1}〜{r2}行・{c1}〜{c2}列の2×2がすべて水路になります。",
     },
     "unreach": {
-        "en": ("{subj}: dry cells and the edge wall {itthem} off from every flooded cell, and "
-               "the canal must be one connected group"),
-        "ja": ("{subj}。陸地と盤の端に囲まれて水路のマスまでつながらず、水路はひとつながりで"
-               "なければなりません"),
-        "den": ("Following undecided cells from here, no path reaches a flooded cell: the "
-                "highlighted dry cells close {itthem} in. A flooded cell here could never join "
-                "the rest of the canal."),
-        "dja": ("ここから未定のマスをたどっても、水路のマスにはたどり着けません。強調した陸地に"
-                "囲まれているので、ここを水路にすると水路がひとつながりになれません。"),
+        "en": "{subj}: dry cells wall {itthem} off from the canal, which must be one group",
+        "ja": "{subj}。陸地に囲まれて水路につながらず、水路はひとつながりでなければなりません",
+        "den": ("The highlighted dry cells and the edge close {itthem} in, away from every flooded "
+                "cell."),
+        "dja": "強調した陸地と盤の端に囲まれ、どの水路にも届きません。",
     },
     "cut": {
-        "en": "{subj}: it is the only way left to join the flooded cells at {a} and {b}",
+        "en": "{subj}: it is the only link left between the flooded cells at {a} and {b}",
         "ja": "{subj}。{a}と{b}の水路をつなぐ道はここしか残っていません",
-        "den": ("Make this cell dry and the undecided and flooded cells fall apart into two "
-                "parts, one holding {a} and the other {b}; the canal could then never be one "
-                "group."),
-        "dja": ("このマスを陸地にすると、未定と水路のマスが{a}の側と{b}の側に分かれてしまい、"
-                "水路がひとつながりになれません。"),
+        "den": "Dry here, {a} and {b} would end up on two sides with no path between them.",
+        "dja": "ここを陸地にすると、{a}と{b}の間に道がなくなります。",
     },
     "probe": {
         "en": "Try {wrong} at {cell}: it leads to a contradiction at {where}, so it is {right}",
         "ja": "{cell}を{wrongja}にしてみると{whereja}で矛盾が起きるので、{rightja}です",
-        "den": ("If {cell} were {wrong}, the deductions of the earlier hints would decide {used} "
-                "more {kw} (highlighted), and then {desc}. So {cell} is {right}."),
-        "dja": ("{cell}が{wrongja}だとすると、これまでのヒントと同じ推論でさらに{used}マスが"
-                "決まり（強調表示）、{descja}。したがって{cell}は{rightja}です。"),
+        "den": ("If {cell} were {wrong}, {used} more {kw} would follow (highlighted), and then {desc}."),
+        "dja": "{cell}が{wrongja}なら、さらに{used}マスが決まり（強調表示）、{descja}。",
     },
     "probe0": {
         "en": "Try {wrong} at {cell}: it leads to a contradiction at {where}, so it is {right}",
         "ja": "{cell}を{wrongja}にしてみると{whereja}で矛盾が起きるので、{rightja}です",
-        "den": "If {cell} were {wrong}, then at once {desc}. So {cell} is {right}.",
-        "dja": "{cell}が{wrongja}だとすると、すぐに{descja}。したがって{cell}は{rightja}です。",
+        "den": "If {cell} were {wrong}, then at once {desc}.",
+        "dja": "{cell}が{wrongja}なら、すぐに{descja}。",
     },
     "search": {
         "en": ("No short chain of deductions decides a cell here; the search shows that "
                "{subjl}"),
         "ja": "ここでは短い推論の連鎖ではどのマスも決まりません。探索によると{subj}",
-        "den": ("Trying any undecided cell either way and following the deductions of the "
-                "earlier hints reaches no contradiction here, so this step takes the cell "
-                "from the complete search, which finds exactly one answer."),
-        "dja": ("未定のマスをどちらに仮定しても、これまでの推論だけでは矛盾に行き着きません。"
-                "そこでこの一手は、答えがただ一つであることを確かめた完全な探索から取って"
-                "います。"),
+        "den": ("No cell tried either way reaches a contradiction by these deductions; this "
+                "step comes from the complete search, which finds exactly one answer."),
+        "dja": ("どのマスをどちらに仮定しても、この推論だけでは矛盾に届きません。この一手は、"
+                "答えがただ一つだと確かめた完全な探索によるものです。"),
     },
     # what a contradiction looks like: {where} in the sentence, {desc} in the detail
     "c.over": {"where": "the {clue}", "whereja": "{clue}",
@@ -751,11 +706,11 @@ def trace(board: Board, answer: Answer, probe_cap: int = 400) -> list[dict[str, 
         if ded is None:
             got = find_probe(g, st, answer.mask, probe_cap)
             if got is not None:
-                x, contra, used, decided = got
+                x, contra, _, decided = got
                 right = FLOODED if answer.mask >> x & 1 else DRY
-                ded = Ded("probe" if used else "probe0", [(x, right)], contra.cells,
-                          {"contra": contra, "used": used})
-                extra = [y for y in decided if y != x]
+                extra = sorted(set(decided) - {x})
+                ded = Ded("probe" if extra else "probe0", [(x, right)], contra.cells,
+                          {"contra": contra, "used": len(extra)})
             else:
                 x = min(free, key=lambda y: (-(len(g.seen_by[y])), y))
                 right = FLOODED if answer.mask >> x & 1 else DRY
