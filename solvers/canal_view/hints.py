@@ -31,8 +31,9 @@ FLOODED, DRY = 1, 2
 STATE_NAME = {FLOODED: "flooded", DRY: "dry"}
 MAX_CELLS = 8                 # a step decides at most this many cells
 RUNG_OF = {"sealed": "arm", "sealed0": "arm", "reach": "arm", "min": "arm", "min0": "arm",
-           "max": "arm", "max0": "arm", "jump": "arm", "block": "block", "unreach": "flow",
-           "cut": "flow", "probe": "probe", "probe0": "probe", "search": "search"}
+           "minj": "arm", "max": "arm", "max0": "arm", "jump": "arm", "block": "block",
+           "unreach": "flow", "cut": "flow", "probe": "probe", "probe0": "probe",
+           "search": "search"}
 LEVELS = ("arm", "block", "flow", "probe", "search")
 
 # ---------------------------------------------------------------- the words ----------
@@ -61,16 +62,31 @@ TEXT: dict[str, dict[str, str]] = {
     "min": {
         "en": ("{subj}: the {clue} sees at most {other} in the other directions, so at least "
                "{need} {dir}"),
-        "ja": "{subj}。{clue}はほかの向きで最大{other}マスなので、{dirja}に少なくとも{need}マス見えます",
-        "den": ("The highlighted cells cap the other three directions at {other}, so {need} of the {v} "
-                "lie {dir}."),
-        "dja": "強調したマスがほかの三方向を最大{other}マスに抑えるので、{v}のうち{need}マスは{dirja}です。",
+        "ja": ("{subj}。{clue}はほかの向きで最大{other}マスなので、{dirja}に少なくとも{need}マス"
+               "見えます"),
+        "den": ("The highlighted cells cap the other three directions at {other}, so at least "
+                "{need} of the {v} must lie {dir}."),
+        "dja": ("強調したマスがほかの三方向を最大{other}マスに抑えるので、{v}のうち少なくとも"
+                "{need}マスは{dirja}にあります。"),
     },
     "min0": {
-        "en": ("{subj}: the {clue} can see nothing in the other directions, so at least {need} {dir}"),
-        "ja": "{subj}。{clue}はほかの向きに水路が見えないので、{dirja}に少なくとも{need}マス見えます",
-        "den": "The highlighted cells block the other three directions, so all {v} lie {dir}.",
-        "dja": "強調したマスがほかの三方向を遮るので、{v}マスすべてが{dirja}です。",
+        "en": ("{subj}: the {clue} can see nothing in the other directions, so at least "
+               "{need} {dir}"),
+        "ja": ("{subj}。{clue}はほかの向きに水路が見えないので、{dirja}に少なくとも{need}マス"
+               "見えます"),
+        "den": ("The highlighted cells block the other three directions, so everything it "
+                "sees lies {dir}."),
+        "dja": "強調したマスがほかの三方向を遮るので、見える{v}マスはすべて{dirja}にあります。",
+    },
+    "minj": {
+        "en": ("{subj}: the {clue} has room for at most {other} in the other directions, so "
+               "at least {need} {dir}"),
+        "ja": ("{subj}。{clue}はほかの向きに最大{other}マスしか入らないので、{dirja}に少なくとも"
+               "{need}マス見えます"),
+        "den": ("Elsewhere a longer run would pass a dry cell or join flooded cells beyond "
+                "(highlighted) and see too many, so at least {need} of the {v} must lie {dir}."),
+        "dja": ("ほかの向きでそれより長く見えると、陸地を越えるか先の水路（強調表示）とつながって"
+                "見えすぎるので、{v}のうち少なくとも{need}マスは{dirja}にあります。"),
     },
     "max": {
         "en": ("{subj}: the {clue} already sees {other} in the other directions, so no more "
@@ -90,8 +106,8 @@ TEXT: dict[str, dict[str, str]] = {
                "{nxt} or more {dir}, where it has room for {room}"),
         "ja": ("{subj}。水路にすると先の水路とつながり、{clue}に{dirja}で{nxt}マス以上見えて"
                "しまいます（最大{room}マス）"),
-        "den": ("At most {room} fit {dir}; flooded, this cell would join the run beyond it into {nxt} "
-                "or more."),
+        "den": ("At most {room} fit {dir}; flooded, this cell would join the run beyond it "
+                "into {nxt} or more."),
         "dja": "{dirja}は最大{room}マスですが、ここを水路にすると先の水路とつながり{nxt}マス以上になります。",
     },
     "block": {
@@ -116,7 +132,8 @@ TEXT: dict[str, dict[str, str]] = {
     "probe": {
         "en": "Try {wrong} at {cell}: it leads to a contradiction at {where}, so it is {right}",
         "ja": "{cell}を{wrongja}にしてみると{whereja}で矛盾が起きるので、{rightja}です",
-        "den": ("If {cell} were {wrong}, {used} more {kw} would follow (highlighted), and then {desc}."),
+        "den": ("If {cell} were {wrong}, {used} more {kw} would follow (highlighted), and "
+                "then {desc}."),
         "dja": "{cell}が{wrongja}なら、さらに{used}マスが決まり（強調表示）、{descja}。",
     },
     "probe0": {
@@ -373,6 +390,23 @@ def clue_deds(g: Geo, st: list[int], k: int) -> list[Ded]:
                     out.append(Ded("jump", [(ray[run], DRY)],
                                    [cell] + list(ray[run + 1:nxt]) + seen_cells(d),
                                    {"k": k, "d": d, "nxt": nxt, "room": room, "lo_o": lo_o}))
+    if out:
+        return out
+    # a direction whose longer runs would join flooded cells beyond and overshoot gives
+    # less than its reach: bound each by the longest run that still fits
+    fit = [max((a for a in info[j][1] if a <= v - (los - lo[j])), default=lo[j])
+           for j in range(4)]
+    for d, ray in enumerate(rays):
+        run = lo[d]
+        other = sum(fit) - fit[d]
+        need = v - other
+        if need > run and other < his - hi[d]:
+            fl = [(x, FLOODED) for x in ray[run:need] if st[x] == 0]
+            if fl:
+                beyond = [x for j, r2 in enumerate(rays) if j != d and fit[j] < hi[j]
+                          for x in r2[fit[j] + 1:] if st[x] == FLOODED][:6]
+                out.append(Ded("minj", fl, [cell] + blockers(d) + beyond,
+                               {"k": k, "d": d, "other": other, "need": need}))
     return out
 
 
@@ -560,7 +594,7 @@ def propagate(g: Geo, st: list[int], start: list[int], limit: int) -> tuple[Cont
 
 
 # ---------------------------------------------------------------- the trace ----------
-PRIORITY = ("sealed0", "sealed", "reach", "block", "min", "min0", "max", "max0", "jump")
+PRIORITY = ("sealed0", "sealed", "reach", "block", "min", "min0", "max", "max0", "jump", "minj")
 
 
 def next_deduction(g: Geo, st: list[int]) -> Ded | None:
