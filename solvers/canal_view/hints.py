@@ -7,7 +7,9 @@ time, and says why in a sentence:
   exactly as many cells as it needs, so all are flooded (``reach``); the other three
   directions give at most so many, so this one must give at least the rest (``min``);
   the others already give so many, so this one can give no more (``max``); flooding the
-  next cell would join a flooded run beyond and overshoot (``jump``).
+  next cell would join a flooded run beyond and overshoot (``jump``); the other
+  directions have room for only so much once runs that would overshoot are ruled out
+  (``minj``).
 * block: three flooded cells of a 2x2 make the fourth dry.
 * flow: a cell walled off from every flooded cell is dry (``unreach``); a cell without
   which two flooded cells can no longer meet is flooded (``cut``).
