@@ -655,6 +655,12 @@ function endDrag() {
   afterChange();
 }
 
+// The focus ring and the cursor show for keyboard use only: a press on the board marks it
+// as pointer-focused until the next key.
+wrap.addEventListener("pointerdown", () => { wrap.dataset.pointer = ""; }, true);
+wrap.addEventListener("keydown", () => { delete wrap.dataset.pointer; }, true);
+wrap.addEventListener("blur", () => { delete wrap.dataset.pointer; });
+
 wrap.addEventListener("pointerdown", (e) => {
   if (!board || (e.button !== 0 && e.button !== 2)) return;
   const back = e.button === 2 || e.shiftKey;
@@ -848,10 +854,14 @@ function isFinished() {
   return P.finished ? !!P.finished(board, view) : undecidedCount() === 0;
 }
 
+// A problem in one line: its message and (up to four of) its cells.
 function violationItem(v, tag) {
   const el = document.createElement(tag);
   el.dataset.rule = v.rule;
-  el.textContent = fmt(T.checkFirst, { message: message(v), cells: cellsText(v.cells) });
+  const cells = v.cells.length > 4
+    ? fmt(T.cellsMore, { cells: cellsText(v.cells.slice(0, 3)), n: v.cells.length - 3 })
+    : cellsText(v.cells);
+  el.textContent = fmt(T.checkFirst, { message: message(v), cells });
   return el;
 }
 
@@ -1065,5 +1075,11 @@ window.__play = {
   get marks() { return Object.fromEntries(Object.entries(marks).map(([k, v]) => [k, [...v]])); },
   get undecided() { return states ? undecidedCount() : 0; },
   targets: (k) => stepTargets(entry.trace[k]),
+  // Set every free unit at once, as one move (tests).
+  put(list) {
+    const ch = [];
+    list.forEach((s, i) => { if (fixed[i] === null && states[i] !== s) ch.push([i, states[i], s]); });
+    apply(ch);
+  },
   load,
 };
