@@ -24,8 +24,9 @@ UNDECIDED, FLOODED, DRY = 0, 1, 2
 
 def irreparable(board: Board, states: Sequence[int]) -> list[Violation]:
     h, w = board.h, board.w
-    st = list(states)
     clue = [[board.clues[r][c] is not None for c in range(w)] for r in range(h)]
+    # clue cells are fixed dry (the page forces them; so does this, for any caller)
+    st = [DRY if s == UNDECIDED and clue[i // w][i % w] else s for i, s in enumerate(states)]
     if all(st[r * w + c] != UNDECIDED for r in range(h) for c in range(w) if not clue[r][c]):
         mask = sum(1 << i for i, s in enumerate(st) if s == FLOODED)
         return violations(board, Answer(h, w, mask))
