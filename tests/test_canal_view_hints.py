@@ -21,8 +21,8 @@ from solvers.canal_view.hints import (
     FLOODED,
     MAX_CELLS,
     Contra,
-    difficulty,
     effort,
+    finish_bank,
     make_geo,
     next_deduction,
     propagate,
@@ -175,12 +175,32 @@ def test_difficulty_and_example_on_a_small_bank() -> None:
     assert data == run_bank({}, params, lambda *a: None)
 
 
-def test_difficulty_on_the_committed_bank_uses_every_level() -> None:
+def test_difficulty_and_example_on_the_committed_bank() -> None:
+    """With the shipped params: every level used, easy boards present, and the example an
+    8x8 board of its own (not one of the bank's)."""
+    from solvers.canal_view.bank import BANK_PARAMS
+
     bank = _bank()
     data = {"boards": [{**e, "trace": trace(Board.from_json(e["board"]),
                                             Answer.from_json(e["answer"]))} for e in bank]}
-    got = Counter(difficulty(effort(e["trace"]), DIFFICULTY) for e in data["boards"])
+    out = finish_bank(data, BANK_PARAMS)
+    got = Counter(e["difficulty"] for e in out["boards"])
     assert set(got) == set(DIFFICULTY["levels"]) and got["easy"] >= 1, got
+    assert out["difficulty"] == BANK_PARAMS["difficulty"]
+    ex = out["example"]
+    assert (ex["board"]["h"], ex["board"]["w"]) == (8, 8)
+    assert ex["url"] not in {e["url"] for e in bank}
+    assert ex["board"] not in [e["board"] for e in bank]
+    assert 1 <= len(ex["trace"]) <= BANK_PARAMS["example_steps"]
+    check_trace_prefix(Board.from_json(ex["board"]), Answer.from_json(ex["answer"]),
+                       ex["trace"])
+
+
+def check_trace_prefix(board: Board, answer: Answer, steps: list[dict]) -> None:
+    rows = answer.rows()
+    for step in steps:
+        for (r, c), st in zip(step["cells"], step["states"]):
+            assert (rows[r][c] == "#") == (st == "flooded")
 
 
 # ---------------------------------------------------------------- irreparable ----------
