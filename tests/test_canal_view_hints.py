@@ -287,3 +287,30 @@ def test_irreparable_examples() -> None:
     (v,) = irreparable(board, st)
     assert v.rule == "canal.walled" and v.params == {"pieces": 2}
     assert "canal.walled" in RULES.ids
+
+
+def test_trace_on_random_small_boards_with_hidden_and_missing_numbers() -> None:
+    """Any board with an answer, unique or not, with '?' numbers or none: the trace still
+    decides every cell as that answer has it, a step at a time."""
+    rng = random.Random(3)
+    for _ in range(150):
+        h, w = rng.randint(1, 5), rng.randint(1, 5)
+        mask = random_canal(rng, h, w, rng.random())
+        full = full_board(h, w, mask)
+        cells = full.clue_cells()
+        keep = set(rng.sample(cells, rng.randint(0, len(cells))))
+        grid = [list(row) for row in with_clues(full, keep).clues]
+        for r, c in sorted(keep)[:1]:
+            if rng.random() < 0.3:
+                grid[r][c] = "?"
+        board = Board(h, w, tuple(tuple(row) for row in grid))
+        answer = Answer(h, w, mask)
+        steps = trace(board, answer)
+        rows = answer.rows()
+        decided = set()
+        for step in steps:
+            assert step["why"] and 1 <= len(step["cells"]) <= MAX_CELLS
+            for (r, c), st in zip(step["cells"], step["states"]):
+                assert (r, c) not in decided and (rows[r][c] == "#") == (st == "flooded")
+                decided.add((r, c))
+        assert len(decided) == h * w - len(board.clue_cells())

@@ -66,10 +66,8 @@ TEXT: dict[str, dict[str, str]] = {
                "{need} {dir}"),
         "ja": ("{subj}。{clue}はほかの向きで最大{other}マスなので、{dirja}に少なくとも{need}マス"
                "見えます"),
-        "den": ("The highlighted cells cap the other three directions at {other}, so at least "
-                "{need} of the {v} must lie {dir}."),
-        "dja": ("強調したマスがほかの三方向を最大{other}マスに抑えるので、{v}のうち少なくとも"
-                "{need}マスは{dirja}にあります。"),
+        "den": "The highlighted cells stop the other three directions after {other} in all.",
+        "dja": "強調したマスが、ほかの三方向を合わせて{other}マスまでに抑えています。",
     },
     "min0": {
         "en": ("{subj}: the {clue} can see nothing in the other directions, so at least "
@@ -121,15 +119,14 @@ TEXT: dict[str, dict[str, str]] = {
     "unreach": {
         "en": "{subj}: dry cells wall {itthem} off from the canal, which must be one group",
         "ja": "{subj}。陸地に囲まれて水路につながらず、水路はひとつながりでなければなりません",
-        "den": ("The highlighted dry cells and the edge close {itthem} in, away from every flooded "
-                "cell."),
-        "dja": "強調した陸地と盤の端に囲まれ、どの水路にも届きません。",
+        "den": "The highlighted dry cells and the edge close {itthem} in.",
+        "dja": "強調した陸地と盤の端に囲まれています。",
     },
     "cut": {
         "en": "{subj}: it is the only link left between the flooded cells at {a} and {b}",
         "ja": "{subj}。{a}と{b}の水路をつなぐ道はここしか残っていません",
-        "den": "Dry here, {a} and {b} would end up on two sides with no path between them.",
-        "dja": "ここを陸地にすると、{a}と{b}の間に道がなくなります。",
+        "den": "Dry, it would leave no path at all between those two flooded cells.",
+        "dja": "ここを陸地にすると、その二つの水路をつなぐ道がなくなります。",
     },
     "probe": {
         "en": "Try {wrong} at {cell}: it leads to a contradiction at {where}, so it is {right}",
