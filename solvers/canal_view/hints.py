@@ -64,7 +64,7 @@ TEXT: dict[str, dict[str, str]] = {
     "min": {
         "en": ("{subj}: the {clue} sees at most {other} in the other directions, so at least "
                "{need} {dir}"),
-        "ja": ("{subj}。{clue}はほかの向きで最大{other}マスなので、{dirja}に少なくとも{need}マス"
+        "ja": ("{subj}。{clue}はほかの向きでは最大{other}マスしか見えないので、{dirja}に少なくとも{need}マス"
                "見えます"),
         "den": "The highlighted cells stop the other three directions after {other} in all.",
         "dja": "強調したマスが、ほかの三方向を合わせて{other}マスまでに抑えています。",
