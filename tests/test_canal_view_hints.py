@@ -314,3 +314,35 @@ def test_trace_on_random_small_boards_with_hidden_and_missing_numbers() -> None:
                 assert (r, c) not in decided and (rows[r][c] == "#") == (st == "flooded")
                 decided.add((r, c))
         assert len(decided) == h * w - len(board.clue_cells())
+
+
+def test_irreparable_states_have_no_completion() -> None:
+    """Soundness by brute force: on small boards with many answers, whenever irreparable()
+    reports something for a partial state, no answer of the board agrees with its marks;
+    and the answers' own partial states report nothing."""
+    rng = random.Random(5)
+    reported = 0
+    for _ in range(12):
+        h, w = rng.randint(3, 5), rng.randint(3, 5)
+        mask = random_canal(rng, h, w, 0.5)
+        full = full_board(h, w, mask)
+        keep = set(rng.sample(full.clue_cells(), max(1, len(full.clue_cells()) // 3)))
+        board = with_clues(full, keep)
+        sols = [a.mask for a in brute(board, limit=100_000).solutions]
+        free = [i for i in range(h * w) if board.clues[i // w][i % w] is None]
+        for _ in range(60):
+            st = [DRY if board.clues[i // w][i % w] is not None else 0 for i in range(h * w)]
+            for i in rng.sample(free, rng.randint(1, len(free))):
+                st[i] = rng.choice((FLOODED, DRY))
+            fits = any(all(st[i] == 0 or (st[i] == FLOODED) == bool(m >> i & 1) for i in free)
+                       for m in sols)
+            if irreparable(board, st):
+                reported += 1
+                assert not fits, (board, st)
+        for m in sols[:5]:
+            st = [DRY if board.clues[i // w][i % w] is not None
+                  else (FLOODED if m >> i & 1 else DRY) for i in range(h * w)]
+            for i in rng.sample(free, len(free) // 2):
+                st[i] = 0
+            assert irreparable(board, st) == []
+    assert reported > 50
