@@ -10,6 +10,7 @@ from solvers.common import Puzzle
 from .board import RULES, Answer, Board, answer_rows, render_board, violations
 from .brute import brute
 from .ladder import RUNGS, solve
+from .partial import irreparable
 from .presentation import PLAY, RUNG_NAMES, draw_board
 from .puzzlink import PID, decode, encode
 from .stages import STAGES
@@ -35,6 +36,7 @@ PUZZLE = Puzzle(
     play=PLAY,
     stages=STAGES,
     brute_max_cells=36,
+    irreparable=irreparable,
 )
 
 # the independent confirmation `build-site verify` runs: (board, answer) -> bool

@@ -10,10 +10,12 @@ from solvers.common import Progress
 
 from .board import Answer, Board
 from .generate import generate
-from .ladder import solve, trace
+from .hints import DIFFICULTY, finish_bank, trace
+from .ladder import solve
 from .puzzlink import encode
 
-BANK_PARAMS = {"seed": 20261129, "sizes": {"8x8": 36, "12x12": 36}}
+BANK_PARAMS = {"seed": 20261129, "sizes": {"8x8": 36, "12x12": 36},
+               "difficulty": DIFFICULTY, "example_seed": 20261130, "example_steps": 6}
 
 
 def parse_size(size: str) -> tuple[int, int]:
@@ -51,4 +53,4 @@ def run_bank(inputs: Mapping[str, Any], params: Mapping[str, Any],
             boards.append(make_entry(size, k, board, answer))
             done += 1
             progress(done, total, f"bank {size} {k}/{count}")
-    return {"boards": boards}
+    return finish_bank({"boards": boards}, params)

@@ -204,6 +204,18 @@ RULES = RuleBook((
     Rule("canal.dryconnect", "every dry cell outside the largest group",
          "The dry cells are split into {pieces} pieces.",
          "水路でないマスが{pieces}つに分かれています。"),
+    # only while cells are undecided (solvers/canal_view/partial.py): what no filling repairs
+    Rule("canal.over", "the number and the flooded cells it sees",
+         "The {clue} at row {row}, column {col} already sees {seen}, more than {clue}.",
+         "{row}行{col}列の{clue}からはすでに水路が{seen}マス見えていて、{clue}を超えています。"),
+    Rule("canal.short", "the number and the dry marks that end its views",
+         ("The {clue} at row {row}, column {col} can now see at most {most}, not {clue}: "
+          "dry cells block its view."),
+         "{row}行{col}列の{clue}から見える水路は多くても{most}マスで、{clue}に届きません。"
+         "陸地が視界を遮っています。"),
+    Rule("canal.walled", "the flooded cells outside the largest part",
+         "Dry cells split the canal into {pieces} parts that can no longer join.",
+         "水路が陸地に遮られて{pieces}つに分かれ、もうつなげられません。"),
 ))
 
 

@@ -9,8 +9,9 @@ from solvers.common import PlaySpec
 from solvers.svg import WATER, Canvas
 
 RUNG_NAMES = {
-    "en": {"arm": "arms", "block": "blocks", "flow": "flow", "search": "search"},
-    "ja": {"arm": "腕", "block": "ブロック", "flow": "流れ", "search": "探索"},
+    "en": {"arm": "arms", "block": "blocks", "flow": "flow", "probe": "probe",
+           "search": "search"},
+    "ja": {"arm": "腕", "block": "ブロック", "flow": "流れ", "probe": "仮定", "search": "探索"},
 }
 
 # Player states: 0 undecided, 1 flooded, 2 marked dry. Clue cells are fixed dry.

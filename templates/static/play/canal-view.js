@@ -2,7 +2,7 @@
 // Board JSON {h, w, clues}; answer JSON {rows}: "#" flooded, "." dry.
 // Player states (PlaySpec.input): 0 undecided, 1 flooded, 2 marked dry. Clue cells are
 // fixed dry. Rule ids and params match solvers/canal_view/board.py violations().
-import { DIRS, connectViolation, hashRowsToStates, statesToHashRows } from "./grid.js";
+import { DIRS, cellCmp, connectViolation, hashRowsToStates, statesToHashRows } from "./grid.js";
 
 export function violations(board, answer) {
   const { h, w, clues } = board;
@@ -76,4 +76,88 @@ export function cellText(board, view, r, c, lang) {
   const v = board.clues[r][c];
   if (v !== null) return String(v);
   return view.input.states[lang][view.states[r * board.w + c]];
+}
+
+// ---- irreparable: what no filling of the undecided cells can repair --------------------
+// As solvers/canal_view/partial.py: with nothing undecided, every rule of violations();
+// otherwise a flooded numbered cell, a closed 2x2, a number that already sees too many
+// (canal.over: it and the cells it sees) or can no longer see enough (canal.short: it and the dry marks that end
+// its views), and flooded cells walled apart by dry cells (canal.walled).
+export function irreparable(board, view) {
+  const { h, w, clues } = board;
+  const st = view.states;
+  const isClue = (y, x) => clues[y][x] !== null;
+  let open = false;
+  for (let i = 0; i < h * w; i++) {
+    if (st[i] === 0 && clues[Math.floor(i / w)][i % w] === null) open = true;
+  }
+  if (!open) return violations(board, statesToHashRows(board, view));
+  const out = [];
+  const inside = (y, x) => y >= 0 && y < h && x >= 0 && x < w;
+  for (let r = 0; r < h; r++) {
+    for (let c = 0; c < w; c++) {
+      if (isClue(r, c) && st[r * w + c] === 1) {
+        out.push({ rule: "canal.numbered", cells: [[r, c]], params: { row: r + 1, col: c + 1 } });
+      }
+    }
+  }
+  for (let r = 0; r + 1 < h; r++) {
+    for (let c = 0; c + 1 < w; c++) {
+      const i = r * w + c;
+      if (st[i] === 1 && st[i + 1] === 1 && st[i + w] === 1 && st[i + w + 1] === 1) {
+        out.push({ rule: "canal.2x2", cells: [[r, c], [r, c + 1], [r + 1, c], [r + 1, c + 1]],
+          params: { row: r + 1, col: c + 1, row2: r + 2, col2: c + 2 } });
+      }
+    }
+  }
+  for (let r = 0; r < h; r++) {
+    for (let c = 0; c < w; c++) {
+      const v = clues[r][c];
+      if (typeof v !== "number") continue;
+      let lo = 0, hi = 0;
+      const seenCells = [], ends = [];
+      for (const [dy, dx] of DIRS) {
+        let y = r + dy, x = c + dx;
+        while (inside(y, x) && st[y * w + x] === 1) {
+          seenCells.push([y, x]); lo++; hi++; y += dy; x += dx;
+        }
+        while (inside(y, x) && st[y * w + x] !== 2) { hi++; y += dy; x += dx; }
+        if (inside(y, x) && !isClue(y, x)) ends.push([y, x]);
+      }
+      const p = { row: r + 1, col: c + 1, clue: v };
+      if (lo > v) {
+        out.push({ rule: "canal.over", cells: [[r, c], ...seenCells].sort(cellCmp),
+          params: { ...p, seen: lo } });
+      } else if (hi < v) {
+        out.push({ rule: "canal.short", cells: [[r, c], ...ends].sort(cellCmp),
+          params: { ...p, most: hi } });
+      }
+    }
+  }
+  // parts of the not-dry cells, in order of their first cell; those holding flooded cells
+  const part = new Int32Array(h * w).fill(-1);
+  const wet = [];
+  for (let s = 0; s < h * w; s++) {
+    if (st[s] === 2 || part[s] >= 0) continue;
+    part[s] = s;
+    const stack = [s], fl = [];
+    while (stack.length) {
+      const i = stack.pop();
+      const y = Math.floor(i / w), x = i % w;
+      if (st[i] === 1) fl.push([y, x]);
+      for (const [dy, dx] of DIRS) {
+        const yy = y + dy, xx = x + dx, j = yy * w + xx;
+        if (inside(yy, xx) && part[j] < 0 && st[j] !== 2) { part[j] = s; stack.push(j); }
+      }
+    }
+    if (fl.length) wet.push(fl.sort(cellCmp));
+  }
+  if (wet.length > 1) {
+    let best = 0;
+    for (let i = 1; i < wet.length; i++) if (wet[i].length > wet[best].length) best = i;
+    const cells = [];
+    wet.forEach((g, i) => { if (i !== best) cells.push(...g); });
+    out.push({ rule: "canal.walled", cells: cells.sort(cellCmp), params: { pieces: wet.length } });
+  }
+  return out;
 }
