@@ -6,11 +6,11 @@ way of filling the undecided cells still breaks. A numbered cell's digit is its 
 numbered neighbours, so a digit is known once every neighbour is decided. The checker
 module ``templates/static/play/sukoro.js`` exports the same function as ``irreparable``.
 
-* ``sukoro.clue``     a clue cell excluded, or a clue whose neighbours are all decided and
-                      whose count is not the clue;
-* ``sukoro.over``     a clue with undecided neighbours that already has more numbered
-                      neighbours than its value (the clue and those neighbours);
-* ``sukoro.under``    a clue whose numbered and undecided neighbours are fewer than its
+* ``sukoro.clue``     a clue cell excluded, or (on a finished board) a clue whose count is
+                      not the clue;
+* ``sukoro.over``     (unfinished board) a clue that already has more numbered neighbours
+                      than its value (the clue and those neighbours);
+* ``sukoro.under``    (unfinished board) a clue whose numbered and undecided neighbours are fewer than its
                       value (the clue and its excluded neighbours);
 * ``sukoro.equal``    two touching numbers whose digits are both known and equal;
 * ``sukoro.isolated`` a numbered cell whose neighbours are all excluded;
@@ -55,6 +55,9 @@ def irreparable(board: Board, states: Sequence[int]) -> list[Violation]:
     clues = board.flat()
     nb = [_nbrs(h, w, i) for i in range(n)]
     out: list[Violation] = []
+    # a finished board reports as violations() does; before that, a clue's violation
+    # names the cells that break it
+    finished = UNDECIDED not in st
 
     def at(i: int) -> dict[str, int]:
         return {"row": i // w + 1, "col": i % w + 1}
@@ -77,7 +80,7 @@ def irreparable(board: Board, states: Sequence[int]) -> list[Violation]:
             continue
         num = [j for j in nb[i] if st[j] == NUMBERED]
         und = [j for j in nb[i] if st[j] == UNDECIDED]
-        if not und:
+        if finished:
             if len(num) != v:
                 out.append(RULES.make("sukoro.clue", [cell(i)], **at(i), clue=v))
         elif len(num) > v:

@@ -140,6 +140,10 @@ export function irreparable(board, view) {
       known[i] = nb[i].filter((j) => st[j] === 1).length;
     }
   }
+  // a finished board reports as violations() does; before that, a clue's violation names
+  // the cells that break it
+  let finished = true;
+  for (let i = 0; i < n; i++) if (st[i] === 0) finished = false;
   const out = [];
   for (let i = 0; i < n; i++) {
     const v = clues[Math.floor(i / w)][i % w];
@@ -151,7 +155,7 @@ export function irreparable(board, view) {
     if (st[i] !== 1 || v === "?") continue;
     const num = nb[i].filter((j) => st[j] === 1);
     const und = nb[i].filter((j) => st[j] === 0);
-    if (!und.length) {
+    if (finished) {
       if (num.length !== v) {
         out.push({ rule: "sukoro.clue", cells: [cell(i)], params: { ...at(i), clue: v } });
       }
