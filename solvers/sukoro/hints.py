@@ -117,9 +117,9 @@ TEXT: dict[str, tuple[str, str]] = {
                  ("ほかのヒントの推論では、どのマスを仮定しても矛盾が出ません。このマスは探索で求めた"
                  "唯一の答えから取っています。")),
     # contradictions (for the probe's detail)
-    "x_over": ("the {v} at {x} would have more than {v} numbered neighbours",
+    "x_over": ("the {v} at {x} would have more than {vw} numbered neighbour{vs}",
                "{x}の{v}の隣の数字のマスが{v}個を超えます"),
-    "x_under": ("the {v} at {x} could no longer reach {v} numbered neighbours",
+    "x_under": ("the {v} at {x} could no longer reach {vw} numbered neighbour{vs}",
                 "{x}の{v}の隣の数字のマスが{v}個に届かなくなります"),
     "x_value": ("the number at {x} would have no value left that differs from its neighbours",
                 "{x}の数字に、隣と違う値が残らなくなります"),
@@ -134,6 +134,14 @@ TEXT: dict[str, tuple[str, str]] = {
     "case": ("as a {v} at {y}", "{v}なら{y}"),
     "case_last": ("and as a {v} at {y}", "{v}なら{y}"),
     "case_sep": (", ", "、"),
+    "deep": ("Trying digits one at a time rules out {notes}{more}. ",
+             "数字を1つずつ試すと、{notes}{more}は矛盾するので入りません。"),
+    # the sentence of such a probe says the trials come first
+    "deep_mark": ((": ", ": once trials rule out some digits elsewhere, "),
+                  ("みると", "みると、ほかのマスで数字を試して消した値を踏まえて")),
+    "note": ("{v} at {x} (contradiction at {y})", "{x}の{v}（{y}で矛盾）"),
+    "note_sep": ("; ", "、"),
+    "note_more": (" and {n} more", "ほか{n}個"),
     "as_digit": ("as a {v}, ", "{v}なら"),
     "chain": ("Following the same deductions as the other hints, {more} ({cells}). ",
               "ほかのヒントと同じ推論で{n}マス（{cells}）が決まります。"),
@@ -583,14 +591,16 @@ RUNG_OF = {"full_clue": "deg", "need_clue": "deg", "need_one": "deg", "empty_alo
            "bridge": "conn"}
 
 
-def _probe(eng: Engine, st: list[int], flat: list[int], limit: int):
+def _probe(eng: Engine, st: list[int], flat: list[int], limit: int,
+           base: list[int] | None = None):
     """The undecided cell whose wrong state fails fastest: (cell, cases, chain), cases a
     list of (digit or 0, contradiction); a number is tried digit by digit when trying it
     whole does not fail."""
     best = None
     rank = None
     later = []
-    base = eng.base(st)
+    if base is None:
+        base = eng.base(st)
     for i in range(eng.n):
         if st[i] != UND:
             continue
@@ -620,7 +630,37 @@ def _probe(eng: Engine, st: list[int], flat: list[int], limit: int):
     return best
 
 
-def _probe_step(eng: Engine, i: int, right: int, cases, chain: list[int]) -> dict[str, Any]:
+def _deep_probe(eng: Engine, st: list[int], flat: list[int], limit: int):
+    """A probe on the digits that trials rule out first: try each digit of each cell that
+    may hold two or more, drop the ones that fail, and probe again after each.
+    (cell, cases, chain, notes), notes the (cell, digit, contradiction cell) dropped."""
+    base = eng.base(st)
+    notes: list[tuple[int, int, int]] = []
+    progress = True
+    while progress:
+        progress = False
+        for i in range(eng.n):
+            digits = [v for v in range(1, 5) if base[i] >> v & 1]
+            if len(digits) < 2:
+                continue
+            for v in digits:
+                contra, _ = eng.dclose(st, i, NUM, limit, digit=v, dom=base[:])
+                if contra is None:
+                    continue
+                base[i] &= ~(1 << v)
+                notes.append((i, v, contra[2][0]))
+                again, _ = eng.dclose(st, -1, UND, eng.n, dom=base)
+                if again is not None:
+                    raise ValueError("the marks contradict the board")
+                found = _probe(eng, st, flat, limit, base=base[:])
+                if found is not None:
+                    return (*found, notes)
+                progress = True
+    return None
+
+
+def _probe_step(eng: Engine, i: int, right: int, cases, chain: list[int],
+                notes: list[tuple[int, int, int]] | None = None) -> dict[str, Any]:
     w = eng.w
     where: list[int] = []
     for _, (_, _, cells, _) in cases:
@@ -662,6 +702,18 @@ def _probe_step(eng: Engine, i: int, right: int, cases, chain: list[int]) -> dic
             x=_name(i, w, lang), trial="holds a number" if right == EMP else "is empty",
             trial_ja="に数字が入る" if right == EMP else "が空白だ", chain=chain_txt,
             what=what)
+    if notes:
+        out["trials"] = len(notes)
+        shown = notes[:4]
+        for lang in ("en", "ja"):
+            k = 0 if lang == "en" else 1
+            items = [TEXT["note"][k].format(v=v, x=_name(j, w, lang), y=_name(y, w, lang))
+                     for j, v, y in shown]
+            more = TEXT["note_more"][k].format(n=len(notes) - len(shown)) \
+                if len(notes) > len(shown) else ""
+            lead = TEXT["deep"][k].format(notes=TEXT["note_sep"][k].join(items), more=more)
+            det[lang] = lead + det[lang]
+            out[lang] = out[lang].replace(*TEXT["deep_mark"][k], 1)
     out["detail"] = det
     if chain:
         out["detail_cells"] = [list(divmod(j, w)) for j in chain[:MAX_CELLS]]
@@ -704,6 +756,13 @@ def trace(board: Board, answer: Answer, probe_limit: int = 60) -> list[dict[str,
             st[i] = right
             steps.append(_probe_step(eng, i, right, cases, chain))
             continue
+        deep = _deep_probe(eng, st, flat, eng.n)
+        if deep is not None:
+            i, cases, chain, notes = deep
+            right = NUM if flat[i] else EMP
+            st[i] = right
+            steps.append(_probe_step(eng, i, right, cases, chain, notes))
+            continue
         i = st.index(UND)
         # prefer a cell next to a decided one
         for j in range(eng.n):
@@ -721,22 +780,25 @@ def trace(board: Board, answer: Answer, probe_limit: int = 60) -> list[dict[str,
 LEVELS = ("easy", "medium", "hard", "expert")
 DIFFICULTY_PARAMS = {
     # a board is the first level whose every bound holds (the last level takes the rest)
-    "thresholds": {"easy": {"probe": 3, "search": 0},
-                   "medium": {"probe": 9, "search": 0},
-                   "hard": {"probe": 18, "search": 1}},
+    "thresholds": {"easy": {"probe": 3, "deep": 0, "search": 0},
+                   "medium": {"probe": 9, "deep": 0, "search": 0},
+                   "hard": {"probe": 20, "deep": 2, "search": 0}},
 }
 MEASURE = {
     "en": ("From the hint trace: how many steps need a trial (a probe: try a state, reach a "
-           "contradiction) and how many need the search. A level's bounds are the most of "
-           "each it allows."),
-    "ja": ("ヒントの手順から測ります。仮置き（状態を仮定して矛盾を導く手）と探索がそれぞれ何手"
-           "必要かを数え、各段階はそれぞれの上限で決まります。"),
+           "contradiction), how many of those first rule out digits by further trials "
+           "(deep), and how many need the search. A level allows at most its bound of each; "
+           "a board takes the first level whose bounds it meets."),
+    "ja": ("ヒントの手順から測ります。仮置き（状態を仮定して矛盾を導く手）の数、そのうち先に"
+           "ほかのマスの数字を試して消す必要がある手の数、探索の手数を数えます。各段階にはそれぞれ"
+           "の上限があり、盤は上限をすべて満たす最初の段階になります。"),
 }
 
 
 def effort(steps: list[dict[str, Any]]) -> dict[str, int]:
     rungs = [s["rung"] for s in steps]
     return {"steps": len(steps), "probe": rungs.count("probe"),
+            "deep": sum(1 for s in steps if s.get("trials")),
             "search": rungs.count("search"),
             "cells_max": max((len(s["cells"]) for s in steps), default=0)}
 
