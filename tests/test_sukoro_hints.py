@@ -192,7 +192,7 @@ def test_one_wrong_mark_breaks_little_and_names_the_cell():
             st = fresh[:]
             st[i] = 2 if vals[i] else 1
             vs = irreparable(b, st)
-            assert len(vs) <= 2
+            assert len(vs) <= 4  # at most one per neighbouring clue, plus the group
             if vs:
                 hits += 1
                 cell = divmod(i, b.w)
