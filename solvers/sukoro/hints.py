@@ -62,10 +62,16 @@ TEXT: dict[str, tuple[str, str]] = {
                     "そこに数字を入れても、隣に数字のマスがありません"),
     "empty_neq": ("a number there could only be {vals}, equal to {tv}, which it touches",
                   "そこに数字を入れると{vals}にしかならず、接している{tv}と同じ数になります"),
+    "empty_pair": (("a number there would be {k}, and so would the number at {y}, which it "
+                   "touches"),
+                   "そこに数字を入れると{k}になり、接している{y}の数字も{k}になります"),
     "cut": ("empty cells cut {them} off from the numbers, and all numbers form one group",
             "空白に囲まれて、ほかの数字とひとつながりになれません"),
     "bridge": ("it is the only link left between the number at {x} and the number at {y}",
                "{x}の数字と{y}の数字をつなぐ道はここしか残っていません"),
+    # a touching number: its digit as shown, or one only its value range leaves
+    "tv": ("the {v} at {c}", "{c}の{v}"),
+    "tv_derived": ("the number at {c}, which can only be {v}", "{v}にしかなれない{c}の数字"),
     # whole sentences
     "sentence": ("{Decided}: {reason}.", "{decided}。{reason}。"),
     "probe_num": ("Try a number at {x}: it leads to a contradiction at {y}, so it stays empty.",
@@ -100,6 +106,11 @@ TEXT: dict[str, tuple[str, str]] = {
                     "numbers must differ."),
                     ("{cells}に数字を入れると、その値は隣の数字の個数で、ここでは{vals}です。"
                     "どの値もすでに隣（{tv}）にあり、隣り合う数字は違う数でなければなりません。")),
+    "d_empty_pair": (("With a number at {cells}, all its neighbours would be decided and it "
+                     "would count {kw} numbered neighbour{ks}; the number at {y} would gain it "
+                     "as its last neighbour and count {k} as well. Touching numbers must differ."),
+                     ("{cells}に数字を入れると、隣がすべて決まってその値は{k}になります。{y}の数字も"
+                     "これが最後の隣となって{k}になります。隣り合う数字は違う数でなければなりません。")),
     "d_cut": (("All numbered cells form one connected group. No path through undecided cells "
               "leads from {cells} to the numbers, so a number there could never join them."),
               ("数字のマスはすべてひとつながりです。{cells}からは未定のマスを通って数字に届く道が"
@@ -188,8 +199,9 @@ def _fill(key: str, lang: str, w: int, p: Mapping[str, Any]) -> str:
         else:
             out[name] = v
         if name == "tv":
-            one = ("the {v} at {c}", "{c}の{v}")[0 if lang == "en" else 1]
-            ts = [one.format(v=val, c=_name(j, w, lang)) for val, j in v]
+            k = 0 if lang == "en" else 1
+            ts = [TEXT["tv_derived" if der else "tv"][k].format(v=val, c=_name(j, w, lang))
+                  for val, j, der in v]
             out[name] = ("、".join(ts) if lang == "ja" else
                          ts[0] if len(ts) == 1 else ", ".join(ts[:-1]) + " and " + ts[-1])
         if name in ("k", "v") and isinstance(v, int):
@@ -222,19 +234,31 @@ class Engine:
     def initial(self) -> list[int]:
         return [NUM if v is not None else UND for v in self.clues]
 
-    def known(self, st: list[int], j: int) -> int | None:
-        """The digit of numbered cell j, when it is known (a clue, or nothing undecided)."""
+    def known(self, st: list[int], j: int, deep: bool = True) -> int | None:
+        """The digit of numbered cell j, when it is known: a clue, a count with nothing
+        undecided around, or (``deep``) the one value in its count's range that no
+        touching known number takes."""
         clue = self.clues[j]
         if isinstance(clue, int):
             return clue
-        k = 0
+        sure = poss = 0
         for m in self.nb[j]:
             s = st[m]
-            if s == UND:
-                return None
-            if s == NUM:
-                k += 1
-        return k
+            if s != EMP:
+                poss += 1
+                if s == NUM:
+                    sure += 1
+        if sure == poss:
+            return sure
+        if not deep:
+            return None
+        vals = [v for v in range(max(1, sure), min(4, poss) + 1)
+                if not any(st[m] == NUM and self.known(st, m, False) == v for m in self.nb[j])]
+        return vals[0] if len(vals) == 1 else None
+
+    def derived(self, st: list[int], j: int) -> bool:
+        """Whether j's known digit is not yet its live count (undecided cells around)."""
+        return not isinstance(self.clues[j], int) and any(st[m] == UND for m in self.nb[j])
 
     def values(self, st: list[int], i: int, sure: int, poss: int
                ) -> tuple[list[int], dict[int, list[int]]]:
@@ -286,7 +310,9 @@ class Engine:
             t = sorted(tabu.get(sure + 1, []))
             if t:
                 return ("full_neq", und, EMP, [i, *t], {"x": i, "k": sure, "t": t,
-                                                          "tv": [(sure + 1, j) for j in t]})
+                                                          "tv": [(sure + 1, j,
+                                                                  self.derived(st, j))
+                                                                 for j in t]})
         if min(vals) == poss:
             if isinstance(clue, int):
                 return ("need_clue", und, NUM, [i, *num], {"x": i, "v": clue, "k": poss})
@@ -294,7 +320,7 @@ class Engine:
             if not bad:
                 return ("need_one", und, NUM, [i], {"x": i, "k": poss})
             t = sorted(j for v in bad for j in tabu[v])
-            tv = sorted((v, j) for v in bad for j in tabu[v])
+            tv = sorted((v, j, self.derived(st, j)) for v in bad for j in tabu[v])
             return ("need_neq", und, NUM, [i, *t], {"x": i, "k": poss, "bad": bad, "t": t,
                                                       "tv": tv})
         return None
@@ -308,11 +334,21 @@ class Engine:
             return None
         vals, tabu = self.values(st, i, sure, poss)
         if vals:
+            if und or sure == 0:
+                return None
+            # a number here would be `sure`, and so would a touching number whose only
+            # undecided neighbour is this cell
+            for j in num:
+                if isinstance(self.clues[j], int):
+                    continue
+                nj, uj = self.counts(st, j)
+                if uj == [i] and len(nj) + 1 == sure:
+                    return ("empty_pair", [i], EMP, [j], {"cells": [i], "k": sure, "y": j})
             return None
         lo, hi = max(1, sure), min(4, poss)
         bad = sorted(tabu)
         t = sorted(j for v in bad for j in tabu[v])
-        tv = sorted((v, j) for v in bad for j in tabu[v])
+        tv = sorted((v, j, self.derived(st, j)) for v in bad for j in tabu[v])
         return ("empty_neq", [i], EMP, t, {"cells": [i], "vals": bad, "t": t, "lo": lo,
                                             "hi": hi, "tv": tv})
 
@@ -382,7 +418,7 @@ class Engine:
     def find(self, st: list[int]):
         best = None
         order = {"full_clue": 0, "need_clue": 0, "need_one": 1, "empty_alone": 1,
-                 "full_neq": 2, "need_neq": 2, "empty_neq": 2}
+                 "full_neq": 2, "need_neq": 2, "empty_neq": 2, "empty_pair": 2}
         for i in range(self.n):
             d = self.local(st, i)
             if d is None:
@@ -573,7 +609,8 @@ def _step(eng: Engine, d, rung: str) -> dict[str, Any]:
         p["them"] = "them" if many else "it"
     detail_key = {"full_clue": "d_full_clue", "full_neq": "d_full_neq", "need_clue": "d_need",
                   "need_one": "d_need", "need_neq": "d_need", "empty_alone": "d_empty_alone",
-                  "empty_neq": "d_empty_neq", "cut": "d_cut", "bridge": "d_bridge"}[kind]
+                  "empty_neq": "d_empty_neq", "empty_pair": "d_empty_pair", "cut": "d_cut",
+                  "bridge": "d_bridge"}[kind]
     if kind == "need_clue":
         p["k"] = p["v"]
     for lang in ("en", "ja"):
@@ -587,7 +624,8 @@ def _step(eng: Engine, d, rung: str) -> dict[str, Any]:
 
 
 RUNG_OF = {"full_clue": "deg", "need_clue": "deg", "need_one": "deg", "empty_alone": "deg",
-           "full_neq": "neq", "need_neq": "neq", "empty_neq": "neq", "cut": "conn",
+           "full_neq": "neq", "need_neq": "neq", "empty_neq": "neq", "empty_pair": "neq",
+           "cut": "conn",
            "bridge": "conn"}
 
 
