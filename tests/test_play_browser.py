@@ -421,12 +421,13 @@ def _largest(slug: str) -> dict:
     return max(bank(slug)["boards"], key=lambda b: (b["h"] * b["w"], b["id"]))
 
 
+@pytest.mark.parametrize("lang", ["en", "ja"])
 @pytest.mark.parametrize("slug", ALL)
 @pytest.mark.parametrize("size", [(1366, 768), (1280, 720)], ids=["1366x768", "1280x720"])
-def test_board_and_check_fit_a_laptop_screen(slug, size, served, browser):
+def test_board_and_check_fit_a_laptop_screen(slug, size, lang, served, browser):
     page = browser.new_page(viewport={"width": size[0], "height": size[1]})
     try:
-        _open(page, served, "en", slug, _largest(slug)["id"])
+        _open(page, served, lang, slug, _largest(slug)["id"])
         board = page.locator("#board-svg").bounding_box()
         check = page.locator("#check").bounding_box()
         for box in (board, check):

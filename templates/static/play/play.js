@@ -270,6 +270,7 @@ async function load(id) {
   clearPanels();
   solved = isSolved();
   if (!solved) startClock();
+  wrap.style.removeProperty("--room");   // the title above may have changed its height
   draw();
   $("play-status").textContent = "";
   document.body.dataset.board = id;
@@ -301,6 +302,7 @@ function draw() {
   const parts = [];
   const trial = trialUnits();
   wrap.style.setProperty("--aspect", String(W / H));
+  if (!wrap.style.getPropertyValue("--room")) fitBoard();
   parts.push(`<rect class="bg" x="${PAD}" y="${PAD}" width="${w * CELL}" height="${h * CELL}"/>`);
   for (let r = 0; r < h; r++) {
     for (let c = 0; c < w; c++) {
@@ -365,6 +367,14 @@ function draw() {
   $("play-solved").hidden = !solved;
   if (solved) $("play-solved").textContent = fmt(T.solved, { time: clockText() });
 }
+
+// The height the window leaves under the board's top (in page coordinates, so scrolling
+// does not change it): the board is sized to fit it (play.css --room).
+function fitBoard() {
+  const top = wrap.getBoundingClientRect().top + window.scrollY;
+  wrap.style.setProperty("--room", `${Math.max(256, window.innerHeight - top - 12)}px`);
+}
+window.addEventListener("resize", () => { if (board) fitBoard(); });
 
 function cursorSvg() {
   if (!EDGES) {
