@@ -275,6 +275,17 @@ async function load(id) {
   $("play-status").textContent = "";
   document.body.dataset.board = id;
   if (!performance.getEntriesByName("play-rendered").length) performance.mark("play-rendered");
+  if (!entry.trace) loadTrace(entry);
+}
+
+// The inline first board comes without its hint trace: fetch it (with the board file)
+// once the board is drawn. Resolves when entry.trace is there ([] if it cannot be had).
+function loadTrace(e) {
+  if (!e.tracePending) {
+    e.tracePending = fetch(dataUrl(e.id)).then((res) => (res.ok ? res.json() : null))
+      .catch(() => null).then((d) => { e.trace = (d && d.trace) || []; });
+  }
+  return e.tracePending;
 }
 
 // ---- drawing -------------------------------------------------------------------------
@@ -958,8 +969,13 @@ function textOf(x) {
   return x && typeof x === "object" ? x[lang] || x.en || "" : x || "";
 }
 
-function hint() {
+async function hint() {
   if (!board) return;
+  if (!entry.trace) {
+    const e = entry;
+    await loadTrace(e);
+    if (e !== entry) return;
+  }
   const out = $("hint-out");
   marks = noMarks();
   clearPanels();
