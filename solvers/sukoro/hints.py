@@ -56,7 +56,7 @@ TEXT: dict[str, tuple[str, str]] = {
                  "{x}の数字には隣に数字のマスが1個以上必要で、残っているのはここだけです"),
     "need_neq": (("the number at {x} cannot be {bad} since it touches {tv}, so it needs "
                  "{kw} numbered neighbour{ks}, as many as can still hold one"),
-                 ("{x}の数字は接している{tv}と同じ数にはなれないので隣に数字のマスが{k}個必要で、"
+                 ("{x}の数字は接している{tv}と同じ数にはなれないので、隣に数字のマスが{k}個必要で、"
                  "入れられるマスもちょうど{k}個です")),
     "empty_alone": ("a number there would have no numbered neighbour",
                     "そこに数字を入れても、隣に数字のマスがありません"),
@@ -92,11 +92,21 @@ TEXT: dict[str, tuple[str, str]] = {
                    "numbered neighbour."),
                    ("{x}の数字の隣には数字のマスが{k}個あります。隣り合う数字は違う数でなければならず、"
                    "{tv}がすでに次の値なので、隣の数字をこれ以上増やせません。")),
-    "d_need": (("A number counts its numbered neighbours. The number at {x} must reach {k}, "
+    "d_need": (("A number counts its numbered neighbours. The number at {x} must be {k}, "
                "and its other neighbours are empty or off the board, so each of these must "
                "hold a number."),
-               ("数字は隣の数字のマスの個数です。{x}の数字は{k}にならなければならず、ほかの隣は空白か"
+               ("数字は隣の数字のマスの個数です。{x}の数字は{k}でなければならず、ほかの隣は空白か"
                "盤の外なので、これらのマスにはすべて数字が入ります。")),
+    "d_need_clue": (("A number counts its numbered neighbours. The {v} at {x} needs {vw} of "
+                     "them, and its other neighbours are empty or off the board, so each of "
+                     "these must hold a number."),
+                    ("数字は隣の数字のマスの個数です。{x}の{v}には隣に数字のマスが{v}個必要で、"
+                     "ほかの隣は空白か盤の外なので、これらのマスにはすべて数字が入ります。")),
+    "d_need_one": (("A number is the count of its numbered neighbours and is at least 1, so "
+                    "the number at {x} needs a numbered neighbour; its other neighbours are "
+                    "empty or off the board."),
+                   ("数字は隣の数字のマスの個数で、1以上です。{x}の数字には隣に数字のマスが必要で、"
+                    "ほかの隣は空白か盤の外です。")),
     "d_empty_alone": (("Every neighbour of {cells} is empty or off the board; a number with no "
                       "numbered neighbour would be 0, which is not allowed."),
                       ("{cells}の隣はすべて空白か盤の外です。隣に数字のない数字は0になってしまい、"
@@ -607,8 +617,8 @@ def _step(eng: Engine, d, rung: str) -> dict[str, Any]:
     p.setdefault("cells", cells)
     if kind == "cut":
         p["them"] = "them" if many else "it"
-    detail_key = {"full_clue": "d_full_clue", "full_neq": "d_full_neq", "need_clue": "d_need",
-                  "need_one": "d_need", "need_neq": "d_need", "empty_alone": "d_empty_alone",
+    detail_key = {"full_clue": "d_full_clue", "full_neq": "d_full_neq",
+                  "need_clue": "d_need_clue", "need_one": "d_need_one", "need_neq": "d_need", "empty_alone": "d_empty_alone",
                   "empty_neq": "d_empty_neq", "empty_pair": "d_empty_pair", "cut": "d_cut",
                   "bridge": "d_bridge"}[kind]
     if kind == "need_clue":
