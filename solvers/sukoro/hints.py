@@ -315,7 +315,7 @@ class Engine:
             return None
         if max(vals) == sure:
             if isinstance(clue, int):
-                return ("full_clue", und, EMP, [i], {"x": i, "v": clue, "k": sure,
+                return ("full_clue", und, EMP, [i, *num], {"x": i, "v": clue, "k": sure,
                                                        "nums": num})
             t = sorted(tabu.get(sure + 1, []))
             if t:
@@ -339,7 +339,7 @@ class Engine:
         num, und = self.counts(st, i)
         sure, poss = len(num), len(num) + len(und)
         if poss == 0:
-            return ("empty_alone", [i], EMP, [i], {"cells": [i]})
+            return ("empty_alone", [i], EMP, list(self.nb[i]), {"cells": [i]})
         if self.clues[i] is not None:
             return None
         vals, tabu = self.values(st, i, sure, poss)
