@@ -11,12 +11,18 @@ engine works on those marks, the way a solver on paper does:
              least one, or the smallest value a touching equal number leaves it) numbers
              them all;
 * ``empty``  an undecided cell where a number would have no possible value (no numbered
-             neighbour at all, or only values that equal a number it touches) is empty;
+             neighbour at all, or only values that equal a number it touches), or would
+             complete a touching number with its own value, is empty;
 * ``cut``    undecided cells that empty cells cut off from the numbers are empty;
 * ``bridge`` an undecided cell that is the only link between numbered cells is numbered;
-* ``probe``  a cell whose other state leads, by the deductions above, to a
-             contradiction (the shortest such chain is chosen);
+* ``probe``  a cell whose other state leads, followed on digits by the deductions above,
+             to a contradiction (the shortest such chain is chosen; a number that does not
+             fail whole is tried digit by digit). Where no cell fails so, digits of other
+             cells are first ruled out by trials of their own, and the probe says so;
 * ``search`` only when no single probe works: one cell from the answer, said honestly.
+
+A touching number's digit counts as known when it is a clue, its live count with no
+undecided neighbour, or the one value its range leaves ("which can only be 3").
 
 Each step decides the cells of one deduction (at most ``MAX_CELLS``), names them, and
 gives the cells that justify it (``why``). Sentences come from ``TEXT`` below.
