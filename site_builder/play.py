@@ -273,8 +273,9 @@ def page_context(puzzle: Any, lang: str, index: list[dict[str, Any]], data_url: 
         "levelNames": {lvl: LEVEL_NAMES[lang].get(lvl, lvl) for lvl in levels or LEVELS},
         "strings": JS_STRINGS[lang],
         # The newcomer's first board (first_board) rides along, so it draws without a
-        # fetch.
-        "first": first,
+        # fetch; its hint trace (the bulk of a board file) is fetched after the first
+        # render, with the board file.
+        "first": {k: v for k, v in first.items() if k != "trace"} if first else None,
     }
     return {"play": {"slug": puzzle.slug, "name": puzzle.names[lang], "model": spec.model,
                      "css": spec.css, "s": PAGE[lang] | MODEL_PAGE[lang][spec.model],

@@ -87,6 +87,8 @@ def _open(page, base: str, lang: str, slug: str, bid: str) -> None:
     page.goto(f"{base}/{lang}/{slug}/play/index.html#{bid}")
     page.wait_for_selector("body[data-ready='1']")
     page.wait_for_function(f"document.body.dataset.board === {json.dumps(bid)}")
+    # The inline first board's hint trace arrives after the first render.
+    page.wait_for_function("!!(window.__play && window.__play.entry.trace)")
 
 
 def _check_items(page) -> list:
@@ -421,12 +423,13 @@ def _largest(slug: str) -> dict:
     return max(bank(slug)["boards"], key=lambda b: (b["h"] * b["w"], b["id"]))
 
 
+@pytest.mark.parametrize("lang", ["en", "ja"])
 @pytest.mark.parametrize("slug", ALL)
 @pytest.mark.parametrize("size", [(1366, 768), (1280, 720)], ids=["1366x768", "1280x720"])
-def test_board_and_check_fit_a_laptop_screen(slug, size, served, browser):
+def test_board_and_check_fit_a_laptop_screen(slug, size, lang, served, browser):
     page = browser.new_page(viewport={"width": size[0], "height": size[1]})
     try:
-        _open(page, served, "en", slug, _largest(slug)["id"])
+        _open(page, served, lang, slug, _largest(slug)["id"])
         board = page.locator("#board-svg").bounding_box()
         check = page.locator("#check").bounding_box()
         for box in (board, check):
@@ -707,6 +710,10 @@ def test_newcomer_sees_an_easy_board_and_can_filter_by_difficulty(served, browse
         assert easy is not boards[0]
         assert page.evaluate("document.body.dataset.board") == easy["id"]
         assert "初級" in page.locator("#board-title").text_content()
+        # Its trace is not inline (it comes with the board file): a hint still works.
+        page.click("#hint")
+        page.wait_for_selector("#hint-out .step")
+        assert easy["trace"][0]["ja"] in page.locator("#hint-out").text_content()
         levels = page.locator("#pick-level option").all_text_contents()
         assert levels[0] == "すべての難易度" and "初級" in levels and "最上級" in levels
         page.select_option("#pick-level", "expert")

@@ -160,7 +160,7 @@ def test_first_board_is_an_easy_one(slug, outputs):
         low = min(levels.index(b["difficulty"]) for b in rated)
         want = next(b for b in rated if levels.index(b["difficulty"]) == low)
     assert cfg["first"]["id"] == want["id"]
-    assert cfg["first"] == play.board_entry(want)
+    assert cfg["first"] == {k: v for k, v in play.board_entry(want).items() if k != "trace"}
 
 
 def test_first_board_rules():

@@ -13,6 +13,7 @@ from solvers.common import Puzzle, Stage
 from .board import PID, RULES, Answer, Board, answer_rows, decode, encode, render_board, violations
 from .brute import brute
 from .ladder import RUNGS, solve
+from .partial import irreparable
 from .presentation import PLAY, RUNG_NAMES, draw_board
 from .stages import (
     BANK_PARAMS,
@@ -43,6 +44,7 @@ PUZZLE = Puzzle(
     render_board=render_board,
     draw_board=draw_board,
     play=PLAY,
+    irreparable=irreparable,
     stages=(
         Stage("bank", bank, BANK_PARAMS),
         # these import numpy or the SAT solver, so they load only when they run

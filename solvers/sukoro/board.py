@@ -165,6 +165,16 @@ RULES = RuleBook((
          "that cell (a printed clue whose cell is blank or holds another digit; \"?\": only blank)",
          "The printed {clue} at row {row}, column {col} is not in the answer with that value.",
          "{row}行{col}列に印刷された{clue}が、その数字のまま答えに残っていません。"),
+    # partial-only: a clue that no way of filling the undecided cells can satisfy
+    Rule("sukoro.over", "the clue and its numbered neighbours",
+         "The {clue} at row {row}, column {col} already has {count} numbered neighbours, "
+         "more than {clue}.",
+         "{row}行{col}列の{clue}の隣には、すでに数字のマスが{count}個あり、{clue}個を超えています。"),
+    Rule("sukoro.under", "the clue and its excluded neighbours",
+         "The {clue} at row {row}, column {col} can get at most {most} numbered neighbours, "
+         "fewer than {clue}.",
+         "{row}行{col}列の{clue}の隣で数字を入れられるマスは多くても{most}個で、"
+         "{clue}個に届きません。"),
     Rule("sukoro.count", "that cell",
          "The {value} at row {row}, column {col} has {count} numbered neighbours, not {value}.",
          "{row}行{col}列の{value}の隣にある数字のマスは{count}個で、{value}個ではありません。"),

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from . import hints
 from .board import Answer, Board, encode
 from .ladder import (
     BLANK,
@@ -109,4 +110,4 @@ def bank_entry(board: Board, answer: Answer, ident: str) -> dict[str, Any]:
     return {"id": ident, "size": f"{board.h}x{board.w}", "h": board.h, "w": board.w,
             "grade": res.rung, "clues": board.clue_count(), "url": encode(board),
             "board": board.to_json(), "answer": answer.to_json(),
-            "trace": trace(board, answer)}
+            "trace": hints.trace(board, answer)}

@@ -8,11 +8,14 @@ from typing import Any
 
 from solvers.common import Progress, no_progress
 
-from . import studies
+from . import hints, studies
 from .board import Answer, Board
 from .generate import bank_entry, generate
 
-BANK_PARAMS = {"seed": 57, "sizes": ["6x6", "8x8", "10x10"], "count": 24}
+BANK_PARAMS = {"seed": 57, "sizes": ["6x6", "8x8", "10x10"], "count": 24,
+               # difficulty from the hint trace's effort (hints.finish); the example board
+               # of the article comes from its own seed
+               "difficulty": hints.DIFFICULTY_PARAMS, "example_seed": 5701}
 # Blank-board census: for each height, the widest board counted exactly.
 LEDGER_COLS = {1: 10, 2: 10, 3: 10, 4: 8, 5: 7, 6: 6, 7: 5}
 # Blank boards counted past the spec, by two transfers.
@@ -46,7 +49,7 @@ def bank(inputs: Mapping[str, Any], params: Mapping[str, Any],
             board, answer = generate(h, w, rng)
             boards.append(bank_entry(board, answer, f"{size}-{k + 1:02d}"))
             progress(len(boards), total, f"bank {size} #{k + 1}")
-    return {"boards": boards}
+    return hints.finish({"boards": boards}, params)
 
 
 def stats(inputs: Mapping[str, Any], params: Mapping[str, Any],

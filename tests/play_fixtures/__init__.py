@@ -316,7 +316,7 @@ PUZZLES = {p.slug: p for p in (REGIONS, EDGES)}
 # ---- boards ----------------------------------------------------------------------------
 
 LEVELS = ["easy", "medium", "hard", "expert"]
-DIFFICULTY = {"levels": LEVELS, "thresholds": {"easy": 0, "medium": 1, "hard": 3},
+DIFFICULTY = {"levels": LEVELS, "thresholds": {"easy": 1, "medium": 2, "hard": 3},
               "measure": {"en": "probe and search steps in the hint trace",
                           "ja": "ヒントの手順のうち仮定と探索の数"}}
 
@@ -415,7 +415,7 @@ def _regions_trace(board: dict[str, Any], rows: list[str]) -> list[dict[str, Any
 
 def _regions_bank() -> dict[str, Any]:
     a = {"h": 3, "w": 3, "regions": [[0, 0, 1], [0, 2, 1], [2, 2, 1]],
-         "clues": [[1, None, None], [None, 1, None], [None, None, 1]]}
+         "clues": [[1, None, None], [None, None, None], [None, None, 1]]}
     a_rows = ["1..", ".1.", "..1"]
     b = {"h": 2, "w": 4, "regions": [[0, 0, 1, 1], [2, 2, 2, 1]],
          "clues": [[None] * 4, [None] * 4]}
@@ -438,7 +438,7 @@ def _regions_bank() -> dict[str, Any]:
             # Bank order: a hard board first, so a newcomer's first board (the first easy
             # one) is not simply the first.
             "boards": [_entry("2x4-01", b, {"rows": b_rows}, _regions_trace(b, b_rows), 0),
-                       _entry("3x3-01", a, {"rows": a_rows}, _regions_trace(a, a_rows), 3),
+                       _entry("3x3-01", a, {"rows": a_rows}, _regions_trace(a, a_rows), 2),
                        _entry("12x12-01", c, {"rows": c_rows}, _regions_trace(c, c_rows),
                               clues)]}
 

@@ -270,10 +270,22 @@ async function load(id) {
   clearPanels();
   solved = isSolved();
   if (!solved) startClock();
+  wrap.style.removeProperty("--room");   // the title above may have changed its height
   draw();
   $("play-status").textContent = "";
   document.body.dataset.board = id;
   if (!performance.getEntriesByName("play-rendered").length) performance.mark("play-rendered");
+  if (!entry.trace) loadTrace(entry);
+}
+
+// The inline first board comes without its hint trace: fetch it (with the board file)
+// once the board is drawn. Resolves when entry.trace is there ([] if it cannot be had).
+function loadTrace(e) {
+  if (!e.tracePending) {
+    e.tracePending = fetch(dataUrl(e.id)).then((res) => (res.ok ? res.json() : null))
+      .catch(() => null).then((d) => { e.trace = (d && d.trace) || []; });
+  }
+  return e.tracePending;
 }
 
 // ---- drawing -------------------------------------------------------------------------
@@ -301,6 +313,7 @@ function draw() {
   const parts = [];
   const trial = trialUnits();
   wrap.style.setProperty("--aspect", String(W / H));
+  if (!wrap.style.getPropertyValue("--room")) fitBoard();
   parts.push(`<rect class="bg" x="${PAD}" y="${PAD}" width="${w * CELL}" height="${h * CELL}"/>`);
   for (let r = 0; r < h; r++) {
     for (let c = 0; c < w; c++) {
@@ -365,6 +378,14 @@ function draw() {
   $("play-solved").hidden = !solved;
   if (solved) $("play-solved").textContent = fmt(T.solved, { time: clockText() });
 }
+
+// The height the window leaves under the board's top (in page coordinates, so scrolling
+// does not change it): the board is sized to fit it (play.css --room).
+function fitBoard() {
+  const top = wrap.getBoundingClientRect().top + window.scrollY;
+  wrap.style.setProperty("--room", `${Math.max(256, window.innerHeight - top - 12)}px`);
+}
+window.addEventListener("resize", () => { if (board) fitBoard(); });
 
 function cursorSvg() {
   if (!EDGES) {
@@ -948,8 +969,13 @@ function textOf(x) {
   return x && typeof x === "object" ? x[lang] || x.en || "" : x || "";
 }
 
-function hint() {
+async function hint() {
   if (!board) return;
+  if (!entry.trace) {
+    const e = entry;
+    await loadTrace(e);
+    if (e !== entry) return;
+  }
   const out = $("hint-out");
   marks = noMarks();
   clearPanels();

@@ -113,3 +113,103 @@ export function cellText(board, view, r, c, lang) {
   if (st === 1) return String(liveCount(board, view.states, r, c));
   return view.input.states[lang][st];
 }
+
+// ---- the check that tells wrong from unfinished -----------------------------------
+// Only what no filling of the undecided cells can repair (solvers/sukoro/partial.py, the
+// same rule ids, cells and params). A digit is known once no neighbour is undecided.
+export function irreparable(board, view) {
+  const { h, w, clues } = board;
+  const n = h * w;
+  const st = view.states;
+  const nb = [];
+  for (let i = 0; i < n; i++) {
+    const r = Math.floor(i / w), c = i % w;
+    const a = [];
+    if (r > 0) a.push(i - w);
+    if (c > 0) a.push(i - 1);
+    if (c + 1 < w) a.push(i + 1);
+    if (r + 1 < h) a.push(i + w);
+    nb.push(a);
+  }
+  const cell = (i) => [Math.floor(i / w), i % w];
+  const at = (i) => ({ row: Math.floor(i / w) + 1, col: (i % w) + 1 });
+  const byCell = (a, b) => a[0] - b[0] || a[1] - b[1];
+  const known = new Array(n).fill(0);
+  for (let i = 0; i < n; i++) {
+    if (st[i] === 1 && nb[i].every((j) => st[j] !== 0)) {
+      known[i] = nb[i].filter((j) => st[j] === 1).length;
+    }
+  }
+  // a finished board reports as violations() does; before that, a clue's violation names
+  // the cells that break it
+  let finished = true;
+  for (let i = 0; i < n; i++) if (st[i] === 0) finished = false;
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    const v = clues[Math.floor(i / w)][i % w];
+    if (v === null) continue;
+    if (st[i] === 2) {
+      out.push({ rule: "sukoro.clue", cells: [cell(i)], params: { ...at(i), clue: v } });
+      continue;
+    }
+    if (st[i] !== 1 || v === "?") continue;
+    const num = nb[i].filter((j) => st[j] === 1);
+    const und = nb[i].filter((j) => st[j] === 0);
+    if (finished) {
+      if (num.length !== v) {
+        out.push({ rule: "sukoro.clue", cells: [cell(i)], params: { ...at(i), clue: v } });
+      }
+    } else if (num.length > v) {
+      out.push({ rule: "sukoro.over", cells: [i, ...num].map(cell).sort(byCell),
+        params: { ...at(i), clue: v, count: num.length } });
+    } else if (num.length + und.length < v) {
+      const exc = nb[i].filter((j) => st[j] === 2);
+      out.push({ rule: "sukoro.under", cells: [i, ...exc].map(cell).sort(byCell),
+        params: { ...at(i), clue: v, most: num.length + und.length } });
+    }
+  }
+  for (let i = 0; i < n; i++) {
+    const v = known[i];
+    if (!v) continue;
+    const r = Math.floor(i / w), c = i % w;
+    if (c + 1 < w && known[i + 1] === v) {
+      out.push({ rule: "sukoro.equal", cells: [[r, c], [r, c + 1]],
+        params: { value: v, row: r + 1, col: c + 1, row2: r + 1, col2: c + 2 } });
+    }
+    if (r + 1 < h && known[i + w] === v) {
+      out.push({ rule: "sukoro.equal", cells: [[r, c], [r + 1, c]],
+        params: { value: v, row: r + 1, col: c + 1, row2: r + 2, col2: c + 1 } });
+    }
+  }
+  for (let i = 0; i < n; i++) {
+    if (st[i] === 1 && nb[i].every((j) => st[j] === 2)) {
+      out.push({ rule: "sukoro.isolated", cells: [cell(i)], params: at(i) });
+    }
+  }
+  // parts: the numbered cells of each group of not-excluded cells
+  const comp = new Int32Array(n).fill(-1);
+  const groups = [];
+  for (let i = 0; i < n; i++) {
+    if (st[i] !== 1 || comp[i] >= 0) continue;
+    const k = groups.length;
+    comp[i] = k;
+    const stack = [i], grp = [];
+    while (stack.length) {
+      const j = stack.pop();
+      if (st[j] === 1) grp.push(j);
+      for (const m of nb[j]) {
+        if (comp[m] < 0 && st[m] !== 2) { comp[m] = k; stack.push(m); }
+      }
+    }
+    groups.push(grp);
+  }
+  if (groups.length > 1) {
+    let best = 0;
+    for (let k = 1; k < groups.length; k++) if (groups[k].length > groups[best].length) best = k;
+    const rest = [];
+    groups.forEach((g, k) => { if (k !== best) rest.push(...g.map(cell)); });
+    rest.sort(byCell);
+    out.push({ rule: "sukoro.connect", cells: rest, params: { pieces: groups.length } });
+  }
+  return out;
+}
