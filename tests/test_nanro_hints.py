@@ -240,3 +240,21 @@ def test_js_irreparable_agrees_with_python(tmp_path):
         want = [{"rule": v.rule, "cells": [list(c) for c in v.cells], "params": dict(v.params)}
                 for v in irreparable(board, st)]
         assert got == want, (board.to_json(), st)
+
+
+def test_search_steps_when_no_probe_works(monkeypatch):
+    """With probes switched off, a probe board's trace falls back to single-cell search
+    steps that still reach the answer, each with an honest sentence."""
+    from solvers.nanro import hints
+
+    monkeypatch.setattr(hints, "_probe", lambda ctx, val, truth: None)
+    _, board, ans = next(p for p in PAIRS if any(s["rung"] == "probe" for s in TRACES[p[0]]))
+    steps = hints.trace(board, ans)
+    found = [s for s in steps if s["rung"] == "search"]
+    assert found and all(len(s["cells"]) == 1 and s["why"] for s in found)
+    assert found[0]["en"].startswith("No short chain of deductions decides a cell here")
+    decided = {(r, c) for s in steps for r, c in s["cells"]}
+    assert len(decided) + board.clue_count() == board.h * board.w
+    for s in steps:
+        for (r, c), name in zip(s["cells"], s["states"]):
+            assert (name == "number") == ((r, c) in ans.cells)

@@ -33,14 +33,15 @@ RULES = RuleBook([
          "numbers.",
          "{row} 行 {col} 列の領域の値は {label} ですが、数字は {count} 個です。"),
     Rule("nanro.over", "the region's clue (or first cell) and its numbered cells",
-         "The region at row {row}, column {col} must hold {clue} numbers but already holds "
-         "{count}.",
-         "{row} 行 {col} 列の領域には数字が {clue} 個入るはずですが、すでに {count} 個あります。"),
+         "The clue {clue} of the region at row {row}, column {col} is exceeded: the region "
+         "already holds {count} numbers.",
+         "{row} 行 {col} 列の領域には、すでに数字が {count} 個あり、手掛かりの {clue} を"
+         "超えています。"),
     Rule("nanro.short", "the region's clue (or first cell) and its blank cells",
-         "The region at row {row}, column {col} must hold {clue} numbers but has only {room} "
-         "cells left that are not blank.",
-         "{row} 行 {col} 列の領域には数字が {clue} 個入るはずですが、空白でないマスは {room} "
-         "個しか残っていません。"),
+         "The clue {clue} of the region at row {row}, column {col} can no longer be met: at "
+         "most {room} of its cells can still hold a number.",
+         "{row} 行 {col} 列の領域の手掛かり {clue} は、もう満たせません。数字を入れられる"
+         "マスは多くても {room} 個です。"),
     Rule("nanro.connect", "every numbered cell outside the largest group",
          "The numbers form {groups} separate groups; they must form one.",
          "数字のマスが {groups} つのかたまりに分かれています。一つにつながる必要があります。"),
