@@ -188,8 +188,7 @@ def test_irreparable_single_wrong_mark():
         cell = divmod(i, board.w)
         assert len(got) <= 4, [v.en for v in got]   # e.g. two 2×2 blocks and a count
         for v in got:
-            if v.rule != "nanro.cut":
-                assert cell in v.cells, (v.rule, v.cells, cell)
+            assert cell in v.cells, (v.rule, v.cells, cell)
         singles += bool(got)
     assert singles > 0
 
@@ -258,3 +257,11 @@ def test_search_steps_when_no_probe_works(monkeypatch):
     for s in steps:
         for (r, c), name in zip(s["cells"], s["states"]):
             assert (name == "number") == ((r, c) in ans.cells)
+
+
+def test_cut_names_the_blank_cells_between_the_parts():
+    board = Board(2, 3, ((0, 0, 1), (2, 2, 1)), ((1, None, 1), (None, None, None)))
+    got = irreparable(board, [1, 2, 1, 0, 2, 0])
+    assert [v.rule for v in got] == ["nanro.cut"]
+    assert got[0].cells == ((0, 1), (0, 2), (1, 1)) and got[0].params == {"groups": 2}
+    assert irreparable(board, [1, 2, 1, 0, 0, 0]) == []

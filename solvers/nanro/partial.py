@@ -14,7 +14,8 @@ undecided cells can repair.
   among the cells named (``violations()`` names only the clue: ``nanro.clue``);
 * a fully decided region with no number (``nanro.empty``);
 * numbers that blank cells have split into parts no undecided cell can join
-  (``nanro.cut``: the numbers outside the part with the most).
+  (``nanro.cut``: the numbers outside the part with the most, and the blank cells that
+  touch two parts).
 
 A subset of the true answer's marks never triggers any of these.
 """
@@ -107,14 +108,16 @@ def irreparable(board: Board, states: Sequence[int]) -> list[Violation]:
 
 
 def _cut(h: int, w: int, st: list[int]) -> tuple[int, list[tuple[int, int]]] | None:
-    """(parts, numbered cells outside the part with the most numbers) when the cells that
-    are not blank fall into two or more parts holding numbers."""
-    seen = [False] * (h * w)
+    """(parts, cells) when the cells that are not blank fall into two or more parts
+    holding numbers: the numbered cells outside the part with the most numbers, and the
+    blank cells that touch two of the parts (where a blank mark cut them apart)."""
+    part = [-1] * (h * w)
     parts: list[list[tuple[int, int]]] = []
     for i in range(h * w):
-        if st[i] != NUMBERED or seen[i]:
+        if st[i] != NUMBERED or part[i] >= 0:
             continue
-        seen[i] = True
+        k = len(parts)
+        part[i] = k
         stack, nums = [i], []
         while stack:
             j = stack.pop()
@@ -123,14 +126,23 @@ def _cut(h: int, w: int, st: list[int]) -> tuple[int, list[tuple[int, int]]] | N
                 nums.append((r, c))
             for x, y in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
                 q = x * w + y
-                if 0 <= x < h and 0 <= y < w and not seen[q] and st[q] != BLANK:
-                    seen[q] = True
+                if 0 <= x < h and 0 <= y < w and part[q] < 0 and st[q] != BLANK:
+                    part[q] = k
                     stack.append(q)
         parts.append(nums)
     if len(parts) < 2:
         return None
     best = max(range(len(parts)), key=lambda i: (len(parts[i]), -i))
-    return len(parts), [x for i, p in enumerate(parts) if i != best for x in p]
+    cells = [x for i, p in enumerate(parts) if i != best for x in p]
+    for i in range(h * w):
+        if st[i] != BLANK:
+            continue
+        r, c = divmod(i, w)
+        near = {part[x * w + y] for x, y in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+                if 0 <= x < h and 0 <= y < w and part[x * w + y] >= 0}
+        if len(near) >= 2:
+            cells.append((r, c))
+    return len(parts), cells
 
 
 __all__ = ["irreparable"]

@@ -169,11 +169,12 @@ export function irreparable(board, view) {
     wrongCount(members.get(k)[0], k, lab);
   });
   // parts of the cells that are not blank, each holding numbers, found in reading order
-  const seen = new Uint8Array(h * w);
+  const part = new Int32Array(h * w).fill(-1);
   const parts = [];
   for (let i = 0; i < h * w; i++) {
-    if (st[i] !== 1 || seen[i]) continue;
-    seen[i] = 1;
+    if (st[i] !== 1 || part[i] >= 0) continue;
+    const k = parts.length;
+    part[i] = k;
     const stack = [i];
     const nums = [];
     while (stack.length) {
@@ -182,8 +183,8 @@ export function irreparable(board, view) {
       if (st[j] === 1) nums.push([r, c]);
       for (const [x, y] of [[r - 1, c], [r + 1, c], [r, c - 1], [r, c + 1]]) {
         const q = x * w + y;
-        if (x >= 0 && x < h && y >= 0 && y < w && !seen[q] && st[q] !== 2) {
-          seen[q] = 1;
+        if (x >= 0 && x < h && y >= 0 && y < w && part[q] < 0 && st[q] !== 2) {
+          part[q] = k;
           stack.push(q);
         }
       }
@@ -193,8 +194,18 @@ export function irreparable(board, view) {
   if (parts.length > 1) {
     let best = 0;
     parts.forEach((p, i) => { if (p.length > parts[best].length) best = i; });
-    out.push({ rule: "nanro.cut", cells: parts.filter((_, i) => i !== best).flat(),
-      params: { groups: parts.length } });
+    const cells = parts.filter((_, i) => i !== best).flat();
+    // and the blank cells that touch two parts (where a blank mark cut them apart)
+    for (let i = 0; i < h * w; i++) {
+      if (st[i] !== 2) continue;
+      const r = Math.floor(i / w), c = i % w;
+      const near = new Set();
+      for (const [x, y] of [[r - 1, c], [r + 1, c], [r, c - 1], [r, c + 1]]) {
+        if (x >= 0 && x < h && y >= 0 && y < w && part[x * w + y] >= 0) near.add(part[x * w + y]);
+      }
+      if (near.size >= 2) cells.push([r, c]);
+    }
+    out.push({ rule: "nanro.cut", cells, params: { groups: parts.length } });
   }
   for (const [k, m] of [...members.entries()].sort((a, b) => a[0] - b[0])) {
     if (count.get(k) === 0 && open.get(k) === 0) {
