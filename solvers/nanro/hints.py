@@ -252,7 +252,7 @@ class Ctx:
         if kind == "clue":
             return f"the {v} at {_cell_en(i, self.w)}", f"{_cell_ja(i, self.w)}の{v}"
         return (f"the label {v} at {_cell_en(i, self.w)}",
-                f"{_cell_ja(i, self.w)}の領域の値{v}")
+                f"{_cell_ja(i, self.w)}の値{v}")
 
 
 class Domains:
