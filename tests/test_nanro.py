@@ -104,8 +104,10 @@ def test_each_rule_on_its_own():
     v = violations(hinted, ans(["##", "#."]))
     assert [x.rule for x in v] == ["nanro.hint"] and v[0].params == {
         "label": 1, "count": 2, "row": 1, "col": 1}
+    # (nanro.over, nanro.short and nanro.cut: partial boards only, see test_nanro_hints)
     assert set(RULES.ids) == {"nanro.2x2", "nanro.clash", "nanro.clue", "nanro.hint",
-                              "nanro.connect", "nanro.empty"}
+                              "nanro.connect", "nanro.empty", "nanro.over", "nanro.short",
+                              "nanro.cut"}
 
 
 def test_two_by_two_counted_by_hand():

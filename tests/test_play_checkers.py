@@ -40,6 +40,8 @@ DIRS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 UNREACHED = {"canal.dryconnect", "nanro.hint", "sashigane.cover"}  # cover: drawn lines cover every cell
 # rules only irreparable() reports on an unfinished board (compared in its own test below)
 UNREACHED |= {"canal.over", "canal.short", "canal.walled"}
+# Nanro's rules for unfinished boards only (reported by irreparable(), never by violations())
+UNREACHED |= {"nanro.over", "nanro.short", "nanro.cut"}
 
 
 def _bank_answers(slug: str) -> list[tuple[dict, dict]]:

@@ -15,6 +15,7 @@ from .board import Answer, Board, answer_rows, render_board
 from .brute import brute
 from .codec import PID, decode, encode
 from .ladder import RUNGS, solve
+from .partial import irreparable
 from .presentation import PLAY, RUNG_NAMES, draw_board
 from .rules import RULES, violations
 from .stages import BANK_PARAMS, LEDGER_PARAMS, STATS_PARAMS, bank, stats
@@ -46,6 +47,7 @@ PUZZLE = Puzzle(
         Stage("timing", timing, TIMING_PARAMS, deps=("bank",)),
     ),
     brute_max_cells=36,
+    irreparable=irreparable,
 )
 
 __all__ = ["PUZZLE", "RULES", "RUNGS", "Answer", "Board", "brute", "decode", "encode",

@@ -1,5 +1,6 @@
 """The generator: a random partition, a random legal answer, clues revealed until the
-target rung completes, then every clue that is not needed taken back; and the hint trace.
+target rung completes, then every clue that is not needed taken back (the hint trace is
+in ``hints``).
 """
 
 from __future__ import annotations
@@ -11,17 +12,8 @@ from solvers.grid import Clue
 
 from .board import Answer, Board, region_counts
 from .codec import encode
-from .ladder import (
-    LEVEL,
-    RUNGS,
-    completes,
-    fixpoint,
-    geometry,
-    initial,
-    propagate,
-    prove,
-    random_answer,
-)
+from .hints import trace
+from .ladder import LEVEL, RUNGS, completes, fixpoint, prove, random_answer
 
 
 def random_partition(h: int, w: int, rng: random.Random, lo: int = 2, hi: int = 4,
@@ -140,60 +132,6 @@ def generate(h: int, w: int, rng: random.Random, target: str = "probe",
         b = reveal(empty, ans, LEVEL[target], rng)
         if b is not None:
             return b, ans
-
-
-_WHY = {
-    "count": (("Counting: a region holds exactly its number of numbers, so these cells are "
-              "settled."),
-              "数える: 領域の数字の個数はその値そのものなので、これらのマスが決まります。"),
-    "block": ("No 2×2 of numbers: three numbers in a block leave the fourth cell blank.",
-              "2×2 禁止: 3 マスが数字の 2×2 では、残りの 1 マスは空白です。"),
-    "clash": ("Equal numbers cannot touch across a border, which settles these cells.",
-              "同じ数字は境界をはさんで隣り合えないので、これらのマスが決まります。"),
-    "reach": (("One group: cells cut off from the numbers are blank, and cells that alone "
-              "hold the group together are numbers."),
-              "ひとつながり: 数字の塊に届かないマスは空白、塊をつなぐ唯一の通り道は数字です。"),
-    "probe": ("Try and see: the other choice for these cells leads to a contradiction.",
-              "仮定してみる: これらのマスは、逆を仮定すると矛盾します。"),
-    "search": ("Only search is left here: the remaining cells follow from the unique answer.",
-               "ここから先は探索のみ: 残りのマスは唯一の答えから決まります。"),
-}
-
-
-def trace(board: Board, answer: Answer) -> list[dict[str, Any]]:
-    """The ladder's deduction from the untouched board, one step per rung application
-    (the lowest rung that decides something new)."""
-    g = geometry(board.h, board.w, board.regions)
-    st = initial(board, g)
-    if st is None:
-        raise ValueError("the board contradicts itself")
-    steps: list[dict[str, Any]] = []
-    truth = sum(1 << i for i, v in enumerate(answer.flat()) if v)
-    while (st.num | st.blank) != g.full:
-        known = st.num | st.blank
-        for k in range(LEVEL["probe"] + 1):
-            t = st.copy()
-            if not propagate(g, t, k):
-                raise ValueError("the board contradicts itself")
-            new = (t.num | t.blank) & ~known
-            if new:
-                st = t
-                steps.append(_step(RUNGS[k], new, t.num, g.w, g.n))
-                break
-        else:
-            rest = g.full & ~known
-            st.num |= truth & rest
-            st.blank |= rest & ~truth
-            steps.append(_step("search", rest, st.num, g.w, g.n))
-    return steps
-
-
-def _step(rung: str, cells: int, num: int, w: int, n: int) -> dict[str, Any]:
-    en, ja = _WHY[rung]
-    idx = [i for i in range(n) if cells >> i & 1]
-    return {"rung": rung, "cells": [[i // w, i % w] for i in idx],
-            "states": ["number" if num >> i & 1 else "blank" for i in idx],
-            "en": en, "ja": ja}
 
 
 def bank_entry(board: Board, answer: Answer, ident: str, grade_name: str) -> dict[str, Any]:

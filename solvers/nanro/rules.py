@@ -2,7 +2,8 @@
 
 One rule id per clause of the rules; the order is the order violations are reported
 (pzprjs's order for this genre: 2×2, equal numbers across a border, clues, connection,
-empty regions).
+empty regions). ``nanro.over``, ``nanro.short`` and ``nanro.cut`` are reported only on a
+board with undecided cells, by ``partial.irreparable``.
 """
 
 from __future__ import annotations
@@ -31,9 +32,23 @@ RULES = RuleBook([
          "The region at row {row}, column {col} is labelled {label} but holds {count} "
          "numbers.",
          "{row} 行 {col} 列の領域の値は {label} ですが、数字は {count} 個です。"),
+    Rule("nanro.over", "the region's clue (or first cell) and its numbered cells",
+         "The clue {clue} of the region at row {row}, column {col} is exceeded: the region "
+         "already holds {count} numbers.",
+         "{row} 行 {col} 列の領域には、すでに数字が {count} 個あり、手掛かりの {clue} を"
+         "超えています。"),
+    Rule("nanro.short", "the region's clue (or first cell) and its blank cells",
+         "The clue {clue} of the region at row {row}, column {col} can no longer be met: at "
+         "most {room} of its cells can still hold a number.",
+         "{row} 行 {col} 列の領域の手掛かり {clue} は、もう満たせません。数字を入れられる"
+         "マスは多くても {room} 個です。"),
     Rule("nanro.connect", "every numbered cell outside the largest group",
          "The numbers form {groups} separate groups; they must form one.",
          "数字のマスが {groups} つのかたまりに分かれています。一つにつながる必要があります。"),
+    Rule("nanro.cut", "every numbered cell outside the largest part",
+         "Blank cells split the numbers into {groups} parts that can no longer join into one "
+         "group.",
+         "空白のマスで数字が {groups} つに分断され、もうひとつながりにできません。"),
     Rule("nanro.empty", "every cell of the region",
          "The region at row {row}, column {col} has no number; every region needs one.",
          "{row} 行 {col} 列の領域に数字がありません。どの領域にも数字が必要です。"),

@@ -16,6 +16,7 @@ from .board import Answer, Board
 from .brute import brute
 from .exact import ledger_data
 from .generate import bank_entry, grade, make_answer, reveal
+from .hints import finish_bank
 from .ladder import LEVEL, RUNGS, solve
 from .studies import (
     LADDER,
@@ -29,8 +30,15 @@ from .studies import (
     section_a,
 )
 
-BANK_PARAMS: dict[str, Any] = {"seed": 1010, "sizes": ["6x6", "8x8", "10x10"],
-                               "per_grade": 5, "prove_cap": 200000, "brute_cap": 100000}
+BANK_PARAMS: dict[str, Any] = {
+    "seed": 1010, "sizes": ["6x6", "8x8", "10x10"], "per_grade": 5, "prove_cap": 200000,
+    "brute_cap": 100000,
+    # difficulty: the first level whose limits a board's hint trace meets (else expert)
+    "difficulty": {"easy": {"rung": "block", "probes": 0, "search": 0},
+                   "medium": {"rung": "reach", "probes": 0, "search": 0},
+                   "hard": {"rung": "probe", "probes": 10, "search": 0}},
+    "example_seed": 2026, "example_target": "reach", "example_steps": 3,
+}
 STATS_PARAMS: dict[str, Any] = {
     "seed": 10010,
     "cap": 100000,
@@ -97,7 +105,7 @@ def bank(inputs: Mapping[str, Any], params: Mapping[str, Any],
                 k += 1
                 e["id"] = f"{size}-{k:02d}"
                 boards.append(e)
-    return {"boards": boards}
+    return finish_bank({"boards": boards}, params)
 
 
 def _bank_summary(bank_data: Mapping[str, Any]) -> dict[str, Any]:

@@ -7,7 +7,7 @@
 import { connectViolation, hashRowsToStates, sortViolations, statesToHashRows } from "./grid.js";
 
 export const RULES = ["nanro.2x2", "nanro.clash", "nanro.clue", "nanro.hint",
-  "nanro.connect", "nanro.empty"];
+  "nanro.over", "nanro.short", "nanro.connect", "nanro.cut", "nanro.empty"];
 
 // Each region's count of numbered cells, given a predicate on cells.
 function regionCounts(board, isOn) {
@@ -80,6 +80,137 @@ export function violations(board, answer) {
     if (n === 0) {
       const [r, c] = first.get(k);
       out.push({ rule: "nanro.empty", cells: members.get(k).slice(), params: { row: r + 1, col: c + 1 } });
+    }
+  }
+  return sortViolations(out, RULES);
+}
+
+// The broken rules no filling of the undecided cells can repair (Python's
+// solvers/nanro/partial.py, rule for rule): a 2×2 of numbers; equal numbers across a
+// border once both regions are fully decided; a region over its printed count or short of
+// room for it; a fully decided region without a number; numbers that blank cells split
+// into parts. With no undecided cell it is violations() itself.
+export function irreparable(board, view) {
+  const { h, w, regions: g, clues } = board;
+  const st = view.states;
+  if (!Array.from(st).includes(0)) return violations(board, toAnswer(board, view));
+  const on = (r, c) => st[r * w + c] === 1;
+  const members = new Map();
+  for (let r = 0; r < h; r++) {
+    for (let c = 0; c < w; c++) {
+      const k = g[r][c];
+      if (!members.has(k)) members.set(k, []);
+      members.get(k).push([r, c]);
+    }
+  }
+  const count = new Map();
+  const open = new Map();
+  for (const [k, m] of members) {
+    count.set(k, m.filter(([r, c]) => on(r, c)).length);
+    open.set(k, m.filter(([r, c]) => st[r * w + c] === 0).length);
+  }
+  const out = [];
+  for (let r = 0; r + 1 < h; r++) {
+    for (let c = 0; c + 1 < w; c++) {
+      if (on(r, c) && on(r, c + 1) && on(r + 1, c) && on(r + 1, c + 1)) {
+        out.push({ rule: "nanro.2x2", cells: [[r, c], [r, c + 1], [r + 1, c], [r + 1, c + 1]],
+          params: { row: r + 1, col: c + 1 } });
+      }
+    }
+  }
+  for (let r = 0; r < h; r++) {
+    for (let c = 0; c < w; c++) {
+      if (!on(r, c)) continue;
+      const a = g[r][c];
+      for (const [x, y] of [[r, c + 1], [r + 1, c]]) {
+        if (x >= h || y >= w || !on(x, y)) continue;
+        const b = g[x][y];
+        if (a !== b && open.get(a) === 0 && open.get(b) === 0 && count.get(a) === count.get(b)) {
+          out.push({ rule: "nanro.clash", cells: [[r, c], [x, y]],
+            params: { value: count.get(a), row: r + 1, col: c + 1 } });
+        }
+      }
+    }
+  }
+  const told = new Set();   // regions already reported over or short (once each)
+  const wrongCount = ([r, c], k, want) => {
+    if (told.has(k)) return;
+    told.add(k);
+    const n = count.get(k);
+    const room = n + open.get(k);
+    const key = (x) => x[0] * w + x[1];
+    if (n > want) {
+      const cells = new Map([[key([r, c]), [r, c]]]);
+      for (const x of members.get(k)) if (on(x[0], x[1])) cells.set(key(x), x);
+      out.push({ rule: "nanro.over", cells: [...cells.values()],
+        params: { clue: want, count: n, row: r + 1, col: c + 1 } });
+    } else if (room < want) {
+      const cells = new Map([[key([r, c]), [r, c]]]);
+      for (const x of members.get(k)) if (st[key(x)] === 2) cells.set(key(x), x);
+      out.push({ rule: "nanro.short", cells: [...cells.values()],
+        params: { clue: want, room, row: r + 1, col: c + 1 } });
+    }
+  };
+  for (let r = 0; r < h; r++) {
+    for (let c = 0; c < w; c++) {
+      const v = clues[r][c];
+      if (v === null || v === undefined) continue;
+      const k = g[r][c];
+      if (!on(r, c)) {
+        out.push({ rule: "nanro.clue", cells: [[r, c]],
+          params: { clue: String(v), row: r + 1, col: c + 1, count: count.get(k) } });
+      } else if (v !== "?") {
+        wrongCount([r, c], k, v);
+      }
+    }
+  }
+  (board.labels || []).forEach((lab, k) => {
+    if (lab === null || lab === undefined) return;
+    wrongCount(members.get(k)[0], k, lab);
+  });
+  // parts of the cells that are not blank, each holding numbers, found in reading order
+  const part = new Int32Array(h * w).fill(-1);
+  const parts = [];
+  for (let i = 0; i < h * w; i++) {
+    if (st[i] !== 1 || part[i] >= 0) continue;
+    const k = parts.length;
+    part[i] = k;
+    const stack = [i];
+    const nums = [];
+    while (stack.length) {
+      const j = stack.pop();
+      const r = Math.floor(j / w), c = j % w;
+      if (st[j] === 1) nums.push([r, c]);
+      for (const [x, y] of [[r - 1, c], [r + 1, c], [r, c - 1], [r, c + 1]]) {
+        const q = x * w + y;
+        if (x >= 0 && x < h && y >= 0 && y < w && part[q] < 0 && st[q] !== 2) {
+          part[q] = k;
+          stack.push(q);
+        }
+      }
+    }
+    parts.push(nums);
+  }
+  if (parts.length > 1) {
+    let best = 0;
+    parts.forEach((p, i) => { if (p.length > parts[best].length) best = i; });
+    const cells = parts.filter((_, i) => i !== best).flat();
+    // and the blank cells that touch two parts (where a blank mark cut them apart)
+    for (let i = 0; i < h * w; i++) {
+      if (st[i] !== 2) continue;
+      const r = Math.floor(i / w), c = i % w;
+      const near = new Set();
+      for (const [x, y] of [[r - 1, c], [r + 1, c], [r, c - 1], [r, c + 1]]) {
+        if (x >= 0 && x < h && y >= 0 && y < w && part[x * w + y] >= 0) near.add(part[x * w + y]);
+      }
+      if (near.size >= 2) cells.push([r, c]);
+    }
+    out.push({ rule: "nanro.cut", cells, params: { groups: parts.length } });
+  }
+  for (const [k, m] of [...members.entries()].sort((a, b) => a[0] - b[0])) {
+    if (count.get(k) === 0 && open.get(k) === 0) {
+      const [r, c] = m[0];
+      out.push({ rule: "nanro.empty", cells: m.slice(), params: { row: r + 1, col: c + 1 } });
     }
   }
   return sortViolations(out, RULES);
