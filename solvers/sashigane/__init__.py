@@ -22,9 +22,11 @@ from .scanner import brute
 
 RUNG_NAMES = {
     "en": {"fit": "fit", "cover": "cover", "area": "area", "probe": "probe",
-           "search": "search"},
+           "search": "search", "circles": "touching circles", "arrow": "arrow",
+           "reach": "reach", "common": "common cells", "number": "number"},
     "ja": {"fit": "当てはめ", "cover": "被覆", "area": "面積", "probe": "仮置き",
-           "search": "探索"},
+           "search": "探索", "circles": "隣り合う丸", "arrow": "矢印", "reach": "届く丸",
+           "common": "共通マス", "number": "数字"},
 }
 
 PUZZLE = Puzzle(
