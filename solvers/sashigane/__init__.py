@@ -16,6 +16,7 @@ from .codec import decode, encode
 from .draw import answer_rows, draw_board, render_board
 from .ladder import RUNGS, size_budget, solve
 from .params import BANK_PARAMS, LEDGER_PARAMS, STATS_PARAMS
+from .partial import irreparable
 from .play import PLAY
 from .rules import RULES, violations
 from .scanner import brute
@@ -55,6 +56,7 @@ PUZZLE = Puzzle(
         Stage("timing", "solvers.sashigane.timing:timing", {"repeats": 3}, deps=("bank",)),
     ),
     brute_max_cells=144,
+    irreparable=irreparable,
 )
 
 __all__ = ["PUZZLE", "RULES", "RUNGS", "Answer", "Board", "PlaySpec", "brute", "decode",
