@@ -5,7 +5,8 @@
 * ``en/<slug>/play/index.html`` and ``ja/<slug>/play/index.html`` (template
   ``play.html.j2``), which load ``static/play/play.js`` and the puzzle's checker
   ``static/play/<slug>.js``;
-* ``<slug>/play-data/index.json``: the picker list (id, size, h, w, grade, clues);
+* ``<slug>/play-data/index.json``: the picker list (id, size, h, w, grade, clues, and the
+  board's ``difficulty`` and ``effort`` when the bank has them);
 * ``<slug>/play-data/<id>.json``: one board with its answer, puzz.link URL and hint trace,
   fetched only when that board is picked.
 
@@ -40,9 +41,25 @@ JS_STRINGS: dict[str, dict[str, str]] = {
         "hintWrong": "The mark at {at} is wrong.",
         "hintNone": "Every step of the solution is already on the board.",
         "hintCells": "Cells: {cells}",
+        "allLevels": "All difficulties", "levelGrade": "{level} ({grade})",
+        "checkFirst": "{message} ({cells})",
+        "more": "{n} more",
+        "undecidedCell": "1 cell is still undecided.",
+        "undecidedCells": "{n} cells are still undecided.",
+        "undecidedLine": "1 line is still undecided.",
+        "undecidedLines": "{n} lines are still undecided.",
+        "irreparable": "Broken so far (no way of filling the rest can repair it):",
+        "noMistakes": "No mistakes so far; {n} undecided.",
+        "offSolution": "No rule is broken yet, but the mark at {at} does not fit the solution.",
+        "offSolutionMore": ("No rule is broken yet, but the mark at {at} does not fit the "
+                            "solution (and {n} other marks do not either)."),
+        "hintAgain": "Press Hint again for more detail.",
+        "hintLegend": ("Shaded: what this step decides. Dashed outline: the clues and cells "
+                       "behind it."),
+        "hintDetailLegend": "Dotted outline: where the detail looks.",
     },
     "ja": {
-        "allSizes": "すべてのサイズ", "allGrades": "すべての難度",
+        "allSizes": "すべてのサイズ", "allGrades": "すべての解き筋",
         "boardOption": "{n}番 · {size} · {grade} · 手掛かり{clues}個",
         "boardTitle": "盤 {id} · {grade} · 手掛かり{clues}個",
         "solvedMark": "✓", "startedMark": "…",
@@ -56,7 +73,29 @@ JS_STRINGS: dict[str, dict[str, str]] = {
         "hintWrong": "{at}の印が間違っています。",
         "hintNone": "解き筋の手順はすべて盤に入っています。",
         "hintCells": "対象のマス: {cells}",
+        "allLevels": "すべての難易度", "levelGrade": "{level}（{grade}）",
+        "checkFirst": "{message}（{cells}）",
+        "more": "ほか{n}件",
+        "undecidedCell": "未定のマスがあと1個あります。",
+        "undecidedCells": "未定のマスがあと{n}個あります。",
+        "undecidedLine": "未定の線があと1本あります。",
+        "undecidedLines": "未定の線があと{n}本あります。",
+        "irreparable": "この先どう埋めても直せないルール違反があります:",
+        "noMistakes": "今のところ間違いはありません。未定は{n}か所です。",
+        "offSolution": "ルール違反はまだありませんが、{at}の印は正解と合いません。",
+        "offSolutionMore": ("ルール違反はまだありませんが、{at}の印は正解と合いません"
+                            "（ほかにも{n}か所、正解と合わない印があります）。"),
+        "hintAgain": "もう一度ヒントを押すと、詳しい説明が出ます。",
+        "hintLegend": "塗りつぶし：この手で決まる所。破線の枠：その根拠になる手掛かりとマス。",
+        "hintDetailLegend": "点線の枠：詳しい説明で見る所。",
     },
+}
+
+# The difficulty labels a bank gives its boards (data.difficulty.levels), in order.
+LEVELS = ("easy", "medium", "hard", "expert")
+LEVEL_NAMES: dict[str, dict[str, str]] = {
+    "en": {"easy": "Easy", "medium": "Medium", "hard": "Hard", "expert": "Expert"},
+    "ja": {"easy": "初級", "medium": "中級", "hard": "上級", "expert": "最上級"},
 }
 
 # Static page text. Keys shared by both puzzles, then per-puzzle input help.
@@ -64,7 +103,7 @@ PAGE: dict[str, dict[str, str]] = {
     "en": {
         "title": "Play {name}", "lead": "Pick a board and solve it here. Your progress is "
         "kept in this browser.",
-        "size": "Size", "grade": "Grade", "board": "Board",
+        "size": "Size", "level": "Difficulty", "grade": "Grade", "board": "Board",
         "prev": "Previous board", "next": "Next board",
         "undo": "Undo", "redo": "Redo", "reset": "Reset", "check": "Check", "hint": "Hint",
         "undo_label": "Undo (Ctrl+Z)", "redo_label": "Redo (Ctrl+Y)",
@@ -92,7 +131,7 @@ PAGE: dict[str, dict[str, str]] = {
     },
     "ja": {
         "title": "{name}を遊ぶ", "lead": "盤を選んでここで解けます。進み具合はこのブラウザに保存されます。",
-        "size": "サイズ", "grade": "難度", "board": "盤",
+        "size": "サイズ", "level": "難易度", "grade": "解き筋", "board": "盤",
         "prev": "前の盤", "next": "次の盤",
         "undo": "元に戻す", "redo": "やり直す", "reset": "リセット", "check": "チェック",
         "hint": "ヒント",
@@ -159,14 +198,40 @@ def _safe_id(board_id: Any) -> str:
     return board_id
 
 
+def _level(b: dict[str, Any]) -> dict[str, Any]:
+    """The board's difficulty label and the effort it was measured from, if it has them
+    (a bank built before difficulty existed has neither: the keys are left out)."""
+    return {k: b[k] for k in ("difficulty", "effort") if b.get(k) is not None}
+
+
 def index_entry(b: dict[str, Any]) -> dict[str, Any]:
     return {"id": b["id"], "size": b.get("size", f"{b['h']}x{b['w']}"), "h": b["h"], "w": b["w"],
-            "grade": b.get("grade"), "clues": b.get("clues")}
+            "grade": b.get("grade"), "clues": b.get("clues")} | _level(b)
 
 
 def board_entry(b: dict[str, Any]) -> dict[str, Any]:
     keys = ("id", "size", "h", "w", "grade", "clues", "url", "board", "answer", "trace")
-    return {k: b.get(k) for k in keys} | {"trace": b.get("trace") or []}
+    return {k: b.get(k) for k in keys} | {"trace": b.get("trace") or []} | _level(b)
+
+
+def levels_of(bank_data: dict[str, Any]) -> list[str]:
+    """The bank's difficulty levels in order (data.difficulty.levels, else LEVELS)."""
+    d = bank_data.get("difficulty")
+    got = d.get("levels") if isinstance(d, dict) else None
+    return list(got) if isinstance(got, list) and got else list(LEVELS)
+
+
+def first_board(boards: list[dict[str, Any]], levels: list[str]) -> dict[str, Any] | None:
+    """The board a newcomer sees first: the first "easy" one in bank order; failing that,
+    the first of the lowest difficulty present; with no difficulty at all, the first."""
+    if not boards:
+        return None
+    rank = {lvl: i for i, lvl in enumerate(levels)}
+    rated = [b for b in boards if b.get("difficulty") in rank]
+    if not rated:
+        return boards[0]
+    low = min(rank[b["difficulty"]] for b in rated)
+    return next(b for b in rated if rank[b["difficulty"]] == low)
 
 
 def _json(obj: Any) -> str:
@@ -179,8 +244,17 @@ def _script_json(obj: Any) -> str:
             .replace("&", "\\u0026"))
 
 
+def rung_names(puzzle: Any, lang: str) -> dict[str, str]:
+    """Every rung a trace step or grade may name: the ladder, "search", and any other the
+    puzzle names (e.g. "probe"), in the page's language."""
+    ids = dict.fromkeys((*puzzle.rungs, "search", *puzzle.rung_names.get("en", {}),
+                         *puzzle.rung_names.get(lang, {})))
+    return {r: puzzle.rung_name(r, lang) for r in ids}
+
+
 def page_context(puzzle: Any, lang: str, index: list[dict[str, Any]], data_url: str,
-                 first: dict[str, Any] | None = None) -> dict[str, Any]:
+                 first: dict[str, Any] | None = None,
+                 levels: list[str] | None = None) -> dict[str, Any]:
     """What play.html.j2 sees: the page text and the script's config, all from ``puzzle``."""
     spec = puzzle.play
     if spec.model not in MODELS:
@@ -192,9 +266,12 @@ def page_context(puzzle: Any, lang: str, index: list[dict[str, Any]], data_url: 
         "rules": puzzle.rules.to_json(),
         "readout": text.get("readout"),
         "rungs": list(puzzle.rungs),
-        "rungNames": {r: puzzle.rung_name(r, lang) for r in (*puzzle.rungs, "search")},
+        "rungNames": rung_names(puzzle, lang),
+        "levels": levels or list(LEVELS),
+        "levelNames": {lvl: LEVEL_NAMES[lang].get(lvl, lvl) for lvl in levels or LEVELS},
         "strings": JS_STRINGS[lang],
-        # The first board's data rides along so the default board draws without a fetch.
+        # The newcomer's first board (first_board) rides along, so it draws without a
+        # fetch.
         "first": first,
     }
     return {"play": {"slug": puzzle.slug, "name": puzzle.names[lang], "model": spec.model,
@@ -216,8 +293,9 @@ def play_files(site: Any, puzzle: Any, bank_data: dict[str, Any]) -> dict[str, s
     for lang in ("en", "ja"):
         path = f"{lang}/{slug}/play/index.html"
         data_url = posix_rel(path, f"{slug}/play-data/")
+        first = first_board(boards, levels_of(bank_data))
         ctx = page_context(puzzle, lang, index, data_url,
-                           board_entry(boards[0]) if boards else None)
+                           board_entry(first) if first else None, levels_of(bank_data))
         title = PAGE[lang]["title"].format(name=puzzle.names[lang])
         out[path] = site.render_page("play.html.j2", lang=lang, path=path, title=title,
                                      description=PAGE[lang]["lead"], **ctx)

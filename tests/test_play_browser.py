@@ -87,6 +87,45 @@ def _open(page, base: str, lang: str, slug: str, bid: str) -> None:
     page.wait_for_function(f"document.body.dataset.board === {json.dumps(bid)}")
 
 
+def _check_items(page) -> list:
+    """What Check lists: the first problem's line beside the board, then the rest (behind
+    "N more")."""
+    return page.locator("#check-out .first[data-rule], #check-out .more li").all()
+
+
+def _expected_check(page, p, b_json) -> list:
+    """The violations Check must list for the page's states: on an unfinished board
+    Python's irreparable() (if the puzzle has one), else violations() of the answer."""
+    st = _states(page)
+    if page.evaluate("window.__play.undecided") and p.irreparable is not None:
+        return p.irreparable(b_json, st)
+    return p.violations(b_json, p.answer_from_json(page.evaluate("window.__play.answer")))
+
+
+def _assert_check(page, p, b_json, model: str, w: int, wrong: int | None,
+                  lang: str = "en") -> list:
+    """Check's report equals Python's (rule ids in order, messages in the page's
+    language, the first problem's cells drawn strongly and the rest's lightly); with
+    nothing broken, the off-solution line names the unit ``wrong``. Returns the list."""
+    want = _expected_check(page, p, b_json)
+    items = _check_items(page)
+    assert [li.get_attribute("data-rule") for li in items] == [v.rule for v in want]
+    for li, v in zip(items, want):
+        assert li.text_content().startswith(getattr(v, lang) + (" (" if lang == "en" else "（"))
+    m = _marks(page)
+    if want:
+        assert set(m["first"]) == {r * w + c for r, c in want[0].cells}
+        assert set(m["first"]) | set(m["bad"]) == {r * w + c for v in want for r, c in v.cells}
+        if len(want) > 1:
+            summary = page.locator("#check-out details.more summary").text_content()
+            assert str(len(want) - 1) in summary
+    elif wrong is not None:
+        first = page.locator("#check-out .first").text_content()
+        assert first.startswith("No rule is broken yet" if lang == "en" else "ルール違反はまだ")
+        assert m["badEdge" if model == "edges" else "first"] == [wrong]
+    return want
+
+
 def _step_units(model: str, h: int, w: int, step: dict) -> list[int]:
     if model == "edges":
         index = {e: i for i, e in enumerate(_edges(h, w))}
@@ -210,11 +249,7 @@ def test_play_page(slug, served, browser):
         assert _states(page) == st
         assert page.locator("#play-solved").is_hidden()
         page.click("#check")
-        items = page.locator("#check-out li").all()
-        assert [li.get_attribute("data-rule") for li in items] == [v.rule for v in want]
-        for li, v in zip(items, want):
-            assert li.inner_text().startswith(v.en + " (")
-        assert set(_marks(page)["bad"]) == {r * w + c for v in want for r, c in v.cells}
+        _assert_check(page, p, b_json, model, w, u0)
 
         # The hint now points at the wrong mark (a cycle without an "off" mark has none).
         page.click("#hint")

@@ -395,3 +395,84 @@ def test_fixture_puzzles_are_not_registered() -> None:
     assert not set(FIXTURES) & set(registry.slugs())
 
 
+
+
+# ---- irreparable: the check that tells wrong from unfinished ------------------------------
+
+PARTIAL = tuple(s for s in ALL if puzzle(s).irreparable is not None)
+
+
+def irreparable_cases(slug: str, seed: int = 20261130, n_boards: int = 30, total: int = 900
+                      ) -> list[dict]:
+    """Partial and finished player states on bank boards, for irreparable mode: the bank
+    answer's states with a random subset made undecided and a few units changed (to any
+    state), the answer with a few changes and nothing undecided, and random states with
+    and without undecided units."""
+    rng = random.Random(f"{slug}:irreparable:{seed}")
+    spec = puzzle(slug).play
+    n_states = len(spec.input["states"]["en"])
+    boards = bank(slug)["boards"]
+    boards = rng.sample(boards, min(n_boards, len(boards)))
+    per_board = -(-total // len(boards))
+    cases = []
+    for b in boards:
+        n = units(spec.model, b["board"])
+        for k in range(per_board):
+            kind = k % 4
+            flips = [[rng.randrange(n), rng.randrange(1, n_states)]
+                     for _ in range(rng.choice((0, 1, 1, 2, 3)))]
+            case = {"board": b["board"], "irreparable": True}
+            if kind == 3:
+                weights = [rng.random() for _ in range(n_states)]
+                if k % 8 == 3:
+                    weights[0] = 0.0             # nothing undecided
+                case["states"] = rng.choices(range(n_states), weights=weights, k=n)
+            else:
+                case |= {"answer": b["answer"], "flips": flips}
+                if kind != 2:                    # kind 2: finished (only the flips)
+                    p = rng.random()
+                    case["clear"] = [i for i in range(n) if rng.random() < p]
+            cases.append(case)
+    return cases
+
+
+def _python_vs(vs) -> list[dict]:
+    return [{"rule": v.rule, "cells": [list(c) for c in v.cells],
+             "params": json.loads(json.dumps(dict(v.params))), "en": v.en, "ja": v.ja}
+            for v in vs]
+
+
+@pytest.mark.parametrize("slug", PARTIAL)
+def test_js_irreparable_agrees_with_python(slug: str, tmp_path: Path) -> None:
+    """The module's irreparable(board, view) and Python's Puzzle.irreparable(board, states)
+    report the same violations for the same partial states; on finished states (nothing
+    undecided) both equal violations() of the answer the page reads."""
+    p = puzzle(slug)
+    cases = irreparable_cases(slug)
+    out = run_js(slug, cases, tmp_path)["cases"]
+    assert len(out) == len(cases)
+    mismatches, kinds, finished, partial_hits = [], set(), 0, 0
+    for case, got in zip(cases, out):
+        board = p.board_from_json(case["board"])
+        want = _python_vs(p.irreparable(board, list(got["states"])))
+        kinds.update(v["rule"] for v in want)
+        if got["violations"] != want:
+            mismatches.append({"case": case, "states": got["states"], "python": want,
+                               "js": got["violations"]})
+            continue
+        if got["undecided"] == 0:
+            finished += 1
+            full = _python(p, case["board"], got["answer"])
+            if full is not None:
+                assert want == full, ("finished states: irreparable() differs from "
+                                      f"violations(): {json.dumps(case)}")
+        elif want:
+            partial_hits += 1
+    assert not mismatches, (f"{len(mismatches)} of {len(cases)} cases disagree; first: "
+                            + json.dumps(mismatches[0], ensure_ascii=False))
+    assert finished >= 50 and partial_hits >= 20, (finished, partial_hits)
+    assert any(not got["violations"] for got in out)
+
+
+def test_every_fixture_has_a_partial_check() -> None:
+    assert set(FIXTURES) <= set(PARTIAL)

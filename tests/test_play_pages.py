@@ -40,6 +40,12 @@ def test_files_and_data(slug, outputs):
         got = json.loads(files[f"{slug}/play-data/{b['id']}.json"])
         for k in ("board", "answer", "url", "trace", "grade", "clues"):
             assert got[k] == b[k]
+        # Difficulty rides along where the bank has it, and is left out where it has not.
+        for k in ("difficulty", "effort"):
+            assert got.get(k) == b.get(k)
+    for e, b in zip(index["boards"], data["boards"]):
+        for k in ("difficulty", "effort"):
+            assert e.get(k) == b.get(k)
     # Page + data files only; nothing else.
     assert len(files) == 2 + 1 + len(data["boards"])
 
@@ -68,8 +74,14 @@ def test_config_comes_from_the_puzzle(slug, lang, outputs):
     assert cfg["model"] == p.play.model and cfg["input"] == json.loads(json.dumps(p.play.input))
     assert cfg["rules"] == p.rules.to_json()
     assert cfg["readout"] == p.play.text[lang].get("readout")
-    assert set(cfg["rungNames"]) == {*p.rungs, "search"}
-    assert cfg["rungNames"] == {r: p.rung_name(r, lang) for r in (*p.rungs, "search")}
+    named = {*p.rung_names.get("en", {}), *p.rung_names.get(lang, {})}
+    assert set(cfg["rungNames"]) == {*p.rungs, "search"} | named
+    assert cfg["rungNames"] == {r: p.rung_name(r, lang) for r in cfg["rungNames"]}
+    # Every rung a trace step names has a name on the page.
+    used = {s.get("rung") for b in bank(slug)["boards"] for s in b.get("trace") or []}
+    assert used - {None} <= set(cfg["rungNames"]), used - set(cfg["rungNames"])
+    assert set(cfg["levelNames"]) == set(cfg["levels"])
+    assert cfg["levelNames"] == {lv: play.LEVEL_NAMES[lang][lv] for lv in cfg["levels"]}
     # Every rung, "search" included, is translated on the Japanese page.
     if lang == "ja":
         assert all(cfg["rungNames"][r] != p.rung_name(r, "en") for r in cfg["rungNames"])
@@ -131,3 +143,36 @@ def test_real_site_renders_the_play_pages(slug):
         html = files[f"{lang}/{slug}/play/index.html"]
         assert check_html(lang, html, {}) == []
         assert 'href="../../../static/play/play.css"' in html
+
+
+@pytest.mark.parametrize("slug", ALL)
+def test_first_board_is_an_easy_one(slug, outputs):
+    """A newcomer's first board (inline in the page) is the first "easy" board in bank
+    order; without one, the first of the lowest difficulty present; without difficulty
+    at all (a bank built before it), the bank's first."""
+    boards = bank(slug)["boards"]
+    cfg = _config(outputs[slug][f"en/{slug}/play/index.html"])
+    levels = cfg["levels"]
+    rated = [b for b in boards if b.get("difficulty") in levels]
+    if not rated:
+        want = boards[0]
+    else:
+        low = min(levels.index(b["difficulty"]) for b in rated)
+        want = next(b for b in rated if levels.index(b["difficulty"]) == low)
+    assert cfg["first"]["id"] == want["id"]
+    assert cfg["first"] == play.board_entry(want)
+
+
+def test_first_board_rules():
+    lv = list(play.LEVELS)
+    b = [{"id": "a", "difficulty": "hard"}, {"id": "b", "difficulty": "easy"},
+         {"id": "c", "difficulty": "easy"}]
+    assert play.first_board(b, lv)["id"] == "b"
+    assert play.first_board([{"id": "a", "difficulty": "expert"},
+                             {"id": "b", "difficulty": "medium"}], lv)["id"] == "b"
+    assert play.first_board([{"id": "a"}, {"id": "b"}], lv)["id"] == "a"
+    assert play.first_board([], lv) is None
+    # The fixtures prove it on a real page: test-regions' first easy board is not its first.
+    regions = play_fixtures.BANKS["test-regions"]["boards"]
+    assert regions[0]["difficulty"] != "easy"
+    assert play.first_board(regions, lv)["id"] == "3x3-01"

@@ -11,6 +11,12 @@
 //   {"board", "answer", "flips": [[unit, state], ...]}
 //                                          answerStates(answer), those units changed,
 //                                          fixed units forced -> toAnswer() -> violations().
+// Irreparable mode: a case with "irreparable": true builds the player states as above
+// ("states", or "answer" + "flips"), then sets the units listed in "clear" to 0
+// (undecided), forces the fixed units, builds the view as the page does (grid.js
+// makeView) and calls the module's irreparable(board, view) instead; its output case also
+// carries "states" (the states checked), "undecided" (how many non-fixed units are in
+// state 0) and "finished" (the module's finished(board, view), default: undecided is 0).
 // Output: {"cases": [{"answer": the answer checked, "violations": [{rule, cells, params,
 // en, ja}, ...]}, ...], "fills": [text, ...]}. Violations are sorted by the rules table
 // and their messages filled from it in both languages, by the framework's own functions.
@@ -24,28 +30,49 @@ const batch = JSON.parse(readFileSync(batchPath, "utf8"));
 const ids = batch.rules.map((r) => r.id);
 const byId = Object.fromEntries(batch.rules.map((r) => [r.id, r]));
 
-function pageAnswer(board, states) {
+// The view the page builds for these states (fixed units forced; "clear" units undecided).
+function pageView(board, states, clear) {
   const n = batch.model === "edges" ? grid.edgeCount(board.h, board.w) : board.h * board.w;
-  const fixed = mod.fixed ? Array.from(mod.fixed(board)) : new Array(n).fill(null);
+  const fixed = (mod.fixed ? Array.from(mod.fixed(board)) : new Array(n).fill(null))
+    .map((f) => (f === undefined ? null : f));
   const st = Uint8Array.from(states);
   if (st.length !== n) throw new Error(`expected ${n} states, got ${st.length}`);
-  fixed.forEach((f, i) => { if (f !== null && f !== undefined) st[i] = f; });
+  for (const i of clear || []) st[i] = 0;
+  fixed.forEach((f, i) => { if (f !== null) st[i] = f; });
   const regions = batch.model === "regions" ? mod.regions(board) : null;
-  const view = grid.makeView(board, batch.model, batch.input, st, fixed, regions);
-  return mod.toAnswer(board, view);
+  return grid.makeView(board, batch.model, batch.input, st, fixed, regions);
+}
+
+function undecided(view) {
+  return Array.from(view.states).filter((s, i) => s === 0 && view.fixed[i] === null).length;
+}
+
+function finished(board, view) {
+  return mod.finished ? !!mod.finished(board, view) : undecided(view) === 0;
 }
 
 const cases = batch.cases.map((c) => {
   let answer = c.answer;
-  if (c.states) answer = pageAnswer(c.board, c.states);
-  else if (c.flips) {
-    const st = Array.from(mod.answerStates(c.board, c.answer));
-    for (const [i, s] of c.flips) st[i] = s;
-    answer = pageAnswer(c.board, st);
+  let states = c.states;
+  if (!states && c.flips) {
+    states = Array.from(mod.answerStates(c.board, c.answer));
+    for (const [i, s] of c.flips) states[i] = s;
   }
-  const vs = grid.sortViolations(mod.violations(c.board, answer), ids);
+  let vs, extra = {};
+  if (c.irreparable) {
+    const view = pageView(c.board, states, c.clear);
+    answer = mod.toAnswer(c.board, view);
+    if (!mod.irreparable) throw new Error(`${modPath} exports no irreparable()`);
+    vs = mod.irreparable(c.board, view);
+    extra = { states: Array.from(view.states), undecided: undecided(view),
+      finished: finished(c.board, view) };
+  } else {
+    if (states) answer = mod.toAnswer(c.board, pageView(c.board, states));
+    vs = mod.violations(c.board, answer);
+  }
+  vs = grid.sortViolations(vs.map((v) => ({ ...v, cells: v.cells.map((x) => [...x]) })), ids);
   return {
-    answer,
+    answer, ...extra,
     violations: vs.map((v) => ({
       rule: v.rule, cells: v.cells, params: v.params,
       en: byId[v.rule] ? grid.fill(byId[v.rule].en, v.params) : null,

@@ -86,6 +86,30 @@ def regions_violations(board: dict[str, Any], rows: list[str]) -> list[Violation
     return REGION_RULES.sort(out)
 
 
+def regions_irreparable(board: dict[str, Any], states: Any) -> list[Violation]:
+    """What no filling of the undecided cells repairs (states: 0 undecided, 1 numbered,
+    2 blank): a given number marked blank, a region with two numbered cells, a region
+    whose every cell is decided blank."""
+    h, w = board["h"], board["w"]
+    out = []
+    cells_of: dict[Any, list[tuple[int, int]]] = {}
+    for r in range(h):
+        for c in range(w):
+            cells_of.setdefault(board["regions"][r][c], []).append((r, c))
+            if board["clues"][r][c] is not None and states[r * w + c] == 2:
+                out.append(REGION_RULES.make("one.given", [(r, c)], row=r + 1, col=c + 1))
+    for cells in cells_of.values():
+        r0, c0 = cells[0]
+        st = [states[r * w + c] for r, c in cells]
+        on = [cell for cell, s in zip(cells, st) if s == 1]
+        if not on and 0 not in st:
+            out.append(REGION_RULES.make("one.none", cells, row=r0 + 1, col=c0 + 1))
+        elif len(on) > 1:
+            out.append(REGION_RULES.make("one.many", on, row=r0 + 1, col=c0 + 1,
+                                         count=len(on)))
+    return REGION_RULES.sort(out)
+
+
 REGIONS_TEXT = {
     "en": {"cycle": "numbered → blank mark → undecided",
            "keys": [("N", "numbered"), ("X", "blank mark")],
@@ -99,16 +123,17 @@ REGIONS_TEXT = {
 
 
 def _puzzle(slug: str, names: dict[str, str], rules: RuleBook, board_from_json: Any,
-            answer_from_json: Any, violations: Any, play: PlaySpec) -> Puzzle:
+            answer_from_json: Any, violations: Any, play: PlaySpec,
+            irreparable: Any) -> Puzzle:
     return Puzzle(
         slug=slug, names=names, pid=slug, package_dir=HERE, rungs=("step",),
-        rung_names={"en": {"step": "step", "search": "search"},
-                    "ja": {"step": "一手", "search": "探索"}},
+        rung_names={"en": {"step": "step", "probe": "probe", "search": "search"},
+                    "ja": {"step": "一手", "probe": "仮定", "search": "探索"}},
         rules=rules, board_from_json=board_from_json, answer_from_json=answer_from_json,
         decode=_unused, encode=_unused, violations=violations,
         solve=lambda *a, **k: SolveResult([]), brute=lambda *a, **k: SolveResult([]),
         answer_rows=lambda a: a, render_board=_unused, draw_board=_unused, play=play,
-        stages=())
+        stages=(), irreparable=irreparable)
 
 
 def _regions_play() -> PlaySpec:
@@ -119,7 +144,8 @@ def _regions_play() -> PlaySpec:
 
 
 REGIONS = _puzzle("test-regions", {"en": "One per Region", "ja": "領域に一つ"}, REGION_RULES,
-                  regions_board, regions_answer, regions_violations, _regions_play())
+                  regions_board, regions_answer, regions_violations, _regions_play(),
+                  regions_irreparable)
 
 
 # ---- edges: cut the grid into dominoes ------------------------------------------------
@@ -203,6 +229,63 @@ def edges_violations(board: dict[str, Any], ans: dict[str, list[str]]) -> list[V
     return EDGE_RULES.sort(out)
 
 
+def _edge_unit(h: int, w: int, r: int, c: int, side: str) -> int:
+    """grid.js edgeIndex: every "r" edge in reading order, then every "b" edge."""
+    return r * (w - 1) + c if side == "r" else h * (w - 1) + r * w + c
+
+
+def _groups(h: int, w: int, joined: Any) -> list[list[tuple[int, int]]]:
+    """Cells connected through the borders where joined(unit) holds, in reading order."""
+    seen: set[tuple[int, int]] = set()
+    out = []
+    for r in range(h):
+        for c in range(w):
+            if (r, c) in seen:
+                continue
+            seen.add((r, c))
+            stack, group = [(r, c)], []
+            while stack:
+                y, x = stack.pop()
+                group.append((y, x))
+                for ny, nx, e in ((y, x + 1, (y, x, "r")), (y, x - 1, (y, x - 1, "r")),
+                                  (y + 1, x, (y, x, "b")), (y - 1, x, (y - 1, x, "b"))):
+                    if 0 <= ny < h and 0 <= nx < w and (ny, nx) not in seen \
+                            and joined(_edge_unit(h, w, *e)):
+                        seen.add((ny, nx))
+                        stack.append((ny, nx))
+            out.append(sorted(group))
+    return out
+
+
+def edges_irreparable(board: dict[str, Any], states: Any) -> list[Violation]:
+    """What no filling of the undecided lines repairs (states: 0 undecided, 1 line, 2 no
+    line): cells joined by "no line" marks into three or more, a cell closed in by lines
+    on every side, a line inside a piece the marks already join."""
+    h, w = board["h"], board["w"]
+    out = []
+    joined = _groups(h, w, lambda u: states[u] == 2)
+    piece_of = {}
+    for k, piece in enumerate(joined):
+        for cell in piece:
+            piece_of[cell] = k
+        if len(piece) > 2:
+            r, c = piece[0]
+            out.append(EDGE_RULES.make("domino.size", piece, row=r + 1, col=c + 1,
+                                       size=len(piece)))
+    for piece in _groups(h, w, lambda u: states[u] != 1):
+        if len(piece) == 1:
+            r, c = piece[0]
+            out.append(EDGE_RULES.make("domino.size", piece, row=r + 1, col=c + 1, size=1))
+    for r in range(h):
+        for c in range(w):
+            for r2, c2, side in ((r, c + 1, "r"), (r + 1, c, "b")):
+                if r2 < h and c2 < w and states[_edge_unit(h, w, r, c, side)] == 1 \
+                        and piece_of[(r, c)] == piece_of[(r2, c2)]:
+                    out.append(EDGE_RULES.make("domino.dangling", [(r, c), (r2, c2)],
+                                               row=r + 1, col=c + 1, row2=r2 + 1, col2=c2 + 1))
+    return EDGE_RULES.sort(out)
+
+
 EDGES_TEXT = {
     "en": {"cycle": "line → no-line mark → undecided",
            "keys": [("L", "line"), ("X", "no-line mark")],
@@ -225,44 +308,139 @@ def _edges_play() -> PlaySpec:
 
 
 EDGES = _puzzle("test-edges", {"en": "Domino Cut", "ja": "ドミノ切り"}, EDGE_RULES,
-                edges_board, edges_answer, edges_violations, _edges_play())
+                edges_board, edges_answer, edges_violations, _edges_play(), edges_irreparable)
 
 PUZZLES = {p.slug: p for p in (REGIONS, EDGES)}
 
 
 # ---- boards ----------------------------------------------------------------------------
 
+LEVELS = ["easy", "medium", "hard", "expert"]
+DIFFICULTY = {"levels": LEVELS, "thresholds": {"easy": 0, "medium": 1, "hard": 3},
+              "measure": {"en": "probe and search steps in the hint trace",
+                          "ja": "ヒントの手順のうち仮定と探索の数"}}
+
+
+def _difficulty(trace: list[dict[str, Any]]) -> tuple[str, dict[str, int]]:
+    """A label from the trace's probe and search steps, against DIFFICULTY's thresholds."""
+    hard = sum(1 for s in trace if s.get("rung") in ("probe", "search"))
+    level = "expert"
+    for name in LEVELS[:3]:
+        if hard <= DIFFICULTY["thresholds"][name]:
+            level = name
+            break
+    return level, {"steps": len(trace), "probe_search": hard}
+
+
 def _entry(bid: str, board: dict[str, Any], answer: Any, trace: list[dict[str, Any]],
-           clues: int) -> dict[str, Any]:
+           clues: int, grade: str = "step", difficulty: str | None = None) -> dict[str, Any]:
     h, w = board["h"], board["w"]
-    return {"id": bid, "size": f"{h}x{w}", "h": h, "w": w, "grade": "step", "clues": clues,
+    level, effort = _difficulty(trace)
+    return {"id": bid, "size": f"{h}x{w}", "h": h, "w": w, "grade": grade, "clues": clues,
             "url": f"https://puzz.link/p?test/{w}/{h}/", "board": board, "answer": answer,
-            "trace": trace}
+            "trace": trace, "difficulty": difficulty or level, "effort": effort}
 
 
-def _step(rung: str, key: str, units: list[Any], states: list[str]) -> dict[str, Any]:
-    return {"rung": rung, key: units, "states": states,
-            "en": f"The {rung} sentence.", "ja": f"{rung} の文。"}
+def _at(cells: list[list[int]], lang: str) -> str:
+    """Cells named as a sentence's subject: "Row 1, column 2 and row 2, column 1"."""
+    if lang == "ja":
+        return "と".join(f"{r + 1}行{c + 1}列" for r, c in cells)
+    names = [f"row {r + 1}, column {c + 1}" for r, c in cells]
+    text = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return text[0].upper() + text[1:]
+
+
+def _regions_trace(board: dict[str, Any], rows: list[str]) -> list[dict[str, Any]]:
+    """One deduction a step: a region's given number leaves the rest blank; elsewhere the
+    first region's number is found by a probe, the others' by search, and then the rest
+    of the region is blank."""
+    h, w = board["h"], board["w"]
+    cells_of: dict[Any, list[list[int]]] = {}
+    for r in range(h):
+        for c in range(w):
+            cells_of.setdefault(board["regions"][r][c], []).append([r, c])
+    steps: list[dict[str, Any]] = []
+    probed = False
+    for cells in cells_of.values():
+        r0, c0 = cells[0]
+        given = [x for x in cells if board["clues"][x[0]][x[1]] is not None]
+        number = given[0] if given else next(x for x in cells if rows[x[0]][x[1]] != ".")
+        if not given:
+            r, c = number
+            if not probed:
+                probed = True
+                steps.append({
+                    "rung": "probe", "cells": [number], "states": ["number"],
+                    "why": [x for x in cells if x != number] or [number],
+                    "en": (f"Try blank at row {r + 1}, column {c + 1}: it leads to a "
+                           f"contradiction at the region at row {r0 + 1}, column {c0 + 1}, "
+                           "which would have no numbered cell, so it is numbered."),
+                    "ja": (f"{r + 1}行{c + 1}列を空白と仮定すると、{r0 + 1}行{c0 + 1}列の領域に"
+                           "数字のマスがなくなって矛盾します。したがって数字です。"),
+                    "detail": {"en": "With the other cells of the region blank, nothing is "
+                                     "left to hold the region's one numbered cell.",
+                               "ja": "領域のほかのマスが空白なので、領域にただ一つの数字のマスを"
+                                     "置ける場所がほかにありません。"},
+                    "detail_cells": cells})
+            else:
+                steps.append({
+                    "rung": "search", "cells": [number], "states": ["number"],
+                    "why": [number],
+                    "en": ("No short chain of deductions decides a cell here; the search "
+                           f"shows row {r + 1}, column {c + 1} is numbered."),
+                    "ja": ("ここでは短い推論の連鎖で決まるマスがありません。探索によると"
+                           f"{r + 1}行{c + 1}列は数字です。"),
+                    "detail": {"en": "The search tries both states of a cell and keeps the "
+                                     "one that leads to the answer.",
+                               "ja": "探索はマスの二つの状態を試し、答えにつながる方を残します。"}})
+        rest = [x for x in cells if x != number]
+        for k in range(0, len(rest), 8):
+            part = rest[k:k + 8]
+            r, c = number
+            verb = "is" if len(part) == 1 else "are"
+            steps.append({
+                "rung": "step", "cells": part, "states": ["blank"] * len(part),
+                "why": [number],
+                "en": (f"{_at(part, 'en')} {verb} blank: the region at row {r0 + 1}, column "
+                       f"{c0 + 1} already has its numbered cell at row {r + 1}, column {c + 1}."),
+                "ja": (f"{_at(part, 'ja')}は空白です。{r0 + 1}行{c0 + 1}列の領域には、すでに"
+                       f"{r + 1}行{c + 1}列に数字のマスがあります。"),
+                "detail": {"en": "Each region holds exactly one numbered cell, so once one cell "
+                                 "of a region is numbered, every other cell of it is blank.",
+                           "ja": "各領域に数字のマスはちょうど一つです。一つのマスが数字なら、"
+                                 "同じ領域のほかのマスはすべて空白です。"},
+                "detail_cells": cells})
+    return steps
 
 
 def _regions_bank() -> dict[str, Any]:
     a = {"h": 3, "w": 3, "regions": [[0, 0, 1], [0, 2, 1], [2, 2, 1]],
-         "clues": [[1, None, None], [None, None, None], [None, None, None]]}
+         "clues": [[1, None, None], [None, 1, None], [None, None, 1]]}
     a_rows = ["1..", ".1.", "..1"]
     b = {"h": 2, "w": 4, "regions": [[0, 0, 1, 1], [2, 2, 2, 1]],
          "clues": [[None] * 4, [None] * 4]}
     b_rows = ["1..1", ".1.."]
-
-    def trace(board: dict[str, Any], rows: list[str]) -> list[dict[str, Any]]:
-        free = [[r, c] for r in range(board["h"]) for c in range(board["w"])
-                if board["clues"][r][c] is None]
-        name = {True: "number", False: "blank"}
-        first, rest = free[:2], free[2:]
-        return [_step("step", "cells", first, [name[rows[r][c] != "."] for r, c in first]),
-                _step("search", "cells", rest, [name[rows[r][c] != "."] for r, c in rest])]
-
-    return {"boards": [_entry("3x3-01", a, {"rows": a_rows}, trace(a, a_rows), 1),
-                       _entry("2x4-01", b, {"rows": b_rows}, trace(b, b_rows), 0)]}
+    # A 12x12 board (the phone test's size): 2x2 regions, every third one with its number
+    # given.
+    n = 12
+    c_regions = [[(r // 2) * (n // 2) + c // 2 for c in range(n)] for r in range(n)]
+    c_grid = [["."] * n for _ in range(n)]
+    c_clues: list[list[int | None]] = [[None] * n for _ in range(n)]
+    for k in range((n // 2) ** 2):
+        r, c = 2 * (k // (n // 2)) + k % 2, 2 * (k % (n // 2)) + (k // 3) % 2
+        c_grid[r][c] = "1"
+        if k % 3 == 0:
+            c_clues[r][c] = 1
+    c = {"h": n, "w": n, "regions": c_regions, "clues": c_clues}
+    c_rows = ["".join(row) for row in c_grid]
+    clues = sum(x is not None for row in c_clues for x in row)
+    return {"difficulty": DIFFICULTY,
+            # Bank order: a hard board first, so a newcomer's first board (the first easy
+            # one) is not simply the first.
+            "boards": [_entry("2x4-01", b, {"rows": b_rows}, _regions_trace(b, b_rows), 0),
+                       _entry("3x3-01", a, {"rows": a_rows}, _regions_trace(a, a_rows), 3),
+                       _entry("12x12-01", c, {"rows": c_rows}, _regions_trace(c, c_rows),
+                              clues)]}
 
 
 def _edges_bank() -> dict[str, Any]:
@@ -271,29 +449,40 @@ def _edges_bank() -> dict[str, Any]:
     b = {"h": 2, "w": 3}
     b_ans = {"right": ["10", "10"], "down": ["011"]}
 
-    def trace(board: dict[str, Any], ans: dict[str, list[str]]) -> list[dict[str, Any]]:
-        h, w = board["h"], board["w"]
-        edges = [[r, c, "r"] for r in range(h) for c in range(w - 1)]
-        edges += [[r, c, "b"] for r in range(h - 1) for c in range(w)]
+    def domino(cells: list[list[int]], edges: list[list[Any]], states: list[str],
+               why: list[list[int]], rung: str = "step") -> dict[str, Any]:
+        (r1, c1), (r2, c2) = cells
+        return {"rung": rung, "cells": cells, "edges": edges, "states": states, "why": why,
+                "en": (f"Row {r1 + 1}, column {c1 + 1} and row {r2 + 1}, column {c2 + 1} "
+                       "form a domino: no other neighbour is left for them."),
+                "ja": (f"{r1 + 1}行{c1 + 1}列と{r2 + 1}行{c2 + 1}列で一つのドミノです。"
+                       "ほかに組める隣のマスが残っていません。"),
+                "detail": {"en": "A cell whose other neighbours are taken or beyond the frame "
+                                 "must pair with the one neighbour left.",
+                           "ja": "ほかの隣のマスがふさがっているか盤の外なので、残った一つの"
+                                 "隣のマスと組むしかありません。"},
+                "detail_cells": cells}
 
-        def state(e: list[Any]) -> str:
-            r, c, side = e
-            return "line" if (ans["right"] if side == "r" else ans["down"])[r][c] == "1" \
-                else "none"
-
-        first, rest = edges[:2], edges[2:]
-        return [_step("step", "edges", first, [state(e) for e in first]),
-                _step("search", "edges", rest, [state(e) for e in rest])]
-
-    # The second board's trace speaks of cells and the pieces they join, as a puzzle
-    # whose deductions fix cells may; the module's traceUnits maps that to lines.
+    a_trace = [
+        domino([[0, 0], [1, 0]], [[0, 0, "b"], [0, 0, "r"], [1, 0, "r"]],
+               ["none", "line", "line"], [[0, 0]]),
+        domino([[0, 1], [0, 2]], [[0, 1, "r"], [0, 1, "b"], [0, 2, "b"], [0, 2, "r"]],
+               ["none", "line", "line", "line"], [[0, 0], [1, 0]]),
+        domino([[1, 1], [1, 2]], [[1, 1, "r"], [1, 2, "r"]], ["none", "line"],
+               [[0, 1], [0, 2]]),
+        domino([[0, 3], [1, 3]], [[0, 3, "b"]], ["none"], [[1, 1], [1, 2]], "probe"),
+    ]
+    # The second board keeps the old trace format (no "why", no "detail"), and its steps
+    # speak of cells and the pieces they join, as a puzzle whose deductions fix cells may;
+    # the module's traceUnits maps that to lines.
     b_trace = [
         {"rung": "step", "cells": [[0, 0], [1, 0]], "pieces": ["A", "A"],
          "en": "The step sentence.", "ja": "一手の文。"},
         {"rung": "search", "cells": [[r, c] for r in range(2) for c in range(3)],
          "pieces": ["A", "B", "B", "A", "C", "C"],
          "en": "The search sentence.", "ja": "探索の文。"}]
-    return {"boards": [_entry("2x4-01", a, a_ans, trace(a, a_ans), 0),
+    return {"difficulty": DIFFICULTY,
+            "boards": [_entry("2x4-01", a, a_ans, a_trace, 0),
                        _entry("2x3-01", b, b_ans, b_trace, 0)]}
 
 

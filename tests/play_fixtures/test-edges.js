@@ -94,3 +94,38 @@ export function traceUnits(board, step, input) {
   }
   return out;
 }
+
+// What no filling of the undecided lines repairs (the Python edges_irreparable): cells
+// joined by "no line" marks into three or more, a cell closed in by lines on every side,
+// a line inside a piece the marks already join.
+export function irreparable(board, view) {
+  const { h, w } = board;
+  const between = (a, b) => {
+    const [r, c] = [Math.floor(Math.min(a, b) / w), Math.min(a, b) % w];
+    return view.edge(r, c, Math.abs(a - b) === 1 ? "r" : "b");
+  };
+  const out = [];
+  const pieceOf = new Int32Array(h * w);
+  groupsBy(h, w, () => true, (a, b) => between(a, b) === 2).forEach((p, k) => {
+    for (const [r, c] of p) pieceOf[r * w + c] = k;
+    if (p.length > 2) {
+      out.push({ rule: "domino.size", cells: p, params: { row: p[0][0] + 1, col: p[0][1] + 1, size: p.length } });
+    }
+  });
+  for (const p of groupsBy(h, w, () => true, (a, b) => between(a, b) !== 1)) {
+    if (p.length === 1) {
+      out.push({ rule: "domino.size", cells: p, params: { row: p[0][0] + 1, col: p[0][1] + 1, size: 1 } });
+    }
+  }
+  for (let r = 0; r < h; r++) {
+    for (let c = 0; c < w; c++) {
+      for (const [r2, c2, side] of [[r, c + 1, "r"], [r + 1, c, "b"]]) {
+        if (r2 < h && c2 < w && view.edge(r, c, side) === 1 && pieceOf[r * w + c] === pieceOf[r2 * w + c2]) {
+          out.push({ rule: "domino.dangling", cells: [[r, c], [r2, c2]],
+            params: { row: r + 1, col: c + 1, row2: r2 + 1, col2: c2 + 1 } });
+        }
+      }
+    }
+  }
+  return out;
+}

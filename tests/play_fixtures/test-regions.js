@@ -69,3 +69,32 @@ export function cellText(board, view, r, c, lang) {
   const i = r * board.w + c;
   return view.states[i] === 1 ? String(view.count[i]) : view.input.states[lang][view.states[i]];
 }
+
+// What no filling of the undecided cells repairs (the Python regions_irreparable): a
+// given number marked blank, two numbered cells in one region, a region decided blank.
+export function irreparable(board, view) {
+  const { h, w } = board;
+  const st = view.states;
+  const out = [];
+  const cellsOf = new Map();
+  for (let r = 0; r < h; r++) {
+    for (let c = 0; c < w; c++) {
+      const id = board.regions[r][c];
+      if (!cellsOf.has(id)) cellsOf.set(id, []);
+      cellsOf.get(id).push([r, c]);
+      if (board.clues[r][c] !== null && st[r * w + c] === 2) {
+        out.push({ rule: "one.given", cells: [[r, c]], params: { row: r + 1, col: c + 1 } });
+      }
+    }
+  }
+  for (const cells of cellsOf.values()) {
+    const [r0, c0] = cells[0];
+    const on = cells.filter(([r, c]) => st[r * w + c] === 1);
+    const open = cells.some(([r, c]) => st[r * w + c] === 0);
+    if (!on.length && !open) out.push({ rule: "one.none", cells, params: { row: r0 + 1, col: c0 + 1 } });
+    else if (on.length > 1) {
+      out.push({ rule: "one.many", cells: on, params: { row: r0 + 1, col: c0 + 1, count: on.length } });
+    }
+  }
+  return out;
+}

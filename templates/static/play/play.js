@@ -14,6 +14,11 @@
 // cfg.rules   the puzzle's rules table, [{id, cells, en, ja}] (RuleBook.to_json()):
 //             a violation's message is rule[lang] filled with its params (grid.js fill).
 // cfg.readout PlaySpec.text[lang].readout, {key: template} (optional, any model).
+// cfg.rungNames {rung id: name in the page's language} (the ladder, "probe", "search").
+// cfg.levels, cfg.levelNames  the difficulty levels in order and their names; index
+//             entries and board files carry "difficulty" (one of them) and "effort" when
+//             the bank has them (the picker then shows and filters by difficulty).
+// cfg.first   the newcomer's first board's data (the first "easy" board in bank order).
 //
 // ---- units and states ----------------------------------------------------------------
 // The player's marks are small integers, one per unit: a unit is a cell (row-major, index
@@ -41,6 +46,11 @@
 // traceUnits(board, step, input) -> [[unit, state], ...]: what a hint trace step asks for, when
 //     the step does not list "cells" (or, edges model, "edges") with "states" names.
 //     optional (default below, at hint()).
+// irreparable(board, view) -> [{rule, cells, params}]: the violations that no filling of
+//     the undecided units can repair (Python's Puzzle.irreparable). optional: without it
+//     Check reports violations() of the board as it stands.
+// finished(board, view) -> bool: the board counts as complete (Check then reports
+//     violations() in full). optional (default: no non-fixed unit in state 0).
 //
 // view = {h, w, model, input, states, fixed, edge(r, c, side), region, regionCells, count}
 //   edge(r, c, side): the state of an edge ("edges"; 0 beyond the frame's inside).
@@ -74,7 +84,7 @@ function lastPlayed() {
 const has = (id) => cfg.index.some((b) => b.id === id);
 const wanted = decodeURIComponent(location.hash.slice(1));
 const firstId = has(wanted) ? wanted : has(lastPlayed()) ? lastPlayed()
-  : cfg.index.length ? cfg.index[0].id : null;
+  : cfg.first && has(cfg.first.id) ? cfg.first.id : cfg.index.length ? cfg.index[0].id : null;
 const dataUrl = (id) => `${cfg.data}${encodeURIComponent(id)}.json`;
 let early = firstId && !(cfg.first && cfg.first.id === firstId)
   ? { id: firstId, res: fetch(dataUrl(firstId)).catch(() => null) } : null;
@@ -106,17 +116,27 @@ let view = null;           // what the checker's hooks see
 let undoStack = [];        // each item: [[unit, from, to], ...]
 let redoStack = [];
 let cursor = 0;            // cells: a cell index; edges: [y, x] on the doubled grid
-let marks = { bad: new Set(), hint: new Set(), badEdge: new Set(), hintEdge: new Set() };
+// Highlights: bad (a problem's cells), first (the first problem's cells, drawn strongly),
+// hint (what the hint decides), why (the cells that justify it), detail (the hint's
+// second level), and the edges model's badEdge / hintEdge.
+let marks = noMarks();
+let hintAt = null;         // {id, k}: the trace step the last hint showed (level 2 next)
 let solved = false;
 let elapsed = 0;           // ms before the current run of the clock
 let runningSince = null;   // performance.now() while the clock runs
 let loadSeq = 0;
 
-const noMarks = () => ({ bad: new Set(), hint: new Set(), badEdge: new Set(), hintEdge: new Set() });
+function noMarks() {
+  return { bad: new Set(), first: new Set(), hint: new Set(), why: new Set(), detail: new Set(),
+    badEdge: new Set(), hintEdge: new Set() };
+}
 
 // ---- picker --------------------------------------------------------------------------
 const boards = cfg.index;
 const sizeSel = $("pick-size"), gradeSel = $("pick-grade"), boardSel = $("pick-board");
+const levelSel = $("pick-level");
+const LEVELS = cfg.levels || [];
+const rated = boards.some((b) => b.difficulty);
 
 function option(value, text) {
   const o = document.createElement("option");
@@ -131,6 +151,19 @@ function fillFilters() {
   for (const g of new Set(boards.map((b) => b.grade))) if (!grades.includes(g)) grades.push(g);
   sizeSel.replaceChildren(option("", T.allSizes), ...sizes.map((s) => option(s, s)));
   gradeSel.replaceChildren(option("", T.allGrades), ...grades.map((g) => option(g, rungName(g))));
+  const levels = LEVELS.filter((l) => boards.some((b) => b.difficulty === l));
+  levelSel.replaceChildren(option("", T.allLevels), ...levels.map((l) => option(l, levelName(l))));
+  levelSel.closest("label").hidden = !rated;
+}
+
+function levelName(l) {
+  return (cfg.levelNames && cfg.levelNames[l]) || l;
+}
+
+// "Easy (forcing)": the difficulty with the rung grade beside it, or the grade alone.
+function gradeText(b) {
+  const g = rungName(b.grade);
+  return b.difficulty ? fmt(T.levelGrade, { level: levelName(b.difficulty), grade: g }) : g;
 }
 
 function rungName(g) {
@@ -140,12 +173,13 @@ function rungName(g) {
 function boardLabel(b, n) {
   const rec = store.get(b.id);
   const mark = rec && rec.solved ? ` ${T.solvedMark}` : rec && rec.m ? ` ${T.startedMark}` : "";
-  return fmt(T.boardOption, { n, id: b.id, size: b.size, grade: rungName(b.grade), clues: b.clues }) + mark;
+  return fmt(T.boardOption, { n, id: b.id, size: b.size, grade: gradeText(b), clues: b.clues }) + mark;
 }
 
 function fillBoards(keep) {
-  const size = sizeSel.value, grade = gradeSel.value;
-  const list = boards.filter((b) => (!size || b.size === size) && (!grade || b.grade === grade));
+  const size = sizeSel.value, grade = gradeSel.value, level = levelSel.value;
+  const list = boards.filter((b) => (!size || b.size === size) && (!grade || b.grade === grade)
+    && (!level || b.difficulty === level));
   boardSel.replaceChildren(...list.map((b) => option(b.id, boardLabel(b, boards.indexOf(b) + 1))));
   if (keep && list.some((b) => b.id === keep)) boardSel.value = keep;
   return list;
@@ -157,7 +191,7 @@ function refreshLabel(id) {
   if (o && b) o.textContent = boardLabel(b, boards.indexOf(b) + 1);
 }
 
-for (const sel of [sizeSel, gradeSel]) {
+for (const sel of [sizeSel, levelSel, gradeSel]) {
   sel.addEventListener("change", () => {
     const list = fillBoards(entry && entry.id);
     if (list.length && (!entry || !list.some((b) => b.id === entry.id))) load(list[0].id);
@@ -222,6 +256,7 @@ async function load(id) {
     if (![...boardSel.options].some((o) => o.value === id)) {
       sizeSel.value = "";
       gradeSel.value = "";
+      levelSel.value = "";
       fillBoards();
     }
     boardSel.value = id;
@@ -230,7 +265,7 @@ async function load(id) {
   $("pzl-link").href = entry.url;
   $("board-title").textContent = fmt(T.boardTitle, {
     n: boards.findIndex((b) => b.id === id) + 1, id, size: entry.size || `${h}x${w}`,
-    grade: rungName(entry.grade), clues: entry.clues,
+    grade: gradeText(entry), clues: entry.clues,
   });
   clearPanels();
   solved = isSolved();
@@ -273,7 +308,10 @@ function draw() {
       const x = PAD + c * CELL, y = PAD + r * CELL;
       let cls = "cell";
       if (marks.bad.has(i)) cls += " bad";
+      if (marks.first.has(i)) cls += " first";
       if (marks.hint.has(i)) cls += " hint";
+      if (marks.why.has(i)) cls += " why";
+      if (marks.detail.has(i)) cls += " detail";
       if (!EDGES && fixed[i] !== null) cls += " given";
       if (!EDGES && trial.has(i)) cls += " trial";
       const st = EDGES ? "" : ` data-state="${states[i]}"`;
@@ -286,6 +324,14 @@ function draw() {
   for (let r = 1; r < h; r++) grid += `M${PAD} ${PAD + r * CELL}h${w * CELL}`;
   for (let c = 1; c < w; c++) grid += `M${PAD + c * CELL} ${PAD}v${h * CELL}`;
   parts.push(`<path class="grid" d="${grid}"/>`);
+  // The hint's reasons (dashed) and the detail's cells (dotted) as outlines over the grid,
+  // so they differ from the decided cells' shading by more than colour.
+  for (const [set, cls] of [[marks.why, "why-box"], [marks.detail, "detail-box"], [marks.first, "first-box"]]) {
+    for (const i of set) {
+      const x = PAD + (i % w) * CELL, y = PAD + Math.floor(i / w) * CELL;
+      parts.push(`<rect class="${cls}" x="${x + 2.5}" y="${y + 2.5}" width="${CELL - 5}" height="${CELL - 5}"/>`);
+    }
+  }
   if (REGIONS) {
     let d = "";
     for (let i = 0, n = edgeCount(h, w); i < n; i++) {
@@ -759,6 +805,12 @@ $("check").addEventListener("click", check);
 $("hint").addEventListener("click", hint);
 
 // ---- check ---------------------------------------------------------------------------
+// On an unfinished board Check reports only what no filling of the undecided units can
+// repair (the module's irreparable(); without it, violations() of the board as it
+// stands), and how many units are undecided; on a finished board every broken rule. The
+// first problem is named in one line beside the board and its cells drawn strongly; the
+// rest wait behind "N more". With nothing broken, a mark that differs from the solution
+// is named; else "no mistakes so far".
 function clearPanels() {
   $("check-out").replaceChildren();
   $("hint-out").replaceChildren();
@@ -774,39 +826,101 @@ function message(v) {
   return t === undefined ? v.rule : fmt(t, v.params || {});
 }
 
+function para(text, cls) {
+  const p = document.createElement("p");
+  if (cls) p.className = cls;
+  p.textContent = text;
+  return p;
+}
+
+function undecidedCount() {
+  let n = 0;
+  for (let i = 0; i < states.length; i++) if (states[i] === 0 && fixed[i] === null) n++;
+  return n;
+}
+
+function undecidedText(n) {
+  if (EDGES) return n === 1 ? T.undecidedLine : fmt(T.undecidedLines, { n });
+  return n === 1 ? T.undecidedCell : fmt(T.undecidedCells, { n });
+}
+
+function isFinished() {
+  return P.finished ? !!P.finished(board, view) : undecidedCount() === 0;
+}
+
+function violationItem(v, tag) {
+  const el = document.createElement(tag);
+  el.dataset.rule = v.rule;
+  el.textContent = fmt(T.checkFirst, { message: message(v), cells: cellsText(v.cells) });
+  return el;
+}
+
+// Non-fixed units whose mark is set and differs from the solution, in unit order.
+function offSolution() {
+  const want = P.answerStates(board, entry.answer);
+  const out = [];
+  for (let i = 0; i < states.length; i++) {
+    if (fixed[i] === null && states[i] !== 0 && states[i] !== want[i]) out.push(i);
+  }
+  return out;
+}
+
 function check() {
   if (!board) return;
   refreshCounts();
-  const vs = sortViolations(P.violations(board, P.toAnswer(board, view)), RULE_IDS);
   marks = noMarks();
   const out = $("check-out");
-  out.replaceChildren();
-  $("hint-out").replaceChildren();
-  if (!vs.length) {
-    const p = document.createElement("p");
-    p.className = "ok";
-    p.textContent = fmt(T.solved, { time: clockText() });
-    out.append(p);
-  } else {
-    const p = document.createElement("p");
-    p.textContent = T.broken;
-    const ul = document.createElement("ul");
-    for (const v of vs) {
-      for (const [r, c] of v.cells) marks.bad.add(r * board.w + c);
-      const li = document.createElement("li");
-      li.dataset.rule = v.rule;
-      li.textContent = `${message(v)} (${cellsText(v.cells)})`;
-      ul.append(li);
+  clearPanels();
+  if (isSolved()) {
+    out.append(para(fmt(T.solved, { time: clockText() }), "ok"));
+    draw();
+    return;
+  }
+  const finished = isFinished();
+  const partial = !finished && P.irreparable;
+  const found = partial ? P.irreparable(board, view) : P.violations(board, P.toAnswer(board, view));
+  const vs = sortViolations(found.map((v) => ({ ...v, cells: v.cells.map((c) => [...c]) })), RULE_IDS);
+  const left = undecidedCount();
+  if (vs.length) {
+    const [first, ...rest] = vs;
+    for (const [r, c] of first.cells) marks.first.add(r * board.w + c);
+    for (const v of rest) for (const [r, c] of v.cells) marks.bad.add(r * board.w + c);
+    const line = violationItem(first, "p");
+    line.className = "first wrong";
+    out.append(line);
+    if (rest.length) {
+      const more = document.createElement("details");
+      more.className = "more";
+      const sum = document.createElement("summary");
+      sum.textContent = fmt(T.more, { n: rest.length });
+      const ul = document.createElement("ul");
+      ul.append(...rest.map((v) => violationItem(v, "li")));
+      more.append(sum, ul);
+      out.append(more);
     }
-    out.append(p, ul);
+    if (!finished) out.append(para(undecidedText(left), "undecided"));
+  } else {
+    const off = offSolution();
+    if (off.length) {
+      const [u] = off;
+      (EDGES ? marks.badEdge : marks.first).add(u);
+      out.append(para(off.length > 1 ? fmt(T.offSolutionMore, { at: unitText(u), n: off.length - 1 })
+        : fmt(T.offSolution, { at: unitText(u) }), "first wrong"));
+      if (!finished) out.append(para(undecidedText(left), "undecided"));
+    } else {
+      out.append(para(fmt(T.noMistakes, { n: left }), "ok"));
+    }
   }
   draw();
 }
 
 // ---- hint ----------------------------------------------------------------------------
-// A trace step lists "cells" ([r, c]) or, in the edges model, "edges" ([r, c, "r"|"b"]),
-// with one state name per unit in "states" (mapped through input.trace); a module whose
-// trace says something else exports traceUnits(board, step, input) -> [[unit, state], ...].
+// A trace step is one deduction: "cells" ([r, c]) or, in the edges model, "edges"
+// ([r, c, "r"|"b"]) with one state name per unit in "states" (mapped through
+// input.trace); "why" (the cells that justify it), "rung", the sentence in "en"/"ja",
+// "detail" {en, ja} and optional "detail_cells" for the second level. A module whose trace
+// says something else exports traceUnits(board, step, input) -> [[unit, state], ...].
+// A step without "why" (an older trace) is shown with its units and sentence alone.
 function stepTargets(st) {
   if (P.traceUnits) return P.traceUnits(board, st, IN);
   const { h, w } = board;
@@ -820,52 +934,73 @@ function unitText(i) {
   return fmt(T.at, { r: Math.floor(i / board.w) + 1, c: (i % board.w) + 1 });
 }
 
+function textOf(x) {
+  return x && typeof x === "object" ? x[lang] || x.en || "" : x || "";
+}
+
 function hint() {
   if (!board) return;
   const out = $("hint-out");
   marks = noMarks();
-  $("check-out").replaceChildren();
-  out.replaceChildren();
+  clearPanels();
   const p = document.createElement("p");
   if (solved) {
     p.className = "ok";
     p.textContent = fmt(T.solved, { time: clockText() });
     out.append(p);
+    hintAt = null;
     draw();
     return;
   }
   // First wrong mark in unit order, if any.
-  const want = P.answerStates(board, entry.answer);
-  for (let i = 0; i < states.length; i++) {
-    if (fixed[i] !== null || states[i] === 0 || states[i] === want[i]) continue;
+  const wrong = offSolution();
+  if (wrong.length) {
+    const i = wrong[0];
     (EDGES ? marks.badEdge : marks.bad).add(i);
     p.className = "wrong";
     p.textContent = fmt(T.hintWrong, { at: unitText(i) });
     out.append(p);
+    hintAt = null;
     draw();
     return;
   }
   const trace = entry.trace || [];
-  const st = trace.find((s) => stepTargets(s).some(([u, want]) => states[u] !== want));
-  if (!st) {
+  const k = trace.findIndex((s) => stepTargets(s).some(([u, want]) => states[u] !== want));
+  if (k < 0) {
     p.textContent = T.hintNone;
     out.append(p);
+    hintAt = null;
     draw();
     return;
   }
+  const st = trace[k];
+  // The same step as the last hint, still the next one: its second level.
+  const level = hintAt && hintAt.id === entry.id && hintAt.k === k ? 2 : 1;
+  hintAt = { id: entry.id, k };
   const units = stepTargets(st).map(([u]) => u);
   for (const u of units) (EDGES ? marks.hintEdge : marks.hint).add(u);
   // The step's cells are shown too (in the edges model a step may decide cells).
   for (const [r, c] of st.cells || []) marks.hint.add(r * board.w + c);
+  for (const [r, c] of st.why || []) marks.why.add(r * board.w + c);
   const head = document.createElement("strong");
   head.className = "rung";
   head.textContent = rungName(st.rung);
+  p.className = "step";
+  p.dataset.level = String(level);
   p.append(head, " ", st[lang] || st.en || "");
-  const where = document.createElement("p");
-  where.className = "cells";
-  where.textContent = fmt(T.hintCells, {
-    cells: st.cells ? cellsText(st.cells) : units.map(unitText).join(", ") });
-  out.append(p, where);
+  out.append(p);
+  const detail = textOf(st.detail);
+  if (level === 2 && detail) {
+    for (const [r, c] of st.detail_cells || []) marks.detail.add(r * board.w + c);
+    out.append(para(detail, "detail"));
+  }
+  if (!st.why) {
+    out.append(para(fmt(T.hintCells, {
+      cells: st.cells ? cellsText(st.cells) : units.map(unitText).join(", ") }), "cells"));
+  } else {
+    out.append(para(T.hintLegend + (marks.detail.size ? ` ${T.hintDetailLegend}` : ""), "legend"));
+  }
+  if (level === 1 && detail) out.append(para(T.hintAgain, "again"));
   draw();
 }
 
@@ -928,6 +1063,7 @@ window.__play = {
   get answer() { return board && P.toAnswer(board, view); },
   get solution() { return board && P.answerStates(board, entry.answer); },
   get marks() { return Object.fromEntries(Object.entries(marks).map(([k, v]) => [k, [...v]])); },
+  get undecided() { return states ? undecidedCount() : 0; },
   targets: (k) => stepTargets(entry.trace[k]),
   load,
 };
