@@ -89,6 +89,12 @@ RULES = RuleBook([
 ])
 
 
+# Rules only the partial check (partial.py) reports; violations() never does.
+PARTIAL_ONLY = frozenset({"sashigane.bent", "sashigane.grown", "sashigane.corner_lost",
+                          "sashigane.arm_cut", "sashigane.arrow_joined", "sashigane.region",
+                          "sashigane.region_size"})
+
+
 def violations(board: Board, answer: Answer) -> list[Violation]:
     """Every broken rule, sorted by (rule order, cells). Empty list: solved."""
     if (board.h, board.w) != (answer.h, answer.w):
