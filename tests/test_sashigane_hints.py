@@ -255,3 +255,51 @@ def test_partial_rules_each_fire():
 
 def test_puzzle_exposes_irreparable():
     assert PUZZLE.irreparable is irreparable
+
+
+def test_js_finished_and_irreparable_agree(tmp_path):
+    """The checker module's finished() and irreparable() against Python's, on lines-only
+    states (the answer's lines, some dropped, one added) and random marks."""
+    import shutil
+    import subprocess
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    rng = random.Random(10)
+    cases = []
+    for _, b, a in ENTRIES[::3]:
+        want = _want(b, a)
+        for k in range(16):
+            lines = [s if s == 1 else 0 for s in want]
+            if k % 4 == 1:
+                lines = [s if rng.random() < 0.9 else 0 for s in lines]
+            elif k % 4 == 2:
+                lines[rng.randrange(len(lines))] = 1
+            elif k % 4 == 3:
+                lines = [rng.choice((0, 0, 1, 2)) for _ in want]
+            cases.append({"board": b.to_json(), "states": lines})
+    (tmp_path / "cases.json").write_text(json.dumps(cases))
+    play = ROOT / "templates" / "static" / "play"
+    script = tmp_path / "run.mjs"
+    script.write_text(f"""
+import {{ readFileSync }} from "fs";
+import {{ makeView }} from "{(play / 'grid.js').as_uri()}";
+const m = await import("{(play / 'sashigane.js').as_uri()}");
+const cases = JSON.parse(readFileSync("{(tmp_path / 'cases.json').as_posix()}"));
+const out = cases.map((c) => {{
+  const v = makeView(c.board, "edges", {{}}, c.states, c.states.map(() => null), null);
+  return {{ finished: m.finished(c.board, v), v: m.irreparable(c.board, v) }};
+}});
+console.log(JSON.stringify(out));
+""")
+    got = json.loads(subprocess.run([node, str(script)], capture_output=True, text=True,
+                                    check=True).stdout)
+    done = 0
+    for case, g in zip(cases, got, strict=True):
+        b = Board.from_json(case["board"])
+        assert g["finished"] == finished(b, case["states"]), case
+        done += g["finished"]
+        py = [{"rule": v.rule, "cells": [list(c) for c in v.cells], "params": dict(v.params)}
+              for v in irreparable(b, case["states"])]
+        assert g["v"] == py, case
+    assert 0 < done < len(cases)
