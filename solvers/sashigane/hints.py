@@ -80,13 +80,19 @@ TEXT: dict[str, dict[str, dict[str, str]]] = {
                "detail": "The circle at {circle} still has {k} possible Ls (corner on the "
                          "circle, exactly one arrow on an end pointing back at it, no cell "
                          "that another piece already holds). All {k} of them cover {cells}, "
-                         "so whichever one it turns out to be, {cells} {are} in its piece."},
+                         "so whichever one it turns out to be, {cells} {are} in its piece.",
+               "detail1": "The circle at {circle} has only one possible L left (corner on "
+                          "the circle, exactly one arrow on an end pointing back at it, no "
+                          "cell that another piece already holds), and it covers {cells}."},
         "ja": {"say": "{cells}は{circle}の丸のピースに入ります。その丸に残っているどのL字も"
                       "そこを通ります。",
                "detail": "{circle}の丸に残っているL字は{k}通りです（丸が曲がり角にあり、"
                          "端の矢印が一個その丸を指し、ほかのピースのマスを含まない形）。"
                          "{k}通りのどれも{cells}を覆うので、どの形になっても{cells}はこの丸"
-                         "のピースに入ります。"},
+                         "のピースに入ります。",
+               "detail1": "{circle}の丸に残っているL字は一通りだけです（丸が曲がり角にあり、"
+                          "端の矢印が一個その丸を指し、ほかのピースのマスを含まない形）。"
+                          "その形が{cells}を覆います。"},
     },
     "number": {
         "en": {"say": "{Cells} {belong} to the piece of the circle at {circle}: every piece "
@@ -94,12 +100,19 @@ TEXT: dict[str, dict[str, dict[str, str]]] = {
                "detail": "The number {n} at {circle} is the size of its piece. Only {k} Ls "
                          "of {n} cells fit there (corner on the circle, one arrow on an end "
                          "pointing back at it, no cell another piece holds), and all of them "
-                         "cover {cells}."},
+                         "cover {cells}.",
+               "detail1": "The number {n} at {circle} is the size of its piece. Only one L of "
+                          "{n} cells still fits there (corner on the circle, one arrow on an "
+                          "end pointing back at it, no cell another piece holds), and it "
+                          "covers {cells}."},
         "ja": {"say": "{cells}は{circle}の丸のピースに入ります。その丸が作れる{n}マスの"
                       "ピースはどれもそこを通ります。",
                "detail": "{circle}の丸の数字{n}はそのピースのマス数です。そこに収まる{n}マス"
                          "のL字（丸が曲がり角にあり、端の矢印が一個その丸を指し、ほかの"
-                         "ピースのマスを含まない形）は{k}通りで、どれも{cells}を覆います。"},
+                         "ピースのマスを含まない形）は{k}通りで、どれも{cells}を覆います。",
+               "detail1": "{circle}の丸の数字{n}はそのピースのマス数です。そこに収まる{n}"
+                          "マスのL字（丸が曲がり角にあり、端の矢印が一個その丸を指し、ほかの"
+                          "ピースのマスを含まない形）は一通りだけで、それが{cells}を覆います。"},
     },
     "probe": {
         "en": {"say": "Try giving {cells} to the circle at {other}: it leads to a "
@@ -205,7 +218,8 @@ def _sentences(rung: str, cells: list[int], w: int, **f: Any) -> dict[str, Any]:
             vals[k] = v
         vals = {k: (v[lang] if isinstance(v, dict) else v) for k, v in vals.items()}
         out[lang] = TEXT[rung][lang]["say"].format(**vals)
-        detail[lang] = TEXT[rung][lang]["detail"].format(**vals)
+        key = "detail1" if f.get("k") == 1 and "detail1" in TEXT[rung][lang] else "detail"
+        detail[lang] = TEXT[rung][lang][key].format(**vals)
     out["detail"] = detail
     return out
 
