@@ -52,7 +52,10 @@ def test_surface():
     assert PUZZLE.rungs == RUNGS == ("fit", "cover", "area", "probe", "search")
     assert all(r.id.startswith("sashigane.") for r in RULES)
     assert [s.name for s in PUZZLE.stages] == ["bank", "stats", "ledger", "timing"]
-    assert set(PUZZLE.rung_names["ja"]) == set(RUNGS)
+    # the ladder's rungs and the hint trace's deductions (solvers/sashigane/hints.py)
+    from solvers.sashigane.hints import RUNG_ORDER
+    assert set(PUZZLE.rung_names["ja"]) == set(PUZZLE.rung_names["en"]) == \
+        set(RUNGS) | set(RUNG_ORDER)
 
 
 def test_sample_round_trip_and_known_answer():

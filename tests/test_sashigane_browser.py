@@ -1,5 +1,5 @@
 """Sashigane's play page in chromium: the true answer drawn by drags along grid lines is
-called solved, and a wrong piece is named by its rule in Python's words."""
+called solved, and a line that cuts a piece is named by its rule in Python's words."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from play_support import ARGS, CHROMIUM, bank, dist_files, serve_files
 from playwright import sync_api
 
 from solvers.sashigane.board import Answer, Board
+from solvers.sashigane.partial import irreparable
 from solvers.sashigane.rules import violations
 
 SLUG = "sashigane"
@@ -89,12 +90,26 @@ def test_drag_the_answer_then_a_wrong_piece(page):
     out = pg.locator("#check-out").inner_text()
     assert "olved" in out, out
 
-    # Erase one line between two pieces: they merge into one piece that is no L.
+    # Erase one line between two pieces: they merge, and redrawing the line repairs
+    # that, so Check reports nothing broken (the partial check), only what is undecided.
     r, c = next((r, c) for r in range(board.h) for c in range(board.w - 1) if vert[r][c])
     _stroke(pg, [(r, c + 1), (r + 1, c + 1)])
-    vert[r][c] = 0
-    wrong = violations(board, Answer.from_borders(board.h, board.w, vert, horz))
-    assert wrong
+    states = pg.evaluate("window.__play.states")
+    assert irreparable(board, states) == []
+    pg.click("#check")
+    out = pg.locator("#check-out").inner_text()
+    assert "olved" not in out and "undecided" in out, out
+    _stroke(pg, [(r, c + 1), (r + 1, c + 1)])
+
+    # A line across a piece's arm cuts it in two: the part that lost its circle or its
+    # arrow can never be a piece, and Check names it in Python's words.
+    p = answer.pieces
+    r, c = next((r, c) for r in range(board.h) for c in range(board.w - 1)
+                if p[r * board.w + c] == p[r * board.w + c + 1])
+    _stroke(pg, [(r, c + 1), (r + 1, c + 1)])
+    states = pg.evaluate("window.__play.states")
+    wrong = irreparable(board, states)
+    assert wrong and not violations(board, answer)
     pg.click("#check")
     out = pg.locator("#check-out").inner_text()
     assert wrong[0].en in out, (wrong[0].en, out)

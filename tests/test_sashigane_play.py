@@ -114,5 +114,5 @@ def test_js_checker_agrees_with_python(tmp_path):
         rules_seen += len(py)
     assert solved > 100 and rules_seen > 1000
     # every rule of the table was exercised at least once
-    from solvers.sashigane.rules import RULES
-    assert seen == set(RULES.ids) - {"sashigane.cover"}
+    from solvers.sashigane.rules import PARTIAL_ONLY, RULES
+    assert seen == set(RULES.ids) - {"sashigane.cover"} - PARTIAL_ONLY

@@ -16,15 +16,18 @@ from .codec import decode, encode
 from .draw import answer_rows, draw_board, render_board
 from .ladder import RUNGS, size_budget, solve
 from .params import BANK_PARAMS, LEDGER_PARAMS, STATS_PARAMS
+from .partial import irreparable
 from .play import PLAY
 from .rules import RULES, violations
 from .scanner import brute
 
 RUNG_NAMES = {
     "en": {"fit": "fit", "cover": "cover", "area": "area", "probe": "probe",
-           "search": "search"},
+           "search": "search", "circles": "touching circles", "arrow": "arrow",
+           "reach": "reach", "common": "common cells", "number": "number"},
     "ja": {"fit": "当てはめ", "cover": "被覆", "area": "面積", "probe": "仮置き",
-           "search": "探索"},
+           "search": "探索", "circles": "隣り合う丸", "arrow": "矢印", "reach": "届く丸",
+           "common": "共通マス", "number": "数字"},
 }
 
 PUZZLE = Puzzle(
@@ -53,6 +56,7 @@ PUZZLE = Puzzle(
         Stage("timing", "solvers.sashigane.timing:timing", {"repeats": 3}, deps=("bank",)),
     ),
     brute_max_cells=144,
+    irreparable=irreparable,
 )
 
 __all__ = ["PUZZLE", "RULES", "RUNGS", "Answer", "Board", "PlaySpec", "brute", "decode",

@@ -4,8 +4,29 @@ from __future__ import annotations
 
 from typing import Any
 
-BANK_PARAMS: dict[str, Any] = {"seed": 9, "sizes": {"8x8": 40, "12x12": 32},
-                               "convention": "coin"}
+BANK_PARAMS: dict[str, Any] = {
+    "seed": 9, "sizes": {"8x8": 40, "12x12": 32}, "convention": "coin",
+    # the article's example board: the smallest bank size, from its own seed
+    "example_seed": 2026, "example_steps": 8,
+    # a board is the first level whose limits its hint trace stays within (hints.effort)
+    "difficulty": {
+        "levels": ["easy", "medium", "hard", "expert"],
+        "thresholds": {
+            "easy": {"width": 1, "deep": 4, "probes": 0, "searches": 0},
+            "medium": {"width": 2, "deep": 8, "probes": 0, "searches": 0},
+            "hard": {"width": 4, "deep": 12, "probes": 1, "searches": 0},
+        },
+        "measure": {
+            "en": "Read from the board's hints: deep is the number of steps where a circle's "
+                  "remaining Ls all pass through a cell, width the most Ls one such step asks "
+                  "you to hold in mind, probes and searches the steps that need a trial or "
+                  "the search.",
+            "ja": "ヒントの手順から数えます。深さはある丸に残るL字がどれも同じマスを通ると"
+                  "見抜く手順の数、幅はそうした手順で一度に思い浮かべるL字の最大数、仮置きと"
+                  "探索はそれが要る手順の数です。",
+        },
+    },
+}
 STATS_PARAMS: dict[str, Any] = {
     "seed": 99,
     "survey": ["2x6", "3x4", "3x5", "3x6", "4x4", "4x5", "4x6", "5x5", "4x7", "5x6"],

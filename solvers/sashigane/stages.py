@@ -13,7 +13,7 @@ from solvers.common import Progress, no_progress
 from .board import CIRCLE, Answer, Board, Clue
 from .fit import SEED, STANDARD, Rules
 from .generate import arrow_choice, generate, print_board, random_tiling
-from .hints import bank_entry
+from .hints import bank_entry, finish_bank
 from .ladder import LEVEL, RUNGS, Capped, solve
 from .ladder import rung_branches as _rung_branches
 from .params import BANK_PARAMS, STATS_PARAMS
@@ -47,7 +47,7 @@ def bank(inputs: Mapping[str, Any], params: Mapping[str, Any],
                 raise AssertionError(f"the scanner disagrees on bank board {size} #{k + 1}")
             boards.append(bank_entry(board, answer, f"{size}-{k + 1:02d}"))
             progress(len(boards), total, f"bank {size} #{k + 1}")
-    return {"boards": boards, "confirmed_by_scanner": len(boards)}
+    return finish_bank({"boards": boards, "confirmed_by_scanner": len(boards)}, params)
 
 
 def _entries(bank_data: Mapping[str, Any]):

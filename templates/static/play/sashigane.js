@@ -9,7 +9,9 @@ import { edgeIndex } from "./grid.js";
 
 export const RULES = ["sashigane.cover", "sashigane.border", "sashigane.shape",
   "sashigane.circles", "sashigane.no_circle", "sashigane.corner", "sashigane.arrows",
-  "sashigane.no_arrow", "sashigane.arrow_end", "sashigane.arrow_point", "sashigane.size"];
+  "sashigane.no_arrow", "sashigane.arrow_end", "sashigane.arrow_point", "sashigane.size",
+  "sashigane.bent", "sashigane.grown", "sashigane.corner_lost", "sashigane.arm_cut",
+  "sashigane.arrow_joined", "sashigane.region", "sashigane.region_size"];
 
 const ARROWS = { "^": "up", v: "down", "<": "left", ">": "right" };
 
@@ -55,6 +57,38 @@ function cmpList(a, b) {
   return a.length - b.length;
 }
 
+// The rules one piece (row-major cell indices) breaks (Python's piece_violations).
+function pieceRules(board, clue, cells, add) {
+  const w = board.w;
+  const seed = (board.rules || "seed") === "seed";
+  const at = (i) => ({ row: Math.floor(i / w) + 1, col: (i % w) + 1 });
+  const circles = cells.filter((i) => clue[i].kind === "circle");
+  const arrows = cells.filter((i) => clue[i].kind === "arrow");
+  const shape = lShape(cells, w);
+  const first = at(Math.min(...cells));
+  if (!shape) add("sashigane.shape", cells, { size: cells.length, ...first });
+  if (circles.length > 1) add("sashigane.circles", circles, { count: circles.length, ...first });
+  if (shape) {
+    if (seed && !circles.length) add("sashigane.no_circle", cells, first);
+    for (const i of circles) if (i !== shape.corner) add("sashigane.corner", [i], at(i));
+    if (seed && arrows.length > 1) {
+      add("sashigane.arrows", arrows, { count: arrows.length, ...first });
+    }
+    if (seed && !arrows.length) add("sashigane.no_arrow", cells, first);
+    for (const i of arrows) {
+      const k = shape.ends.indexOf(i);
+      if (k < 0) add("sashigane.arrow_end", [i], at(i));
+      else if (clue[i].dir !== shape.toward[k]) add("sashigane.arrow_point", [i], at(i));
+    }
+  }
+  for (const i of circles) {
+    const n = clue[i].n;
+    if (n !== null && n > 0 && n !== cells.length) {
+      add("sashigane.size", [i], { number: n, size: cells.length, ...at(i) });
+    }
+  }
+}
+
 export function violations(board, answer) {
   const { h, w } = board;
   const seed = (board.rules || "seed") === "seed";
@@ -76,34 +110,7 @@ export function violations(board, answer) {
     while (groups.length <= p) groups.push([]);
     groups[p].push(i);
   });
-  for (const cells of groups) {
-    if (!cells.length) continue;
-    const circles = cells.filter((i) => clue[i].kind === "circle");
-    const arrows = cells.filter((i) => clue[i].kind === "arrow");
-    const shape = lShape(cells, w);
-    const first = at(Math.min(...cells));
-    if (!shape) add("sashigane.shape", cells, { size: cells.length, ...first });
-    if (circles.length > 1) add("sashigane.circles", circles, { count: circles.length, ...first });
-    if (shape) {
-      if (seed && !circles.length) add("sashigane.no_circle", cells, first);
-      for (const i of circles) if (i !== shape.corner) add("sashigane.corner", [i], at(i));
-      if (seed && arrows.length > 1) {
-        add("sashigane.arrows", arrows, { count: arrows.length, ...first });
-      }
-      if (seed && !arrows.length) add("sashigane.no_arrow", cells, first);
-      for (const i of arrows) {
-        const k = shape.ends.indexOf(i);
-        if (k < 0) add("sashigane.arrow_end", [i], at(i));
-        else if (clue[i].dir !== shape.toward[k]) add("sashigane.arrow_point", [i], at(i));
-      }
-    }
-    for (const i of circles) {
-      const n = clue[i].n;
-      if (n !== null && n > 0 && n !== cells.length) {
-        add("sashigane.size", [i], { number: n, size: cells.length, ...at(i) });
-      }
-    }
-  }
+  for (const cells of groups) if (cells.length) pieceRules(board, clue, cells, add);
   const order = Object.fromEntries(RULES.map((r, k) => [r, k]));
   return out.sort((a, b) => order[a.rule] - order[b.rule] || cmpList(a.cells, b.cells));
 }
@@ -236,4 +243,180 @@ export function cellText(board, view, r, c, lang) {
 export function readout(board) {
   const b = budget(board);
   return [["budget", { left: b.left, least: b.least, most: b.most, open: b.open }]];
+}
+
+// ---- the partial check (Python: solvers/sashigane/partial.py) --------------------------
+
+const STEP = { up: [-1, 0], down: [1, 0], left: [0, -1], right: [0, 1] };
+const SIDES = [[-1, 0], [1, 0], [0, -1], [0, 1]];
+
+// Every edge as [unit, cell a, cell b], in unit order.
+function edgeList(h, w) {
+  const out = [];
+  for (let r = 0; r < h; r++) {
+    for (let c = 0; c + 1 < w; c++) out.push([edgeIndex(h, w, r, c, "r"), r * w + c, r * w + c + 1]);
+  }
+  for (let r = 0; r + 1 < h; r++) {
+    for (let c = 0; c < w; c++) out.push([edgeIndex(h, w, r, c, "b"), r * w + c, (r + 1) * w + c]);
+  }
+  return out;
+}
+
+// Component label per cell (the smallest cell of its component) over the given links.
+function components(n, links) {
+  const parent = Array.from({ length: n }, (_, i) => i);
+  const find = (x) => {
+    while (parent[x] !== x) { parent[x] = parent[parent[x]]; x = parent[x]; }
+    return x;
+  };
+  for (const [a, b] of links) {
+    const ra = find(a), rb = find(b);
+    if (ra !== rb) parent[Math.max(ra, rb)] = Math.min(ra, rb);
+  }
+  return parent.map((_, i) => find(i));
+}
+
+function groupsOf(comp) {
+  const out = new Map();
+  comp.forEach((k, i) => {
+    if (!out.has(k)) out.set(k, []);
+    out.get(k).push(i);
+  });
+  return [...out.entries()].sort((a, b) => a[0] - b[0]);
+}
+
+// Whether connected cells are part of some L of width 1.
+export function withinL(cells, w) {
+  const rs = cells.map((i) => Math.floor(i / w)), cs = cells.map((i) => i % w);
+  if (new Set(rs).size === 1 || new Set(cs).size === 1) return true;
+  for (const r of [Math.min(...rs), Math.max(...rs)]) {
+    for (const c of [Math.min(...cs), Math.max(...cs)]) {
+      if (rs.every((rr, k) => rr === r || cs[k] === c)) return true;
+    }
+  }
+  return false;
+}
+
+function statesOf(board, view) {
+  return edgeList(board.h, board.w).map(([u]) => view.states[u]);
+}
+
+// The board counts as complete when no edge is undecided, or when the lines close off
+// whole pieces: no line inside a region, and as many regions as circles (standard rules:
+// every region an L). Then Check reports every broken rule.
+export function finished(board, view) {
+  const { h, w } = board;
+  const edges = edgeList(h, w);
+  const st = statesOf(board, view);
+  if (st.every((s) => s !== 0)) return true;
+  const region = components(h * w, edges.filter((e, k) => st[k] !== 1).map(([, a, b]) => [a, b]));
+  if (edges.some(([, a, b], k) => st[k] === 1 && region[a] === region[b])) return false;
+  const groups = groupsOf(region);
+  if ((board.rules || "seed") === "seed") {
+    return groups.length === board.cells.flat().filter((t) => t[0] === "o").length;
+  }
+  return groups.every(([, cells]) => lShape(cells, w) !== null);
+}
+
+// What no way of deciding the undecided lines can repair.
+export function irreparable(board, view) {
+  const { h, w } = board;
+  const n = h * w;
+  const seed = (board.rules || "seed") === "seed";
+  const clue = board.cells.flat().map(parseCell);
+  const edges = edgeList(h, w);
+  const st = statesOf(board, view);
+  const rc = (i) => [Math.floor(i / w), i % w];
+  const at = (i) => ({ row: Math.floor(i / w) + 1, col: (i % w) + 1 });
+  const out = [];
+  const add = (rule, cells, params = {}) =>
+    out.push({ rule, cells: cells.map((c) => (typeof c === "number" ? rc(c) : c)).sort(cmpCells),
+      params });
+  const joined = components(n, edges.filter((e, k) => st[k] === 2).map(([, a, b]) => [a, b]));
+  const region = components(n, edges.filter((e, k) => st[k] !== 1).map(([, a, b]) => [a, b]));
+  const open = new Set(edges.filter((e, k) => st[k] === 0).map(([, a]) => region[a]));
+  // The mark on side (dr, dc) of cell i, null off the board.
+  const side = (i, dr, dc) => {
+    const r = Math.floor(i / w), c = i % w, r2 = r + dr, c2 = c + dc;
+    if (r2 < 0 || c2 < 0 || r2 >= h || c2 >= w) return null;
+    return dr ? view.edge(Math.min(r, r2), c, "b") : view.edge(r, Math.min(c, c2), "r");
+  };
+  edges.forEach(([, a, b], k) => {
+    if (st[k] === 1 && joined[a] === joined[b]) {
+      const [r2, c2] = rc(b);
+      add("sashigane.border", [a, b], { ...at(a), row2: r2 + 1, col2: c2 + 1 });
+    }
+  });
+  for (const [key, cells] of groupsOf(region)) {
+    if (!open.has(key)) {
+      pieceRules(board, clue, cells, add);
+      continue;
+    }
+    const circles = cells.filter((i) => clue[i].kind === "circle");
+    const arrows = cells.filter((i) => clue[i].kind === "arrow");
+    if (seed) {
+      if (!circles.length || circles.length !== arrows.length) {
+        add("sashigane.region", cells, { ...at(cells[0]), circles: circles.length,
+          arrows: arrows.length });
+      } else {
+        const nums = circles.map((i) => clue[i].n);
+        const least = nums.reduce((s, v) => s + (v ? v : 3), 0);
+        const most = nums.reduce((s, v) => s + (v ? v : h + w - 1), 0);
+        if (cells.length < least || cells.length > most) {
+          add("sashigane.region_size", cells, { ...at(cells[0]), size: cells.length, least, most });
+        }
+      }
+    }
+    for (const i of circles) {
+      const marks = SIDES.map(([dr, dc]) => side(i, dr, dc));
+      const opened = marks.map((m) => m !== null && m !== 1);
+      const tied = marks.map((m) => m === 2);
+      let ok = false;
+      for (const v of [0, 1]) {
+        for (const x of [2, 3]) {
+          if (opened[v] && opened[x] && tied.every((t, k) => !t || k === v || k === x)) ok = true;
+        }
+      }
+      if (!ok) add("sashigane.corner_lost", [i], at(i));
+    }
+    for (const i of arrows) {
+      const [dr, dc] = STEP[clue[i].dir];
+      let r = Math.floor(i / w), c = i % w;
+      for (;;) {
+        const r2 = r + dr, c2 = c + dc;
+        if (r2 < 0 || c2 < 0 || r2 >= h || c2 >= w) break;
+        if (side(r * w + c, dr, dc) === 1) {
+          add("sashigane.arm_cut", [i, r * w + c, r2 * w + c2], { ...at(i),
+            row2: Math.min(r, r2) + 1, col2: Math.min(c, c2) + 1,
+            row3: Math.max(r, r2) + 1, col3: Math.max(c, c2) + 1 });
+        }
+        if (!seed || clue[r2 * w + c2].kind === "circle") break;
+        r = r2; c = c2;
+      }
+      for (const [er, ec] of SIDES) {
+        if ((er !== dr || ec !== dc) && side(i, er, ec) === 2) {
+          const j = i + er * w + ec;
+          add("sashigane.arrow_joined", [i, j], { ...at(i), row2: Math.floor(j / w) + 1,
+            col2: (j % w) + 1 });
+        }
+      }
+    }
+  }
+  for (const [key, cells] of groupsOf(joined)) {
+    if (!open.has(region[key]) || cells.length < 2) continue;
+    const circles = cells.filter((i) => clue[i].kind === "circle");
+    const arrows = cells.filter((i) => clue[i].kind === "arrow");
+    const first = at(cells[0]);
+    if (circles.length > 1) add("sashigane.circles", circles, { count: circles.length, ...first });
+    if (seed && arrows.length > 1) add("sashigane.arrows", arrows, { count: arrows.length, ...first });
+    if (!withinL(cells, w)) add("sashigane.bent", cells, { size: cells.length, ...first });
+    for (const i of circles) {
+      const v = clue[i].n;
+      if (v !== null && v > 0 && cells.length > v) {
+        add("sashigane.grown", [i], { ...at(i), number: v, size: cells.length });
+      }
+    }
+  }
+  const order = Object.fromEntries(RULES.map((r, k) => [r, k]));
+  return out.sort((a, b) => order[a.rule] - order[b.rule] || cmpList(a.cells, b.cells));
 }
