@@ -2,12 +2,18 @@
 
 Charts are pictures: the digits on their axes are exempt from the prose check, but the
 values they draw still come from JSON Nodes (or plain numbers taken from them).
+
+Each chart is drawn twice, for a wide and for a narrow screen (site.css shows one): a
+picture scales its text with its width, so the narrow drawing has fewer units across and
+larger type, and its text stays at least 11 px on a 390 px phone.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -15,8 +21,35 @@ from markupsafe import Markup, escape
 from site_builder.provenance import Node, format_value
 
 PALETTE = ("#1f6f8b", "#e07a2f", "#7a9e3b", "#9b4f96", "#c44536", "#5c6f7b")
-W, H = 640, 300
-ML, MR, MT, MB = 64, 16, 36, 44
+
+
+@dataclass(frozen=True)
+class Layout:
+    """One drawing of a chart: its width and height in picture units, the plot's margins
+    (left, right, bottom; the top follows the legend) and the font size in those units."""
+
+    name: str
+    w: int
+    h: int
+    ml: int
+    mr: int
+    mb: int
+    font: int
+
+
+# Wide: shown when the page's column is at least 600 px (12 units -> 11.2 px or more).
+# Narrow: 360 units drawn into a phone's ~350 px column (13 units -> 12.6 px at 390 px).
+WIDE = Layout("wide", 640, 300, 64, 16, 44, 12)
+NARROW = Layout("narrow", 360, 320, 50, 10, 46, 13)
+LAYOUTS = (WIDE, NARROW)
+
+_WIDE_CHAR = re.compile(r"[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f"
+                        r"\uff00-\uff60\uffe0-\uffe6]")
+
+
+def text_width(s: str, font: float) -> float:
+    """An estimate of the drawn width of ``s``: a full em per CJK character, 0.6 else."""
+    return sum(font if _WIDE_CHAR.match(ch) else 0.6 * font for ch in s)
 
 
 def _val(x: Any) -> float:
@@ -42,31 +75,72 @@ def _tick_text(v: float, fmt: str) -> str:
     return format_value(v, fmt)
 
 
-def _frame(title: str, y_max: float, fmt: str, y_label: str, legend: Sequence[str]) -> list[str]:
-    out = [(f'<svg viewBox="0 0 {W} {H}" role="img" aria-label="{escape(title)}" '
-           f'xmlns="http://www.w3.org/2000/svg" class="chart-svg">')]
-    ph = H - MT - MB
-    for i in range(5):
-        v = y_max * i / 4
-        y = MT + ph - ph * i / 4
-        out.append(f'<line x1="{ML}" y1="{y:.1f}" x2="{W - MR}" y2="{y:.1f}" class="grid"/>')
-        out.append(f'<text x="{ML - 6}" y="{y + 4:.1f}" text-anchor="end" class="tick">'
-                   f'{escape(_tick_text(v, fmt))}</text>')
-    if y_label:
-        out.append(f'<text x="14" y="{MT + ph / 2:.1f}" transform="rotate(-90 14 {MT + ph / 2:.1f})"'
-                   f' text-anchor="middle" class="axis">{escape(y_label)}</text>')
-    x = ML
-    for i, name in enumerate(legend):
-        out.append(f'<rect x="{x}" y="10" width="12" height="12" fill="{PALETTE[i % len(PALETTE)]}"/>')
-        out.append(f'<text x="{x + 16}" y="20" class="legend">{escape(name)}</text>')
-        x += 24 + 8 * len(name)
-    return out
+class _Plot:
+    """The frame of one drawing: legend rows, y grid and ticks, axis labels."""
+
+    def __init__(self, lay: Layout, title: str, y_max: float, fmt: str, y_label: str,
+                 legend: Sequence[str]) -> None:
+        self.lay, f = lay, lay.font
+        # Legend entries flow left to right and wrap onto new rows.
+        rows: list[list[tuple[float, str, int]]] = [[]]
+        x = float(lay.ml)
+        for i, name in enumerate(legend):
+            width = f + 4 + text_width(name, f)
+            if rows[-1] and x + width > lay.w - lay.mr:
+                rows.append([])
+                x = float(lay.ml)
+            rows[-1].append((x, name, i))
+            x += width + f
+        self.mt = (len(rows) if legend else 0) * (f + 6) + f + 8
+        self.pw, self.ph = lay.w - lay.ml - lay.mr, lay.h - self.mt - lay.mb
+        out = [(f'<svg viewBox="0 0 {lay.w} {lay.h}" role="img" aria-label="{escape(title)}" '
+                f'xmlns="http://www.w3.org/2000/svg" class="chart-svg {lay.name}" '
+                f'font-size="{f}">')]
+        for ri, row in enumerate(rows if legend else []):
+            y = 8 + ri * (f + 6)
+            for x, name, i in row:
+                out.append(f'<rect x="{x:.1f}" y="{y}" width="{f}" height="{f}" '
+                           f'fill="{PALETTE[i % len(PALETTE)]}"/>')
+                out.append(f'<text x="{x + f + 4:.1f}" y="{y + f - 2}" class="legend">'
+                           f'{escape(name)}</text>')
+        for i in range(5):
+            v = y_max * i / 4
+            y = self.mt + self.ph - self.ph * i / 4
+            out.append(f'<line x1="{lay.ml}" y1="{y:.1f}" x2="{lay.w - lay.mr}" y2="{y:.1f}" '
+                       f'class="grid"/>')
+            out.append(f'<text x="{lay.ml - 5}" y="{y + f / 3:.1f}" text-anchor="end" '
+                       f'class="tick">{escape(_tick_text(v, fmt))}</text>')
+        if y_label:
+            yc = self.mt + self.ph / 2
+            out.append(f'<text x="{f}" y="{yc:.1f}" transform="rotate(-90 {f} {yc:.1f})"'
+                       f' text-anchor="middle" class="axis">{escape(y_label)}</text>')
+        self.out = out
+
+    def x_ticks(self, labels: Sequence[str], xs: Sequence[float], room: float) -> None:
+        """Labels under the plot at ``xs``; when they would collide (each has ``room``
+        units), only every k-th is written, starting with the first."""
+        f = self.lay.font
+        need = max((text_width(s, f) for s in labels), default=0) + f * 0.5
+        step = max(1, math.ceil(need / room)) if room > 0 else 1
+        for i, (label, x) in enumerate(zip(labels, xs)):
+            if i % step:
+                continue
+            self.out.append(f'<text x="{x:.1f}" y="{self.lay.h - self.lay.mb + f + 4}" '
+                            f'text-anchor="middle" class="tick">{escape(label)}</text>')
+
+    def x_label(self, x_label: str) -> None:
+        lay = self.lay
+        if x_label:
+            self.out.append(f'<text x="{lay.ml + self.pw / 2:.1f}" y="{lay.h - 6}" '
+                            f'text-anchor="middle" class="axis">{escape(x_label)}</text>')
+
+    def svg(self) -> str:
+        return "".join(self.out) + "</svg>"
 
 
-def _figure(svg: list[str], title: str) -> Markup:
-    svg.append("</svg>")
+def _figure(svgs: Sequence[str], title: str) -> Markup:
     cap = f"<figcaption>{escape(title)}</figcaption>" if title else ""
-    return Markup(f'<figure class="chart">{"".join(svg)}{cap}</figure>')
+    return Markup(f'<figure class="chart">{"".join(svgs)}{cap}</figure>')
 
 
 def bar_chart(labels: Sequence[Any], series: Mapping[str, Sequence[Any]], fmt: str = "int",
@@ -84,36 +158,32 @@ def bar_chart(labels: Sequence[Any], series: Mapping[str, Sequence[Any]], fmt: s
     else:
         top = max((v for row in vals for v in row if not math.isnan(v)), default=1)
     y_max = _nice_max(top)
-    out = _frame(title, y_max, fmt, y_label, names if len(names) > 1 else [])
-    pw, ph = W - ML - MR, H - MT - MB
-    gw = pw / max(1, len(labels))
-    bw = gw * 0.7 / (1 if stacked else max(1, len(names)))
-    for gi, label in enumerate(labels):
-        gx = ML + gi * gw + gw * 0.15
-        base = 0.0
-        for si, name in enumerate(names):
-            v = vals[si][gi]
-            if math.isnan(v):
-                continue
-            h = ph * v / y_max
-            x = gx if stacked else gx + si * bw
-            y = MT + ph - h - (ph * base / y_max if stacked else 0)
-            out.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{bw:.1f}" height="{h:.1f}" '
-                       f'fill="{PALETTE[si % len(PALETTE)]}"><title>{escape(name)} · '
-                       f'{escape(label)}: {escape(format_value(v, fmt if fmt != "int" else "f0"))}'
-                       f'</title></rect>')
-            if stacked:
-                base += v
-        out.append(f'<text x="{ML + gi * gw + gw / 2:.1f}" y="{H - MB + 16}" text-anchor="middle"'
-                   f' class="tick">{escape(label)}</text>')
-    _x_label(out, x_label)
-    return _figure(out, title)
-
-
-def _x_label(out: list[str], x_label: str) -> None:
-    if x_label:
-        out.append(f'<text x="{ML + (W - ML - MR) / 2:.1f}" y="{H - 6}" text-anchor="middle" '
-                   f'class="axis">{escape(x_label)}</text>')
+    svgs = []
+    for lay in LAYOUTS:
+        plot = _Plot(lay, title, y_max, fmt, y_label, names if len(names) > 1 else [])
+        out, pw, ph, mt = plot.out, plot.pw, plot.ph, plot.mt
+        gw = pw / max(1, len(labels))
+        bw = gw * 0.7 / (1 if stacked else max(1, len(names)))
+        for gi, label in enumerate(labels):
+            gx = lay.ml + gi * gw + gw * 0.15
+            base = 0.0
+            for si, name in enumerate(names):
+                v = vals[si][gi]
+                if math.isnan(v):
+                    continue
+                h = ph * v / y_max
+                x = gx if stacked else gx + si * bw
+                y = mt + ph - h - (ph * base / y_max if stacked else 0)
+                out.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{bw:.1f}" height="{h:.1f}" '
+                           f'fill="{PALETTE[si % len(PALETTE)]}"><title>{escape(name)} · '
+                           f'{escape(label)}: {escape(format_value(v, fmt if fmt != "int" else "f0"))}'
+                           f'</title></rect>')
+                if stacked:
+                    base += v
+        plot.x_ticks(labels, [lay.ml + gi * gw + gw / 2 for gi in range(len(labels))], gw)
+        plot.x_label(x_label)
+        svgs.append(plot.svg())
+    return _figure(svgs, title)
 
 
 def line_chart(xs: Sequence[Any], series: Mapping[str, Sequence[Any]], fmt: str = "pct0",
@@ -124,24 +194,28 @@ def line_chart(xs: Sequence[Any], series: Mapping[str, Sequence[Any]], fmt: str 
     vals = [[_val(x) for x in series[n]] for n in names]
     top = max((v for row in vals for v in row if not math.isnan(v)), default=1)
     y_max = 1.0 if fmt.startswith("pct") and top <= 1 else _nice_max(top)
-    out = _frame(title, y_max, fmt, y_label, names if len(names) > 1 else [])
-    pw, ph = W - ML - MR, H - MT - MB
     n = len(xlabels)
+    svgs = []
+    for lay in LAYOUTS:
+        plot = _Plot(lay, title, y_max, fmt, y_label, names if len(names) > 1 else [])
+        out, pw, ph, mt = plot.out, plot.pw, plot.ph, plot.mt
+        # A half-label inset each side keeps the end labels inside the picture.
+        inset = min(pw / 4, max((text_width(s, lay.font) for s in xlabels), default=0) / 2)
 
-    def px(i: int) -> float:
-        return ML + (pw * i / (n - 1) if n > 1 else pw / 2)
+        def px(i: int, lay: Layout = lay, inset: float = inset, pw: float = pw) -> float:
+            return lay.ml + inset + ((pw - 2 * inset) * i / (n - 1) if n > 1 else pw / 2 - inset)
 
-    for si, row in enumerate(vals):
-        color = PALETTE[si % len(PALETTE)]
-        pts = [(px(i), MT + ph - ph * v / y_max) for i, v in enumerate(row) if not math.isnan(v)]
-        if len(pts) > 1:
-            d = " ".join(f"{x:.1f},{y:.1f}" for x, y in pts)
-            out.append(f'<polyline points="{d}" fill="none" stroke="{color}" stroke-width="2.5"/>')
-        for (x, y), v in zip(pts, [v for v in row if not math.isnan(v)]):
-            out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3.5" fill="{color}">'
-                       f'<title>{escape(format_value(v, fmt if fmt != "int" else "f0"))}</title></circle>')
-    for i, label in enumerate(xlabels):
-        out.append(f'<text x="{px(i):.1f}" y="{H - MB + 16}" text-anchor="middle" class="tick">'
-                   f'{escape(label)}</text>')
-    _x_label(out, x_label)
-    return _figure(out, title)
+        for si, row in enumerate(vals):
+            color = PALETTE[si % len(PALETTE)]
+            pts = [(px(i), mt + ph - ph * v / y_max) for i, v in enumerate(row) if not math.isnan(v)]
+            if len(pts) > 1:
+                d = " ".join(f"{x:.1f},{y:.1f}" for x, y in pts)
+                out.append(f'<polyline points="{d}" fill="none" stroke="{color}" stroke-width="2.5"/>')
+            for (x, y), v in zip(pts, [v for v in row if not math.isnan(v)]):
+                out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3.5" fill="{color}">'
+                           f'<title>{escape(format_value(v, fmt if fmt != "int" else "f0"))}</title></circle>')
+        room = (pw - 2 * inset) / (n - 1) if n > 1 else pw
+        plot.x_ticks(xlabels, [px(i) for i in range(n)], room)
+        plot.x_label(x_label)
+        svgs.append(plot.svg())
+    return _figure(svgs, title)
