@@ -232,3 +232,53 @@ def test_404_for_a_nested_path_loads_its_stylesheet(browser: object,
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_every_figure_is_proven(files: dict[str, str | bytes]) -> None:
+    """`build-site check`'s page and README proof, on the pages rendered here (the check
+    of staleness against the code is test_site's, after a full build)."""
+    from site_builder.check import check_html, check_readme, load_sources
+
+    sources = load_sources(ROOT, list(SLUGS))
+    problems: list[str] = []
+    for name, body in files.items():
+        if name.endswith(".html") and isinstance(body, str):
+            problems += check_html(name, body, sources)
+        elif name.endswith("README.provenance.json"):
+            folder = name.rsplit("/", 1)[0]
+            for readme, entries in json.loads(body).items():
+                text = files[f"{folder}/{readme}"]
+                assert isinstance(text, str)
+                problems += check_readme(f"{folder}/{readme}", text, entries, sources)
+    assert not problems, problems[:10]
+
+
+def test_japanese_text_has_no_space_between_japanese_characters(
+        files: dict[str, str | bytes]) -> None:
+    gap = re.compile(f"[{CJK}\u3000-\u303f\uff00-\uffef][ \\t\\n]+[{CJK}\u3000-\u303f\uff00-\uffef]")
+    bad = []
+    for name, body in files.items():
+        if not (name.startswith("ja/") and name.endswith(".html")) or not isinstance(body, str):
+            continue
+        for block in re.findall(r"<(p|li|td|th|h[1-4]|figcaption|caption)\b[^>]*>(.*?)</\1>", body,
+                                flags=re.DOTALL):
+            if re.search(r"<(p|li|div|section|h[1-4])\b", block[1]):
+                continue  # a container: its blocks are scanned on their own
+            text = visible_text(block[1])
+            bad += [f"{name}: {text[max(0, m.start() - 10):m.end() + 10]!r}"
+                    for m in gap.finditer(text)]
+    assert not bad, bad[:10]
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_japanese_pages_use_the_glossary(files: dict[str, str | bytes], slug: str) -> None:
+    """One word per thing: 手掛かり (not ヒント), 収録盤 (not 出荷盤), 推論の梯子 (not
+    ラダー), 陸地 (not 白マス) for Canal View's dry cells, full-width parentheses."""
+    pages = [f"ja/{slug}/index.html", f"ja/{slug}/readme/index.html", f"{slug}/README.ja.md"]
+    for name in pages:
+        body = files[name]
+        assert isinstance(body, str)
+        text = visible_text(body.split("<main", 1)[-1])
+        for word in ("ヒント", "出荷盤", "ラダー", "白マス", "ビルド"):
+            assert word not in text, (name, word)
+        assert not re.search(f"[{CJK}] ?\\([^)]*[{CJK}]", text), (name, "half-width parenthesis")
