@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import budoux
 from markupsafe import Markup, escape
 
 from site_builder.provenance import Node, format_value
@@ -42,6 +43,7 @@ class Layout:
 WIDE = Layout("wide", 640, 300, 64, 16, 44, 12)
 NARROW = Layout("narrow", 360, 320, 50, 10, 46, 13)
 LAYOUTS = (WIDE, NARROW)
+SLANT = 35  # degrees: the turn of x labels too long to sit side by side
 
 _WIDE_CHAR = re.compile(r"[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f"
                         r"\uff00-\uff60\uffe0-\uffe6]")
@@ -52,24 +54,56 @@ def text_width(s: str, font: float) -> float:
     return sum(font if _WIDE_CHAR.match(ch) else 0.6 * font for ch in s)
 
 
+_PHRASES = budoux.load_default_japanese_parser()
+
+
+def wrap_label(label: str, font: float, room: float, most: int = 3) -> list[str]:
+    """``label`` in lines no wider than ``room``, broken between words (BudouX phrases
+    in Japanese, spaces else); ``[label]`` when it fits or cannot fit in ``most`` lines."""
+    if text_width(label, font) <= room:
+        return [label]
+    words = _PHRASES.parse(label) if _WIDE_CHAR.search(label) else label.split(" ")
+    sep = "" if _WIDE_CHAR.search(label) else " "
+    lines: list[str] = []
+    for word in words:
+        trial = (lines[-1] + sep + word).strip() if lines else word.strip()
+        if lines and text_width(trial, font) <= room:
+            lines[-1] = trial
+        else:
+            lines.append(word.strip())
+    if len(lines) > most or any(text_width(x, font) > room for x in lines):
+        return [label]
+    return lines
+
+
+def _label(x: Any) -> str:
+    """An axis label; a board size ``8x8`` is written ``8×8`` as in the prose."""
+    return re.sub(r"(?<=\d)x(?=\d)", "×", str(x.v if isinstance(x, Node) else x))
+
+
 def _val(x: Any) -> float:
     v = x.v if isinstance(x, Node) else x
     return float(v) if v is not None else float("nan")
 
 
-def _nice_max(m: float) -> float:
+def _nice_scale(m: float) -> tuple[float, int]:
+    """The axis top and the number of grid steps (at most five) for a largest value
+    ``m``: steps of 1, 2 or 5 times a power of ten, so every tick label is round."""
     if m <= 0 or math.isnan(m):
-        return 1.0
-    exp = 10 ** math.floor(math.log10(m))
-    for step in (1, 2, 2.5, 5, 10):
-        if step * exp >= m:
-            return step * exp
-    return 10 * exp
+        return 1.0, 4
+    exp = 10.0 ** math.floor(math.log10(m / 5))
+    for mult in (1, 2, 5, 10, 20):
+        step = mult * exp
+        n = max(1, math.ceil(m / step - 1e-9))
+        if n <= 5:
+            return round(step * n, 12), n
+    return m, 4
 
 
-def _tick_text(v: float, fmt: str) -> str:
+def _tick_text(v: float, fmt: str, step: float = 1.0) -> str:
     if fmt.startswith("pct"):
-        return format_value(v, "pct0")
+        whole = abs(step * 100 - round(step * 100)) < 1e-9
+        return format_value(v, "pct0" if whole else "pct1")
     if fmt == "int":
         return format_value(round(v), "int")
     return format_value(v, fmt)
@@ -78,9 +112,11 @@ def _tick_text(v: float, fmt: str) -> str:
 class _Plot:
     """The frame of one drawing: legend rows, y grid and ticks, axis labels."""
 
-    def __init__(self, lay: Layout, title: str, y_max: float, fmt: str, y_label: str,
-                 legend: Sequence[str]) -> None:
+    def __init__(self, lay: Layout, title: str, scale: tuple[float, int], fmt: str,
+                 y_label: str, legend: Sequence[str], x_extra: float = 0.0) -> None:
         self.lay, f = lay, lay.font
+        y_max, steps = scale
+        self.mb = lay.mb + round(x_extra)
         # Legend entries flow left to right and wrap onto new rows.
         rows: list[list[tuple[float, str, int]]] = [[]]
         x = float(lay.ml)
@@ -92,7 +128,7 @@ class _Plot:
             rows[-1].append((x, name, i))
             x += width + f
         self.mt = (len(rows) if legend else 0) * (f + 6) + f + 8
-        self.pw, self.ph = lay.w - lay.ml - lay.mr, lay.h - self.mt - lay.mb
+        self.pw, self.ph = lay.w - lay.ml - lay.mr, lay.h - self.mt - self.mb
         out = [(f'<svg viewBox="0 0 {lay.w} {lay.h}" role="img" aria-label="{escape(title)}" '
                 f'xmlns="http://www.w3.org/2000/svg" class="chart-svg {lay.name}" '
                 f'font-size="{f}">')]
@@ -103,30 +139,42 @@ class _Plot:
                            f'fill="{PALETTE[i % len(PALETTE)]}"/>')
                 out.append(f'<text x="{x + f + 4:.1f}" y="{y + f - 2}" class="legend">'
                            f'{escape(name)}</text>')
-        for i in range(5):
-            v = y_max * i / 4
-            y = self.mt + self.ph - self.ph * i / 4
+        for i in range(steps + 1):
+            v = y_max * i / steps
+            y = self.mt + self.ph - self.ph * i / steps
             out.append(f'<line x1="{lay.ml}" y1="{y:.1f}" x2="{lay.w - lay.mr}" y2="{y:.1f}" '
                        f'class="grid"/>')
             out.append(f'<text x="{lay.ml - 5}" y="{y + f / 3:.1f}" text-anchor="end" '
-                       f'class="tick">{escape(_tick_text(v, fmt))}</text>')
+                       f'class="tick">{escape(_tick_text(v, fmt, y_max / steps))}</text>')
         if y_label:
             yc = self.mt + self.ph / 2
             out.append(f'<text x="{f}" y="{yc:.1f}" transform="rotate(-90 {f} {yc:.1f})"'
                        f' text-anchor="middle" class="axis">{escape(y_label)}</text>')
         self.out = out
 
-    def x_ticks(self, labels: Sequence[str], xs: Sequence[float], room: float) -> None:
-        """Labels under the plot at ``xs``; when they would collide (each has ``room``
-        units), only every k-th is written, starting with the first."""
+    def x_ticks(self, labels: Sequence[Sequence[str]], xs: Sequence[float], room: float,
+                slant: bool = False) -> None:
+        """Labels (each a list of lines) under the plot at ``xs``; when they would collide
+        (each has ``room`` units), only every k-th is written, starting with the first.
+        ``slant``: each label on one line, turned to rise to the left of its place."""
         f = self.lay.font
-        need = max((text_width(s, f) for s in labels), default=0) + f * 0.5
+        if slant:
+            y = self.lay.h - self.mb + f * 0.8
+            for lines, x in zip(labels, xs):
+                xx = x + f / 3
+                self.out.append(f'<text x="{xx:.1f}" y="{y:.1f}" text-anchor="end" class="tick" '
+                                f'transform="rotate(-{SLANT} {xx:.1f} {y:.1f})">'
+                                f'{escape("".join(lines))}</text>')
+            return
+        need = max((text_width(x, f) for lines in labels for x in lines), default=0) + f * 0.5
         step = max(1, math.ceil(need / room)) if room > 0 else 1
-        for i, (label, x) in enumerate(zip(labels, xs)):
+        for i, (lines, x) in enumerate(zip(labels, xs)):
             if i % step:
                 continue
-            self.out.append(f'<text x="{x:.1f}" y="{self.lay.h - self.lay.mb + f + 4}" '
-                            f'text-anchor="middle" class="tick">{escape(label)}</text>')
+            for li, line in enumerate(lines):
+                y = self.lay.h - self.mb + f + 4 + li * (f + 2)
+                self.out.append(f'<text x="{x:.1f}" y="{y}" text-anchor="middle" '
+                                f'class="tick">{escape(line)}</text>')
 
     def x_label(self, x_label: str) -> None:
         lay = self.lay
@@ -147,7 +195,7 @@ def bar_chart(labels: Sequence[Any], series: Mapping[str, Sequence[Any]], fmt: s
               stacked: bool = False, title: str = "", y_label: str = "",
               x_label: str = "") -> Markup:
     """Vertical bars: one group per label, one bar (or stacked segment) per series."""
-    labels = [str(x.v if isinstance(x, Node) else x) for x in labels]
+    labels = [_label(x) for x in labels]
     names = list(series)
     vals = [[_val(x) for x in series[n]] for n in names]
     for n, row in zip(names, vals):
@@ -157,12 +205,22 @@ def bar_chart(labels: Sequence[Any], series: Mapping[str, Sequence[Any]], fmt: s
         top = max((sum(v for v in col if not math.isnan(v)) for col in zip(*vals)), default=1)
     else:
         top = max((v for row in vals for v in row if not math.isnan(v)), default=1)
-    y_max = _nice_max(top)
+    scale = _nice_scale(top)
+    y_max = scale[0]
     svgs = []
     for lay in LAYOUTS:
-        plot = _Plot(lay, title, y_max, fmt, y_label, names if len(names) > 1 else [])
-        out, pw, ph, mt = plot.out, plot.pw, plot.ph, plot.mt
-        gw = pw / max(1, len(labels))
+        gw = (lay.w - lay.ml - lay.mr) / max(1, len(labels))
+        wrapped = [wrap_label(label, lay.font, gw * 0.95) for label in labels]
+        slant = any(text_width(x, lay.font) > gw * 0.95 for w in wrapped for x in w)
+        if slant:  # too long even in lines: the labels are turned, the plot rises
+            wrapped = [[label] for label in labels]
+            extra = max(text_width(x, lay.font) for x in labels) * math.sin(
+                math.radians(SLANT)) - lay.font - (0 if x_label else lay.font + 6)
+        else:
+            extra = (max((len(w) for w in wrapped), default=1) - 1) * (lay.font + 2)
+        plot = _Plot(lay, title, scale, fmt, y_label, names if len(names) > 1 else [],
+                     x_extra=max(0.0, extra))
+        out, ph, mt = plot.out, plot.ph, plot.mt
         bw = gw * 0.7 / (1 if stacked else max(1, len(names)))
         for gi, label in enumerate(labels):
             gx = lay.ml + gi * gw + gw * 0.15
@@ -180,7 +238,7 @@ def bar_chart(labels: Sequence[Any], series: Mapping[str, Sequence[Any]], fmt: s
                            f'</title></rect>')
                 if stacked:
                     base += v
-        plot.x_ticks(labels, [lay.ml + gi * gw + gw / 2 for gi in range(len(labels))], gw)
+        plot.x_ticks(wrapped, [lay.ml + gi * gw + gw / 2 for gi in range(len(labels))], gw, slant)
         plot.x_label(x_label)
         svgs.append(plot.svg())
     return _figure(svgs, title)
@@ -189,15 +247,16 @@ def bar_chart(labels: Sequence[Any], series: Mapping[str, Sequence[Any]], fmt: s
 def line_chart(xs: Sequence[Any], series: Mapping[str, Sequence[Any]], fmt: str = "pct0",
                x_label: str = "", y_label: str = "", title: str = "") -> Markup:
     """Lines over a shared x axis (numbers or labels), one per series, with dots."""
-    xlabels = [str(x.v if isinstance(x, Node) else x) for x in xs]
+    xlabels = [_label(x) for x in xs]
     names = list(series)
     vals = [[_val(x) for x in series[n]] for n in names]
     top = max((v for row in vals for v in row if not math.isnan(v)), default=1)
-    y_max = 1.0 if fmt.startswith("pct") and top <= 1 else _nice_max(top)
+    scale = (1.0, 4) if fmt.startswith("pct") and top <= 1 else _nice_scale(top)
+    y_max = scale[0]
     n = len(xlabels)
     svgs = []
     for lay in LAYOUTS:
-        plot = _Plot(lay, title, y_max, fmt, y_label, names if len(names) > 1 else [])
+        plot = _Plot(lay, title, scale, fmt, y_label, names if len(names) > 1 else [])
         out, pw, ph, mt = plot.out, plot.pw, plot.ph, plot.mt
         # A half-label inset each side keeps the end labels inside the picture.
         inset = min(pw / 4, max((text_width(s, lay.font) for s in xlabels), default=0) / 2)
@@ -215,7 +274,7 @@ def line_chart(xs: Sequence[Any], series: Mapping[str, Sequence[Any]], fmt: str 
                 out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3.5" fill="{color}">'
                            f'<title>{escape(format_value(v, fmt if fmt != "int" else "f0"))}</title></circle>')
         room = (pw - 2 * inset) / (n - 1) if n > 1 else pw
-        plot.x_ticks(xlabels, [px(i) for i in range(n)], room)
+        plot.x_ticks([[x] for x in xlabels], [px(i) for i in range(n)], room)
         plot.x_label(x_label)
         svgs.append(plot.svg())
     return _figure(svgs, title)
