@@ -272,13 +272,14 @@ def test_japanese_text_has_no_space_between_japanese_characters(
 
 @pytest.mark.parametrize("slug", SLUGS)
 def test_japanese_pages_use_the_glossary(files: dict[str, str | bytes], slug: str) -> None:
-    """One word per thing: 手掛かり (not ヒント), 収録盤 (not 出荷盤), 推論の梯子 (not
-    ラダー), 陸地 (not 白マス) for Canal View's dry cells, full-width parentheses."""
+    """One word per thing (site.py's GLOSSARY): 手掛かり (not ヒント), 収録盤 (not 出荷盤),
+    推論の梯子 (not ラダー), ソルバー (not エンジン), 陸地 (not 白マス) for Canal View's dry
+    cells; full-width parentheses."""
     pages = [f"ja/{slug}/index.html", f"ja/{slug}/readme/index.html", f"{slug}/README.ja.md"]
     for name in pages:
         body = files[name]
         assert isinstance(body, str)
         text = visible_text(body.split("<main", 1)[-1])
-        for word in ("ヒント", "出荷盤", "ラダー", "白マス", "ビルド"):
+        for word in ("ヒント", "出荷盤", "ラダー", "白マス", "ビルド", "エンジン", "盤面"):
             assert word not in text, (name, word)
         assert not re.search(f"[{CJK}] ?\\([^)]*[{CJK}]", text), (name, "half-width parenthesis")
