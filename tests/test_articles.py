@@ -21,7 +21,7 @@ SLUGS = tuple(registry.slugs())
 ARTICLES = [(lang, slug) for slug in SLUGS for lang in ("en", "ja")]
 CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff"
 # Words of the build, not of the reader.
-BUILD_WORDS = re.compile(r"\b(stages?|ledger|fixpoint|fixed point|bank stage|pipeline)\b"
+BUILD_WORDS = re.compile(r"\b(stages?|ledger|fixpoint|fixed point|bank stage|pipeline|the build)\b"
                          r"|ステージ|台帳|不動点|パイプライン", re.IGNORECASE)
 
 
