@@ -186,6 +186,10 @@ def test_chart_text_is_readable(browser: object, served: str, slug: str, width: 
         try:
             page.goto(f"{served}/{lang}/{slug}/")
             smallest, count, scroll = page.evaluate(SMALLEST_CHART_TEXT)
+            if lang == "ja":  # breaks only at the <wbr> between phrases
+                assert page.evaluate(
+                    "[...document.querySelectorAll('h1, h2, th, caption, figcaption')]"
+                    ".every(e => getComputedStyle(e).wordBreak === 'keep-all')")
         finally:
             page.close()
         if count == 0:
