@@ -287,3 +287,12 @@ def test_japanese_pages_use_the_glossary(files: dict[str, str | bytes], slug: st
         for word in ("ヒント", "出荷", "ラダー", "白マス", "ビルド", "エンジン", "盤面", "ノード"):
             assert word not in text, (name, word)
         assert not re.search(f"[{CJK}] ?\\([^)]*[{CJK}]", text), (name, "half-width parenthesis")
+
+
+@pytest.mark.parametrize(("lang", "slug"), ARTICLES)
+def test_no_markdown_left_unrendered(files: dict[str, str | bytes], lang: str, slug: str) -> None:
+    """Emphasis that CommonMark cannot close next to Japanese punctuation shows as
+    literal asterisks; such spans are written as <strong> in the templates."""
+    text = visible_text(article(files, lang, slug))
+    assert "**" not in text and "^" not in text, [text[max(0, i - 30):i + 30] for i in
+                                                   (text.find("**"), text.find("^")) if i >= 0]
