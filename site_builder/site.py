@@ -114,6 +114,8 @@ _BUDOUX = budoux.load_default_japanese_parser()
 _PHRASED = re.compile(r"<(h[1-4]|th|caption|figcaption)\b([^>]*)>(.*?)</\1>", re.DOTALL)
 _TAG = re.compile(r"(<[^>]+>)")
 _ENTITY = re.compile(r"(&#?\w+;)")
+# No break just inside an opening bracket or before closing punctuation.
+_NO_BREAK = re.compile(r"(?<=[（「『【〔［｛〈《])<wbr>|<wbr>(?=[）」』】〕］｝〉》、。，．・：；？！])")
 # Inline elements whose text is one unit (a figure, a literal, the heading's anchor).
 _ATOMIC = re.compile(r'<(data|code|a class="header-anchor"|span class="lit")\b')
 
@@ -129,7 +131,7 @@ def _phrase(text: str) -> str:
             continue
         lead, tail = part[: len(part) - len(part.lstrip())], part[len(part.rstrip()):]
         out.append(lead + "<wbr>".join(_BUDOUX.parse(core)) + tail)
-    return "".join(out)
+    return _NO_BREAK.sub("", "".join(out))
 
 
 def _phrase_inner(inner: str) -> str:

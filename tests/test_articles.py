@@ -110,6 +110,12 @@ def test_example_figure_renders_from_example_data(tmp_path: Path) -> None:
     for lang, slug in ARTICLES:
         lead = article(out, lang, slug).split("<h2", 1)[0]
         assert '<figure class="example">' in lead and "<svg" in lead, (lang, slug)
+    from site_builder.check import check_html, load_sources
+
+    sources = load_sources(copy, list(SLUGS))
+    problems = [p for lang, slug in ARTICLES
+                for p in check_html(slug, str(out[f"{lang}/{slug}/index.html"]), sources)]
+    assert not problems, problems[:5]
 
 
 @pytest.mark.parametrize("slug", SLUGS)
@@ -128,6 +134,8 @@ def test_phrase_breaks_keep_figures_and_anchors_whole() -> None:
     out = phrase_breaks(html)
     assert out.startswith('<h2 id="x">数字が<wbr>語るのは<wbr>線の<wbr>手前だけ <a class')
     assert '<data value="12" data-key="k">12</data>' in out
+    brackets = phrase_breaks("<th>途切れた先に水路がある線（一問あたり）</th><caption>盤です）。左</caption>")
+    assert "（<wbr>" not in brackets and "<wbr>）" not in brackets and "<wbr>。" not in brackets
     assert "<p>本文は段落なので変えない</p>" in out
 
 
