@@ -301,5 +301,5 @@ class Site:
             rel=link or (lambda target: rel(path, target)), alternates=alternates,
             canonical=self.base_url + canon if self.base_url else "",
             base_url=self.base_url, puzzles=self.puzzles)
-        html = self._render(self.html_env, template, full)
-        return phrase_breaks(html) if lang == "ja" else html
+        # Japanese text also sits on English pages (the bilingual index, the 404 page).
+        return phrase_breaks(self._render(self.html_env, template, full))
