@@ -9,6 +9,7 @@ from functools import cached_property, partial
 from pathlib import Path
 from typing import Any
 
+import budoux
 import jinja2
 from markdown_it import MarkdownIt
 from markupsafe import Markup
@@ -34,6 +35,25 @@ UI = {
            "tagline": "本物のソルバーと生成器、そして実測した事実でつくるペンシルパズル集。",
            "notfound": "ページが見つかりません", "notfound_text": "このアドレスには何もありません。",
            "site": "パズル・ポートフォリオ"},
+}
+
+
+# One word per thing, the same on every page: the templates print these (``g.board``),
+# never their own synonyms. Canal View's cells are 水路/陸地 as on the play page.
+GLOSSARY: dict[str, dict[str, str]] = {
+    "en": {"board": "board", "boards": "boards", "bank_board": "banked board",
+           "bank_boards": "banked boards", "clue": "clue", "clues": "clues", "cell": "cell",
+           "cells": "cells", "number": "number", "broken_rule": "broken rule",
+           "undecided": "undecided", "canal": "flooded cell", "dry": "dry cell",
+           "answer": "answer", "example": "example board", "findings": "What it adds up to",
+           "solved": "its answer", "solver": "solver", "ladder": "ladder", "rung": "rung",
+           "count": "boards"},
+    "ja": {"board": "盤", "boards": "盤", "bank_board": "収録盤", "bank_boards": "収録盤",
+           "clue": "手掛かり", "clues": "手掛かり", "cell": "マス", "cells": "マス",
+           "number": "数字", "broken_rule": "ルール違反", "undecided": "未定",
+           "canal": "水路", "dry": "陸地", "answer": "答え", "example": "例題",
+           "findings": "まとめ", "solved": "答え", "solver": "ソルバー", "ladder": "推論の梯子",
+           "rung": "段", "count": "問"},
 }
 
 
@@ -88,6 +108,75 @@ def static_files(templates: Path) -> dict[str, bytes]:
             if f.is_file() and "__pycache__" not in f.parts}
 
 
+_BUDOUX = budoux.load_default_japanese_parser()
+# Elements whose Japanese text must not break inside a word: a break is allowed only
+# between BudouX phrases (a <wbr>), with ``word-break: keep-all`` in site.css.
+_PHRASED = re.compile(r"<(h[1-4]|th|caption|figcaption)\b([^>]*)>(.*?)</\1>", re.DOTALL)
+_TAG = re.compile(r"(<[^>]+>)")
+_ENTITY = re.compile(r"(&#?\w+;)")
+# No break just inside an opening bracket or before closing punctuation.
+_NO_BREAK = re.compile(r"(?<=[（「『【〔［｛〈《])<wbr>|<wbr>(?=[）」』】〕］｝〉》、。，．・：；？！])")
+# Inline elements whose text is one unit (a figure, a literal, the heading's anchor).
+_ATOMIC = re.compile(r'<(data|code|a class="header-anchor"|span class="lit")\b')
+
+
+def _phrase(text: str) -> str:
+    if not _CJK.search(text):
+        return text
+    out = []
+    for part in _ENTITY.split(text):
+        core = part.strip()
+        if _ENTITY.fullmatch(part) or not core:
+            out.append(part)
+            continue
+        lead, tail = part[: len(part) - len(part.lstrip())], part[len(part.rstrip()):]
+        out.append(lead + "<wbr>".join(_BUDOUX.parse(core)) + tail)
+    return _NO_BREAK.sub("", "".join(out))
+
+
+def _phrase_inner(inner: str) -> str:
+    out, skip = [], ""
+    depth = 0
+    for part in _TAG.split(inner):
+        if part.startswith("<"):
+            if skip:
+                name = skip.split()[0]
+                if part.startswith(f"<{name}"):
+                    depth += 1
+                elif part.startswith(f"</{name}"):
+                    depth -= 1
+                    if depth == 0:
+                        skip = ""
+            else:
+                m = _ATOMIC.match(part)
+                if m and not part.endswith("/>"):
+                    skip, depth = m.group(1), 1
+            out.append(part)
+        else:
+            out.append(part if skip else _phrase(part))
+    return "".join(out)
+
+
+def phrase_breaks(html: str) -> str:
+    """Japanese headings, table headers and captions with a ``<wbr>`` between BudouX
+    phrases, so a narrow screen wraps them between words, never inside one."""
+    return _PHRASED.sub(lambda m: f"<{m[1]}{m[2]}>{_phrase_inner(m[3])}</{m[1]}>", html)
+
+
+# A table's caption is the italic paragraph written right after it in the Markdown.
+_CAPTIONED = re.compile(r"<table>\n((?:(?!<table>).)*?)</table>\n<p><em>((?:(?!</p>).)*)</em></p>\n",
+                        re.DOTALL)
+
+
+def table_captions(html: str) -> str:
+    """Each table's following italic paragraph becomes its ``<caption>``, and each table
+    sits in a wrapper that scrolls sideways on a narrow screen."""
+    html = _CAPTIONED.sub(lambda m: f"<table>\n<caption>{m[2]}</caption>\n{m[1]}</table>\n",
+                          html)
+    return html.replace("<table>", '<div class="table-wrap"><table>').replace(
+        "</table>", "</table></div>")
+
+
 class _MemoryBytecodeCache(jinja2.BytecodeCache):
     """Compiled templates kept in memory across renders in one process (serve re-renders
     the site on every edit). Jinja checks a checksum of the source, so an edited template
@@ -140,7 +229,8 @@ class Site:
         f = Filters(mode)
         env.filters["num"] = f.num
         env.filters["lit"] = f.lit
-        env.globals.update(bar_chart=charts.bar_chart, line_chart=charts.line_chart, ui=UI)
+        env.globals.update(bar_chart=charts.bar_chart, line_chart=charts.line_chart, ui=UI,
+                           glossary=GLOSSARY)
         return env
 
     @cached_property
@@ -162,7 +252,7 @@ class Site:
         """What a puzzle's templates see: one Node per stage file (``bank``, ``stats`` ...),
         the puzzle's names and rungs, and ``board_svg`` drawing with its renderer."""
         ctx: dict[str, Any] = {s: self.node(p.slug, s) for s in p.stage_names}
-        ctx.update(lang=lang, board_svg=partial(board_svg, p),
+        ctx.update(lang=lang, board_svg=partial(board_svg, p), g=GLOSSARY[lang],
                    puzzle={"slug": p.slug, "names": dict(p.names), "name": p.names[lang],
                            "rungs": list(p.rungs),
                            "rung_names": {r: p.rung_name(r, lang)
@@ -185,7 +275,7 @@ class Site:
             raise UserError(f"templates/{name}: cannot read template ({e})") from None
 
     def markdown(self, name: str, ctx: dict[str, Any]) -> Markup:
-        return Markup(self.md.render(self._render(self.md_env, name, ctx)))
+        return Markup(table_captions(self.md.render(self._render(self.md_env, name, ctx))))
 
     def markdown_inline(self, name: str, ctx: dict[str, Any]) -> Markup:
         return Markup(self.md.renderInline(self._render(self.md_env, name, ctx).strip()))
@@ -211,4 +301,5 @@ class Site:
             rel=link or (lambda target: rel(path, target)), alternates=alternates,
             canonical=self.base_url + canon if self.base_url else "",
             base_url=self.base_url, puzzles=self.puzzles)
-        return self._render(self.html_env, template, full)
+        # Japanese text also sits on English pages (the bilingual index, the 404 page).
+        return phrase_breaks(self._render(self.html_env, template, full))

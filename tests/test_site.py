@@ -259,3 +259,17 @@ def test_japanese_text_has_no_space_between_japanese_characters(built: Path) -> 
         bad += [f"{page.relative_to(built)}: {b[max(0, m.start() - 10):m.end() + 10]!r}"
                 for b in scan.blocks for m in gap.finditer(b)]
     assert not bad, bad
+
+
+def test_built_articles_caption_every_table_and_phrase_japanese_headings(built: Path) -> None:
+    """The same facts tests/test_articles.py proves on pages rendered from the committed
+    JSON, checked again on the site a full build writes."""
+    dist = built / "dist"
+    for page in sorted(dist.glob("*/*/index.html")):
+        html = page.read_text(encoding="utf-8")
+        body = html.split('<article class="article">', 1)[-1]
+        for table in re.findall(r"<table>(.*?)</table>", body, flags=re.DOTALL):
+            assert table.lstrip().startswith("<caption>"), f"{page}: a table without a caption"
+        if page.parts[-3] == "ja":
+            heads = re.findall(r"<h2[^>]*>(.*?)</h2>", body, flags=re.DOTALL)
+            assert any("<wbr>" in h for h in heads), f"{page}: no phrase breaks in headings"
