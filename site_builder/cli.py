@@ -281,11 +281,9 @@ def cmd_solve(args: argparse.Namespace, root: Path) -> int:
 
 def cmd_verify(args: argparse.Namespace, root: Path) -> int:
     """Re-prove every banked board unique, by each method the puzzle offers: the ladder,
-    the second engine (boards up to ``brute_max_cells``) and any independent confirmer the
-    package exports as ``CONFIRM`` (name -> (board, answer) -> bool). A board counts as
+    the second engine (boards up to ``brute_max_cells``) and the puzzle's independent
+    confirmers (``Puzzle.confirm``: name -> (board, answer) -> bool). A board counts as
     confirmed by a method when that method finds the banked answer and no other."""
-    import importlib
-
     from site_builder.jsonio import read_stage, stage_path
     from solvers import registry
 
@@ -294,7 +292,7 @@ def cmd_verify(args: argparse.Namespace, root: Path) -> int:
     failures: list[str] = []
     for slug in slugs:
         puzzle = registry.get(slug)
-        extra = getattr(importlib.import_module(registry.PACKAGES[slug]), "CONFIRM", {})
+        extra = puzzle.confirm
         bank = read_stage(stage_path(root, slug, "bank"), slug, "bank")["data"]
         by_size: dict[str, dict[str, int]] = {}
         by_grade: dict[str, int] = {}

@@ -321,6 +321,9 @@ class Puzzle:
     play: PlaySpec
     stages: tuple[Stage, ...]
     brute_max_cells: int = 36          # verify uses the second engine up to this size
+    # independent confirmers `build-site verify` runs: name -> (board, answer) -> bool, each
+    # sharing no code with the ladder (imports its engine only when called)
+    confirm: Mapping[str, Callable[[Any, Any], bool]] = field(default_factory=dict)
     # irreparable(board, states) -> violations that no way of filling the undecided
     # units can repair. ``states`` is the play page's mark per unit (PlaySpec.input
     # encoding, state 0 undecided; cells row-major, edges as grid.js edgeIndex), fixed

@@ -15,6 +15,14 @@ from .presentation import PLAY, RUNG_NAMES, draw_board
 from .puzzlink import PID, decode, encode
 from .stages import STAGES
 
+
+# the independent confirmation `build-site verify` runs
+def _confirm_sat(board: Board, answer: Answer) -> bool:
+    from .sat import confirm  # the SAT solver loads only when verify asks for it
+
+    return confirm(board, answer)
+
+
 PUZZLE = Puzzle(
     slug="canal-view",
     names={"en": "Canal View", "ja": "カナルビュー"},
@@ -37,16 +45,8 @@ PUZZLE = Puzzle(
     stages=STAGES,
     brute_max_cells=36,
     irreparable=irreparable,
+    confirm={"sat": _confirm_sat},
 )
 
-# the independent confirmation `build-site verify` runs: (board, answer) -> bool
-def _confirm_sat(board: Board, answer: Answer) -> bool:
-    from .sat import confirm  # the SAT solver loads only when verify asks for it
-
-    return confirm(board, answer)
-
-
-CONFIRM = {"sat": _confirm_sat}
-
-__all__ = ["CONFIRM", "PUZZLE", "RULES", "RUNGS", "Answer", "Board", "brute", "decode", "encode",
+__all__ = ["PUZZLE", "RULES", "RUNGS", "Answer", "Board", "brute", "decode", "encode",
            "solve", "violations"]

@@ -25,6 +25,14 @@ from .stages import (
     stats,
 )
 
+
+# the independent confirmation `build-site verify` runs
+def _confirm_sat(board: Board, answer: Answer) -> bool:
+    from .sat import confirm  # the SAT solver loads only when verify asks for it
+
+    return confirm(board, answer)
+
+
 PUZZLE = Puzzle(
     slug="sukoro",
     names={"en": "Sukoro", "ja": "数コロ"},
@@ -53,16 +61,8 @@ PUZZLE = Puzzle(
         Stage("ledger", "solvers.sukoro.exact:ledger", LEDGER_PARAMS),
         Stage("timing", "solvers.sukoro.timing:timing", TIMING_PARAMS, deps=("bank",)),
     ),
+    confirm={"sat": _confirm_sat},
 )
 
-# the independent confirmation `build-site verify` runs: (board, answer) -> bool
-def _confirm_sat(board: Board, answer: Answer) -> bool:
-    from .sat import confirm  # the SAT solver loads only when verify asks for it
-
-    return confirm(board, answer)
-
-
-CONFIRM = {"sat": _confirm_sat}
-
-__all__ = ["CONFIRM", "PUZZLE", "RULES", "RUNGS", "Answer", "Board", "brute", "decode", "encode",
+__all__ = ["PUZZLE", "RULES", "RUNGS", "Answer", "Board", "brute", "decode", "encode",
            "solve", "violations"]
