@@ -7,8 +7,12 @@
   ``static/play/<slug>.js``;
 * ``<slug>/play-data/index.json``: the picker list (id, size, h, w, grade, clues, and the
   board's ``difficulty`` and ``effort`` when the bank has them);
-* ``<slug>/play-data/<id>.json``: one board with its answer, puzz.link URL and hint trace,
-  fetched only when that board is picked.
+* ``<slug>/play-data/<id>.json``: one board with its answer and puzz.link URL, fetched
+  only when that board is picked;
+* ``<slug>/play-data/hints-<lang>/<id>.json``: that board's hint trace with the page's
+  language's sentences only (``{"id", "trace"}``), fetched after the board is drawn, so
+  the bytes a player needs before playing stay small (the one-deduction traces are the
+  bulk of a board's data).
 
 The page text has no figures of its own: counts, sizes and clue numbers are drawn by the
 script from the JSON (``<script>`` is exempt from the provenance check), and the few
@@ -212,8 +216,23 @@ def index_entry(b: dict[str, Any]) -> dict[str, Any]:
 
 
 def board_entry(b: dict[str, Any]) -> dict[str, Any]:
-    keys = ("id", "size", "h", "w", "grade", "clues", "url", "board", "answer", "trace")
-    return {k: b.get(k) for k in keys} | {"trace": b.get("trace") or []} | _level(b)
+    keys = ("id", "size", "h", "w", "grade", "clues", "url", "board", "answer")
+    return {k: b.get(k) for k in keys} | _level(b)
+
+
+def _one_language(x: Any, lang: str) -> Any:
+    """A step's text keys ("en"/"ja", at the top and in "detail") kept for ``lang`` only
+    (English where ``lang`` is missing)."""
+    if not isinstance(x, dict):
+        return x
+    keep = lang if lang in x else "en"
+    return {k: (_one_language(v, lang) if k == "detail" else v) for k, v in x.items()
+            if k not in ("en", "ja") or k == keep}
+
+
+def trace_entry(b: dict[str, Any], lang: str) -> dict[str, Any]:
+    """The hint trace file of one board for one language."""
+    return {"id": b["id"], "trace": [_one_language(s, lang) for s in b.get("trace") or []]}
 
 
 def levels_of(bank_data: dict[str, Any]) -> list[str]:
@@ -273,9 +292,8 @@ def page_context(puzzle: Any, lang: str, index: list[dict[str, Any]], data_url: 
         "levelNames": {lvl: LEVEL_NAMES[lang].get(lvl, lvl) for lvl in levels or LEVELS},
         "strings": JS_STRINGS[lang],
         # The newcomer's first board (first_board) rides along, so it draws without a
-        # fetch; its hint trace (the bulk of a board file) is fetched after the first
-        # render, with the board file.
-        "first": {k: v for k, v in first.items() if k != "trace"} if first else None,
+        # fetch (its hint trace, like every board's, is fetched once it is drawn).
+        "first": first,
     }
     return {"play": {"slug": puzzle.slug, "name": puzzle.names[lang], "model": spec.model,
                      "css": spec.css, "s": PAGE[lang] | MODEL_PAGE[lang][spec.model],
@@ -292,6 +310,8 @@ def play_files(site: Any, puzzle: Any, bank_data: dict[str, Any]) -> dict[str, s
         bid = _safe_id(b["id"])
         index.append(index_entry(b))
         out[f"{slug}/play-data/{bid}.json"] = _json(board_entry(b)) + "\n"
+        for lang in ("en", "ja"):
+            out[f"{slug}/play-data/hints-{lang}/{bid}.json"] = _json(trace_entry(b, lang)) + "\n"
     out[f"{slug}/play-data/index.json"] = _json({"slug": slug, "boards": index}) + "\n"
     for lang in ("en", "ja"):
         path = f"{lang}/{slug}/play/index.html"

@@ -86,6 +86,7 @@ const wanted = decodeURIComponent(location.hash.slice(1));
 const firstId = has(wanted) ? wanted : has(lastPlayed()) ? lastPlayed()
   : cfg.first && has(cfg.first.id) ? cfg.first.id : cfg.index.length ? cfg.index[0].id : null;
 const dataUrl = (id) => `${cfg.data}${encodeURIComponent(id)}.json`;
+const traceUrl = (id) => `${cfg.data}hints-${lang}/${encodeURIComponent(id)}.json`;
 let early = firstId && !(cfg.first && cfg.first.id === firstId)
   ? { id: firstId, res: fetch(dataUrl(firstId)).catch(() => null) } : null;
 
@@ -278,11 +279,12 @@ async function load(id) {
   if (!entry.trace) loadTrace(entry);
 }
 
-// The inline first board comes without its hint trace: fetch it (with the board file)
-// once the board is drawn. Resolves when entry.trace is there ([] if it cannot be had).
+// A board's hint trace is a file of its own (hints-<lang>/<id>.json, the page's language
+// only): fetched once the board is drawn. Resolves when entry.trace is there ([] if it
+// cannot be had).
 function loadTrace(e) {
   if (!e.tracePending) {
-    e.tracePending = fetch(dataUrl(e.id)).then((res) => (res.ok ? res.json() : null))
+    e.tracePending = fetch(traceUrl(e.id)).then((res) => (res.ok ? res.json() : null))
       .catch(() => null).then((d) => { e.trace = (d && d.trace) || []; });
   }
   return e.tracePending;
