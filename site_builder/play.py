@@ -41,7 +41,7 @@ JS_STRINGS: dict[str, dict[str, str]] = {
         "rowText": "Row {r}:", "unit": "{at}: {state}",
         "at": "row {r} column {c}",
         "edgeAt": "the line between row {r} column {c} and row {r2} column {c2}",
-        "solved": "Solved in {time}!", "broken": "Broken rules:",
+        "solved": "Solved in {time}!", "sep": ", ", "stop": ". ", "end": ".",
         "hintWrong": "The mark at {at} is wrong.",
         "hintNone": "Every step of the solution is already on the board.",
         "hintCells": "Cells: {cells}",
@@ -53,7 +53,6 @@ JS_STRINGS: dict[str, dict[str, str]] = {
         "undecidedCells": "{n} cells are still undecided.",
         "undecidedLine": "1 line is still undecided.",
         "undecidedLines": "{n} lines are still undecided.",
-        "irreparable": "Broken so far (no way of filling the rest can repair it):",
         "noMistakes": "No mistakes so far; {n} undecided.",
         "offSolution": "No rule is broken yet, but the mark at {at} does not fit the solution.",
         "offSolutionMore": ("No rule is broken yet, but the mark at {at} does not fit the "
@@ -74,7 +73,7 @@ JS_STRINGS: dict[str, dict[str, str]] = {
         "rowText": "{r}行目:", "unit": "{at}: {state}",
         "at": "{r}行{c}列",
         "edgeAt": "{r}行{c}列と{r2}行{c2}列の間の線",
-        "solved": "正解です！ タイム {time}", "broken": "破れているルール:",
+        "solved": "正解です！（タイム {time}）", "sep": "、", "stop": "。", "end": "。",
         "hintWrong": "{at}の印が間違っています。",
         "hintNone": "解き筋の手順はすべて盤に入っています。",
         "hintCells": "対象のマス: {cells}",
@@ -86,7 +85,6 @@ JS_STRINGS: dict[str, dict[str, str]] = {
         "undecidedCells": "未定のマスがあと{n}個あります。",
         "undecidedLine": "未定の線があと1本あります。",
         "undecidedLines": "未定の線があと{n}本あります。",
-        "irreparable": "この先どう埋めても直せないルール違反があります:",
         "noMistakes": "今のところ間違いはありません。未定は{n}か所です。",
         "offSolution": "ルール違反はまだありませんが、{at}の印は正解と合いません。",
         "offSolutionMore": ("ルール違反はまだありませんが、{at}の印は正解と合いません"

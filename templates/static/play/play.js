@@ -431,15 +431,15 @@ function describe() {
   for (let r = 0; r < board.h; r++) {
     const cells = [];
     for (let c = 0; c < board.w; c++) cells.push(cellText(r, c));
-    lines.push(fmt(T.rowText, { r: r + 1 }) + " " + cells.join(", "));
+    lines.push(fmt(T.rowText, { r: r + 1 }) + " " + cells.join(T.sep));
   }
   if (EDGES) {
     const drawn = [];
     states.forEach((s, i) => { if (s) drawn.push(edgeName(i)); });
-    if (drawn.length) lines.push(drawn.join(", "));
+    if (drawn.length) lines.push(drawn.join(T.sep));
   }
   if (solved) lines.push(fmt(T.solved, { time: clockText() }));
-  $("board-desc").textContent = lines.join(". ") + ".";
+  $("board-desc").textContent = lines.join(T.stop) + T.end;
 }
 
 function edgeAtText(i) {
@@ -846,7 +846,7 @@ function clearPanels() {
 }
 
 function cellsText(cells) {
-  return cells.map(([r, c]) => fmt(T.at, { r: r + 1, c: c + 1 })).join(", ");
+  return cells.map(([r, c]) => fmt(T.at, { r: r + 1, c: c + 1 })).join(T.sep);
 }
 
 // A violation's message: its rule's template in the page's language, filled with params.
@@ -1034,7 +1034,7 @@ async function hint() {
   }
   if (!st.why) {
     out.append(para(fmt(T.hintCells, {
-      cells: st.cells ? cellsText(st.cells) : units.map(unitText).join(", ") }), "cells"));
+      cells: st.cells ? cellsText(st.cells) : units.map(unitText).join(T.sep) }), "cells"));
   } else {
     out.append(para(T.hintLegend + (marks.detail.size ? ` ${T.hintDetailLegend}` : ""), "legend"));
   }
