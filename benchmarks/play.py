@@ -63,7 +63,14 @@ def serve(files: dict[str, bytes]) -> http.server.ThreadingHTTPServer:
             self.end_headers()
             self.wfile.write(body)
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    class Server(http.server.ThreadingHTTPServer):
+        def handle_error(self, request, client_address):
+            # A page left mid-fetch (the hint file, fetched after the first render, when
+            # the next run navigates away) resets its connection: not an error here.
+            if not isinstance(sys.exc_info()[1], ConnectionError):
+                super().handle_error(request, client_address)
+
+    server = Server(("127.0.0.1", 0), Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
 
