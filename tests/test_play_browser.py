@@ -432,7 +432,10 @@ def test_board_and_check_fit_a_laptop_screen(slug, size, lang, served, browser):
         _open(page, served, lang, slug, _largest(slug)["id"])
         board = page.locator("#board-svg").bounding_box()
         check = page.locator("#check").bounding_box()
-        for box in (board, check):
+        boxes = [board, check]
+        if page.locator("#play-readout").is_visible():     # the readout beside the board
+            boxes.append(page.locator("#play-readout").bounding_box())
+        for box in boxes:
             assert box["y"] >= 0 and box["y"] + box["height"] <= size[1], (slug, box)
             assert box["x"] >= 0 and box["x"] + box["width"] <= size[0], (slug, box)
     finally:
