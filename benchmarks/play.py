@@ -4,7 +4,8 @@
 
 Size: the page's HTML plus every stylesheet and script it loads (site.css, play.css,
 play.js, grid.js, the puzzle's checker and stylesheet if any) plus the data file of the largest board, before
-compression (limit 150 KB).
+compression (limit 150 KB). The board's hint trace in the page's language (a file of its
+own, fetched once the board is drawn) is shown beside it, and the total with it.
 
 First render: navigation start to the performance mark "play-rendered", which play.js sets
 once the first board's SVG is in the page. The dist is served from memory over HTTP/1.1
@@ -62,7 +63,14 @@ def serve(files: dict[str, bytes]) -> http.server.ThreadingHTTPServer:
             self.end_headers()
             self.wfile.write(body)
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    class Server(http.server.ThreadingHTTPServer):
+        def handle_error(self, request, client_address):
+            # A page left mid-fetch (the hint file, fetched after the first render, when
+            # the next run navigates away) resets its connection: not an error here.
+            if not isinstance(sys.exc_info()[1], ConnectionError):
+                super().handle_error(request, client_address)
+
+    server = Server(("127.0.0.1", 0), Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
 
@@ -76,6 +84,12 @@ def page_bytes(files: dict[str, bytes], slug: str, lang: str, bank: dict) -> dic
     biggest = max(bank["boards"], key=lambda b: b["h"] * b["w"])
     parts["board data (largest)"] = len(files[f"{slug}/play-data/{biggest['id']}.json"])
     return parts
+
+
+def hints_bytes(files: dict[str, bytes], slug: str, lang: str, bank: dict) -> int:
+    """The largest board's hint trace file in ``lang`` (fetched after the board is drawn)."""
+    biggest = max(bank["boards"], key=lambda b: b["h"] * b["w"])
+    return len(files[f"{slug}/play-data/hints-{lang}/{biggest['id']}.json"])
 
 
 MARKS = """(() => {
@@ -121,10 +135,13 @@ def main() -> int:
                 parts = page_bytes(files, slug, lang, data)
                 total = sum(parts.values())
                 ok &= total < SIZE_LIMIT
+                hints = hints_bytes(files, slug, lang, data)
                 print(f"{slug} {lang}: page + CSS + scripts + board data = {total:,} bytes "
                       f"({total / 1024:.1f} KB, limit 150 KB) "
                       f"{'OK' if total < SIZE_LIMIT else 'OVER'}\n    "
-                      + ", ".join(f"{k} {v:,}" for k, v in parts.items()))
+                      + ", ".join(f"{k} {v:,}" for k, v in parts.items())
+                      + f"\n    then the hint trace (largest board, {lang}) {hints:,}: "
+                      f"{(total + hints) / 1024:.1f} KB with it")
             url = f"{base}/en/{slug}/play/index.html"
             biggest = max(data["boards"], key=lambda b: b["h"] * b["w"])
 

@@ -7,8 +7,12 @@
   ``static/play/<slug>.js``;
 * ``<slug>/play-data/index.json``: the picker list (id, size, h, w, grade, clues, and the
   board's ``difficulty`` and ``effort`` when the bank has them);
-* ``<slug>/play-data/<id>.json``: one board with its answer, puzz.link URL and hint trace,
-  fetched only when that board is picked.
+* ``<slug>/play-data/<id>.json``: one board with its answer and puzz.link URL, fetched
+  only when that board is picked;
+* ``<slug>/play-data/hints-<lang>/<id>.json``: that board's hint trace with the page's
+  language's sentences only (``{"id", "trace"}``), fetched after the board is drawn, so
+  the bytes a player needs before playing stay small (the one-deduction traces are the
+  bulk of a board's data).
 
 The page text has no figures of its own: counts, sizes and clue numbers are drawn by the
 script from the JSON (``<script>`` is exempt from the provenance check), and the few
@@ -37,7 +41,7 @@ JS_STRINGS: dict[str, dict[str, str]] = {
         "rowText": "Row {r}:", "unit": "{at}: {state}",
         "at": "row {r} column {c}",
         "edgeAt": "the line between row {r} column {c} and row {r2} column {c2}",
-        "solved": "Solved in {time}!", "broken": "Broken rules:",
+        "solved": "Solved in {time}!", "sep": ", ", "stop": ". ", "end": ".",
         "hintWrong": "The mark at {at} is wrong.",
         "hintNone": "Every step of the solution is already on the board.",
         "hintCells": "Cells: {cells}",
@@ -49,7 +53,6 @@ JS_STRINGS: dict[str, dict[str, str]] = {
         "undecidedCells": "{n} cells are still undecided.",
         "undecidedLine": "1 line is still undecided.",
         "undecidedLines": "{n} lines are still undecided.",
-        "irreparable": "Broken so far (no way of filling the rest can repair it):",
         "noMistakes": "No mistakes so far; {n} undecided.",
         "offSolution": "No rule is broken yet, but the mark at {at} does not fit the solution.",
         "offSolutionMore": ("No rule is broken yet, but the mark at {at} does not fit the "
@@ -70,7 +73,7 @@ JS_STRINGS: dict[str, dict[str, str]] = {
         "rowText": "{r}行目:", "unit": "{at}: {state}",
         "at": "{r}行{c}列",
         "edgeAt": "{r}行{c}列と{r2}行{c2}列の間の線",
-        "solved": "正解です！ タイム {time}", "broken": "破れているルール:",
+        "solved": "正解です！（タイム {time}）", "sep": "、", "stop": "。", "end": "。",
         "hintWrong": "{at}の印が間違っています。",
         "hintNone": "解き筋の手順はすべて盤に入っています。",
         "hintCells": "対象のマス: {cells}",
@@ -82,7 +85,6 @@ JS_STRINGS: dict[str, dict[str, str]] = {
         "undecidedCells": "未定のマスがあと{n}個あります。",
         "undecidedLine": "未定の線があと1本あります。",
         "undecidedLines": "未定の線があと{n}本あります。",
-        "irreparable": "この先どう埋めても直せないルール違反があります:",
         "noMistakes": "今のところ間違いはありません。未定は{n}か所です。",
         "offSolution": "ルール違反はまだありませんが、{at}の印は正解と合いません。",
         "offSolutionMore": ("ルール違反はまだありませんが、{at}の印は正解と合いません"
@@ -212,8 +214,23 @@ def index_entry(b: dict[str, Any]) -> dict[str, Any]:
 
 
 def board_entry(b: dict[str, Any]) -> dict[str, Any]:
-    keys = ("id", "size", "h", "w", "grade", "clues", "url", "board", "answer", "trace")
-    return {k: b.get(k) for k in keys} | {"trace": b.get("trace") or []} | _level(b)
+    keys = ("id", "size", "h", "w", "grade", "clues", "url", "board", "answer")
+    return {k: b.get(k) for k in keys} | _level(b)
+
+
+def _one_language(x: Any, lang: str) -> Any:
+    """A step's text keys ("en"/"ja", at the top and in "detail") kept for ``lang`` only
+    (English where ``lang`` is missing)."""
+    if not isinstance(x, dict):
+        return x
+    keep = lang if lang in x else "en"
+    return {k: (_one_language(v, lang) if k == "detail" else v) for k, v in x.items()
+            if k not in ("en", "ja") or k == keep}
+
+
+def trace_entry(b: dict[str, Any], lang: str) -> dict[str, Any]:
+    """The hint trace file of one board for one language."""
+    return {"id": b["id"], "trace": [_one_language(s, lang) for s in b.get("trace") or []]}
 
 
 def levels_of(bank_data: dict[str, Any]) -> list[str]:
@@ -273,9 +290,8 @@ def page_context(puzzle: Any, lang: str, index: list[dict[str, Any]], data_url: 
         "levelNames": {lvl: LEVEL_NAMES[lang].get(lvl, lvl) for lvl in levels or LEVELS},
         "strings": JS_STRINGS[lang],
         # The newcomer's first board (first_board) rides along, so it draws without a
-        # fetch; its hint trace (the bulk of a board file) is fetched after the first
-        # render, with the board file.
-        "first": {k: v for k, v in first.items() if k != "trace"} if first else None,
+        # fetch (its hint trace, like every board's, is fetched once it is drawn).
+        "first": first,
     }
     return {"play": {"slug": puzzle.slug, "name": puzzle.names[lang], "model": spec.model,
                      "css": spec.css, "s": PAGE[lang] | MODEL_PAGE[lang][spec.model],
@@ -292,6 +308,8 @@ def play_files(site: Any, puzzle: Any, bank_data: dict[str, Any]) -> dict[str, s
         bid = _safe_id(b["id"])
         index.append(index_entry(b))
         out[f"{slug}/play-data/{bid}.json"] = _json(board_entry(b)) + "\n"
+        for lang in ("en", "ja"):
+            out[f"{slug}/play-data/hints-{lang}/{bid}.json"] = _json(trace_entry(b, lang)) + "\n"
     out[f"{slug}/play-data/index.json"] = _json({"slug": slug, "boards": index}) + "\n"
     for lang in ("en", "ja"):
         path = f"{lang}/{slug}/play/index.html"

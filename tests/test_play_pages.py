@@ -38,16 +38,27 @@ def test_files_and_data(slug, outputs):
     assert [b["id"] for b in index["boards"]] == [b["id"] for b in data["boards"]]
     for b in data["boards"]:
         got = json.loads(files[f"{slug}/play-data/{b['id']}.json"])
-        for k in ("board", "answer", "url", "trace", "grade", "clues"):
+        for k in ("board", "answer", "url", "grade", "clues"):
             assert got[k] == b[k]
+        assert "trace" not in got
+        # The hint trace, per language: the same steps with that language's text only.
+        for lang, other in (("en", "ja"), ("ja", "en")):
+            tr = json.loads(files[f"{slug}/play-data/hints-{lang}/{b['id']}.json"])
+            assert tr["id"] == b["id"] and len(tr["trace"]) == len(b["trace"])
+            for mine, step in zip(tr["trace"], b["trace"]):
+                assert mine[lang] == step[lang] and other not in mine
+                if "detail" in step:
+                    assert mine["detail"] == {lang: step["detail"][lang]}
+                rest = {k: v for k, v in step.items() if k not in ("en", "ja", "detail")}
+                assert {k: v for k, v in mine.items() if k not in (lang, "detail")} == rest
         # Difficulty rides along where the bank has it, and is left out where it has not.
         for k in ("difficulty", "effort"):
             assert got.get(k) == b.get(k)
     for e, b in zip(index["boards"], data["boards"]):
         for k in ("difficulty", "effort"):
             assert e.get(k) == b.get(k)
-    # Page + data files only; nothing else.
-    assert len(files) == 2 + 1 + len(data["boards"])
+    # Page + data files only (a board file and a hint file per language); nothing else.
+    assert len(files) == 2 + 1 + 3 * len(data["boards"])
 
 
 @pytest.mark.parametrize("slug", ALL)
@@ -160,7 +171,7 @@ def test_first_board_is_an_easy_one(slug, outputs):
         low = min(levels.index(b["difficulty"]) for b in rated)
         want = next(b for b in rated if levels.index(b["difficulty"]) == low)
     assert cfg["first"]["id"] == want["id"]
-    assert cfg["first"] == {k: v for k, v in play.board_entry(want).items() if k != "trace"}
+    assert cfg["first"] == play.board_entry(want)
 
 
 def test_first_board_rules():

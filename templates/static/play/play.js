@@ -86,6 +86,7 @@ const wanted = decodeURIComponent(location.hash.slice(1));
 const firstId = has(wanted) ? wanted : has(lastPlayed()) ? lastPlayed()
   : cfg.first && has(cfg.first.id) ? cfg.first.id : cfg.index.length ? cfg.index[0].id : null;
 const dataUrl = (id) => `${cfg.data}${encodeURIComponent(id)}.json`;
+const traceUrl = (id) => `${cfg.data}hints-${lang}/${encodeURIComponent(id)}.json`;
 let early = firstId && !(cfg.first && cfg.first.id === firstId)
   ? { id: firstId, res: fetch(dataUrl(firstId)).catch(() => null) } : null;
 
@@ -278,11 +279,12 @@ async function load(id) {
   if (!entry.trace) loadTrace(entry);
 }
 
-// The inline first board comes without its hint trace: fetch it (with the board file)
-// once the board is drawn. Resolves when entry.trace is there ([] if it cannot be had).
+// A board's hint trace is a file of its own (hints-<lang>/<id>.json, the page's language
+// only): fetched once the board is drawn. Resolves when entry.trace is there ([] if it
+// cannot be had).
 function loadTrace(e) {
   if (!e.tracePending) {
-    e.tracePending = fetch(dataUrl(e.id)).then((res) => (res.ok ? res.json() : null))
+    e.tracePending = fetch(traceUrl(e.id)).then((res) => (res.ok ? res.json() : null))
       .catch(() => null).then((d) => { e.trace = (d && d.trace) || []; });
   }
   return e.tracePending;
@@ -429,15 +431,15 @@ function describe() {
   for (let r = 0; r < board.h; r++) {
     const cells = [];
     for (let c = 0; c < board.w; c++) cells.push(cellText(r, c));
-    lines.push(fmt(T.rowText, { r: r + 1 }) + " " + cells.join(", "));
+    lines.push(fmt(T.rowText, { r: r + 1 }) + " " + cells.join(T.sep));
   }
   if (EDGES) {
     const drawn = [];
     states.forEach((s, i) => { if (s) drawn.push(edgeName(i)); });
-    if (drawn.length) lines.push(drawn.join(", "));
+    if (drawn.length) lines.push(drawn.join(T.sep));
   }
   if (solved) lines.push(fmt(T.solved, { time: clockText() }));
-  $("board-desc").textContent = lines.join(". ") + ".";
+  $("board-desc").textContent = lines.join(T.stop) + T.end;
 }
 
 function edgeAtText(i) {
@@ -844,7 +846,7 @@ function clearPanels() {
 }
 
 function cellsText(cells) {
-  return cells.map(([r, c]) => fmt(T.at, { r: r + 1, c: c + 1 })).join(", ");
+  return cells.map(([r, c]) => fmt(T.at, { r: r + 1, c: c + 1 })).join(T.sep);
 }
 
 // A violation's message: its rule's template in the page's language, filled with params.
@@ -1032,7 +1034,7 @@ async function hint() {
   }
   if (!st.why) {
     out.append(para(fmt(T.hintCells, {
-      cells: st.cells ? cellsText(st.cells) : units.map(unitText).join(", ") }), "cells"));
+      cells: st.cells ? cellsText(st.cells) : units.map(unitText).join(T.sep) }), "cells"));
   } else {
     out.append(para(T.hintLegend + (marks.detail.size ? ` ${T.hintDetailLegend}` : ""), "legend"));
   }
