@@ -38,10 +38,6 @@ DIRS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 # or that no play-page board can break (Nanro's label hints are never on a banked board;
 # tests/test_nanro_play.py compares that rule too).
 UNREACHED = {"canal.dryconnect", "nanro.hint", "sashigane.cover"}  # cover: drawn lines cover every cell
-# rules only irreparable() reports on an unfinished board (compared in its own test below)
-UNREACHED |= {"canal.over", "canal.short", "canal.walled"}
-# Nanro's rules for unfinished boards only (reported by irreparable(), never by violations())
-UNREACHED |= {"nanro.over", "nanro.short", "nanro.cut"}
 
 
 def _bank_answers(slug: str) -> list[tuple[dict, dict]]:
