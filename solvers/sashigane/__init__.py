@@ -48,7 +48,10 @@ PUZZLE = Puzzle(
     play=PLAY,
     stages=(
         Stage("bank", "solvers.sashigane.stages:bank", BANK_PARAMS),
-        Stage("stats", "solvers.sashigane.stages:stats", STATS_PARAMS, deps=("bank",)),
+        Stage("stats", None, STATS_PARAMS, deps=("bank",),
+              chunks="solvers.sashigane.stages:stats_chunks",
+              map="solvers.sashigane.stages:stats_map",
+              reduce="solvers.sashigane.stages:stats_reduce"),
         Stage("ledger", "solvers.sashigane.ledger:ledger", LEDGER_PARAMS),
         Stage("timing", "solvers.sashigane.timing:timing", {"repeats": 3}, deps=("bank",)),
     ),
