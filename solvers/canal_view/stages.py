@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from solvers.common import Stage
 
-from .bank import BANK_PARAMS, run_bank
+from .bank import BANK_PARAMS, bank_chunks, bank_map, bank_reduce
 from .ledger import LEDGER_PARAMS, run_ledger
 from .stats import STATS_PARAMS, run_stats
 
@@ -13,7 +13,7 @@ TIMING_PARAMS = {"repeats": 3}
 
 # confirm and timing load the SAT solver, so they are imported only when they run
 STAGES = (
-    Stage("bank", run_bank, BANK_PARAMS),
+    Stage("bank", None, BANK_PARAMS, chunks=bank_chunks, map=bank_map, reduce=bank_reduce),
     Stage("confirm", "solvers.canal_view.confirm:run_confirm", CONFIRM_PARAMS, deps=("bank",)),
     Stage("stats", run_stats, STATS_PARAMS, deps=("bank",)),
     Stage("ledger", run_ledger, LEDGER_PARAMS),

@@ -47,7 +47,9 @@ PUZZLE = Puzzle(
     draw_board=draw_board,
     play=PLAY,
     stages=(
-        Stage("bank", "solvers.sashigane.stages:bank", BANK_PARAMS),
+        Stage("bank", None, BANK_PARAMS, chunks="solvers.sashigane.stages:bank_chunks",
+              map="solvers.sashigane.stages:bank_map",
+              reduce="solvers.sashigane.stages:bank_reduce"),
         Stage("stats", None, STATS_PARAMS, deps=("bank",),
               chunks="solvers.sashigane.stages:stats_chunks",
               map="solvers.sashigane.stages:stats_map",

@@ -32,22 +32,33 @@ def _share(a: float, b: float) -> float:
     return a / b if b else 0.0
 
 
+def bank_chunks(inputs: Mapping[str, Any], params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """One chunk per board, seeded by (seed, board id)."""
+    return [{"key": f"{size}-{k + 1:02d}", "size": size}
+            for size, count in params["sizes"].items() for k in range(count)]
+
+
+def bank_map(chunk: Mapping[str, Any], inputs: Mapping[str, Any], params: Mapping[str, Any],
+             progress: Progress = no_progress) -> dict[str, Any]:
+    h, w = _hw(chunk["size"])
+    rng = random.Random(chunk_seed(params["seed"], chunk["key"]))
+    board, _pieces = generate(h, w, rng, params["convention"])
+    answer = solve(board, limit=1).solutions[0]
+    check = brute(board, limit=2).solutions
+    if len(check) != 1 or check[0] != answer:
+        raise AssertionError(f"the scanner disagrees on bank board {chunk['key']}")
+    return bank_entry(board, answer, chunk["key"])
+
+
+def bank_reduce(partials: list[Any], inputs: Mapping[str, Any],
+                params: Mapping[str, Any]) -> dict[str, Any]:
+    return {"boards": list(partials), "confirmed_by_scanner": len(partials)}
+
+
 def bank(inputs: Mapping[str, Any], params: Mapping[str, Any],
          progress: Progress = no_progress) -> dict[str, Any]:
-    rng = random.Random(params["seed"])
-    boards = []
-    total = sum(params["sizes"].values())
-    for size, count in params["sizes"].items():
-        h, w = _hw(size)
-        for k in range(count):
-            board, _pieces = generate(h, w, rng, params["convention"])
-            answer = solve(board, limit=1).solutions[0]
-            check = brute(board, limit=2).solutions
-            if len(check) != 1 or check[0] != answer:
-                raise AssertionError(f"the scanner disagrees on bank board {size} #{k + 1}")
-            boards.append(bank_entry(board, answer, f"{size}-{k + 1:02d}"))
-            progress(len(boards), total, f"bank {size} #{k + 1}")
-    return {"boards": boards, "confirmed_by_scanner": len(boards)}
+    chunks = bank_chunks(inputs, params)
+    return bank_reduce([bank_map(c, inputs, params) for c in chunks], inputs, params)
 
 
 def _entries(bank_data: Mapping[str, Any]):

@@ -20,7 +20,9 @@ from .stages import (
     LEDGER_PARAMS,
     STATS_PARAMS,
     TIMING_PARAMS,
-    bank,
+    bank_chunks,
+    bank_map,
+    bank_reduce,
     stats,
 )
 
@@ -44,7 +46,8 @@ PUZZLE = Puzzle(
     draw_board=draw_board,
     play=PLAY,
     stages=(
-        Stage("bank", bank, BANK_PARAMS),
+        Stage("bank", None, BANK_PARAMS, chunks=bank_chunks, map=bank_map,
+              reduce=bank_reduce),
         # these import numpy or the SAT solver, so they load only when they run
         Stage("confirm", "solvers.sukoro.confirm:confirm", CONFIRM_PARAMS, deps=("bank",)),
         Stage("stats", stats, STATS_PARAMS, deps=("bank",)),

@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from solvers.common import Progress, no_progress
+from solvers.common import Progress, chunk_seed, no_progress
 
 from . import studies
 from .board import Answer, Board
@@ -35,18 +35,28 @@ STATS_PARAMS = {
 }
 
 
+def bank_chunks(inputs: Mapping[str, Any], params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """One chunk per board, seeded by (seed, board id)."""
+    return [{"key": f"{size}-{k + 1:02d}", "size": size}
+            for size in params["sizes"] for k in range(params["count"])]
+
+
+def bank_map(chunk: Mapping[str, Any], inputs: Mapping[str, Any], params: Mapping[str, Any],
+             progress: Progress = no_progress) -> dict[str, Any]:
+    h, w = studies.hw(chunk["size"])
+    board, answer = generate(h, w, random.Random(chunk_seed(params["seed"], chunk["key"])))
+    return bank_entry(board, answer, chunk["key"])
+
+
+def bank_reduce(partials: list[Any], inputs: Mapping[str, Any],
+                params: Mapping[str, Any]) -> dict[str, Any]:
+    return {"boards": list(partials)}
+
+
 def bank(inputs: Mapping[str, Any], params: Mapping[str, Any],
          progress: Progress = no_progress) -> dict[str, Any]:
-    rng = random.Random(params["seed"])
-    boards = []
-    total = len(params["sizes"]) * params["count"]
-    for size in params["sizes"]:
-        h, w = studies.hw(size)
-        for k in range(params["count"]):
-            board, answer = generate(h, w, rng)
-            boards.append(bank_entry(board, answer, f"{size}-{k + 1:02d}"))
-            progress(len(boards), total, f"bank {size} #{k + 1}")
-    return {"boards": boards}
+    chunks = bank_chunks(inputs, params)
+    return bank_reduce([bank_map(c, inputs, params) for c in chunks], inputs, params)
 
 
 def stats(inputs: Mapping[str, Any], params: Mapping[str, Any],
