@@ -114,6 +114,10 @@ def run_chunk(stage: Stage, chunk: Any, inputs: dict[str, Any]) -> tuple[Any, fl
 # ---------------------------------------------------------------- executors
 
 
+def _same(value: Any) -> Any:
+    return value
+
+
 class InProcess:
     """Runs each task at submission, in this process (``--jobs 1``): the reference."""
 
@@ -189,8 +193,11 @@ class DaskCluster:
         return self.client.submit(fn, *args, pure=False)
 
     def share(self, value: Any) -> Any:
-        """Send a stage's inputs to the cluster once, not with every chunk."""
-        return self.client.scatter([value], hash=False)[0]
+        """Send a stage's inputs to the cluster once, not with every chunk: as a task's
+        result (not scattered data), so a worker lost with it recomputes it."""
+        if not value:
+            return value
+        return self.client.submit(_same, value, pure=False)
 
     def wait_first(self, pending: set[Any]) -> set[Any]:
         return set(self.distributed.wait(list(pending), return_when="FIRST_COMPLETED").done)

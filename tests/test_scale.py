@@ -1,0 +1,116 @@
+"""Chunked stages give the same bytes on every executor, and survive a killed worker.
+
+Each heavy stage runs on a small parameter profile (seconds of work in all), with
+``--jobs 1``, with local processes and with a Dask LocalCluster of two workers; every
+file written must be byte-identical. A second LocalCluster run kills one worker process
+as soon as the first chunk comes back: Dask reruns what it held, and the bytes stay the
+same.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from site_builder import pipeline
+from solvers import registry
+from solvers.common import Puzzle
+
+# stage name -> parameters merged over the real ones: seconds, not minutes
+PROFILES: dict[str, dict[str, dict[str, Any]]] = {
+    "sashigane": {
+        "bank": {"sizes": {"6x6": 2, "8x8": 2}},
+        "stats": {"survey": ["2x6", "3x4", "3x5", "4x4"], "spec_survey": ["2x6", "3x4"],
+                  "shapes": ["3x4"], "conventions": {"6x6": 4, "8x8": 2}, "coin_masks": 2,
+                  "ladder_cap": 2000,
+                  "ablation": {"seed": {"limit": 10, "cap": 500},
+                               "standard": {"limit": 2, "cap": 200}}},
+    },
+    "sukoro": {"bank": {"sizes": ["6x6"], "count": 3}},
+    "canal-view": {"bank": {"sizes": {"6x6": 3}}},
+}
+
+
+def small(slug: str) -> Puzzle:
+    """The puzzle with only its profiled stages, on their small parameters."""
+    puzzle = REAL_GET(slug)
+    prof = PROFILES[slug]
+    stages = tuple(replace(s, params={**s.params, **prof[s.name]})
+                   for s in puzzle.stages if s.name in prof)
+    return replace(puzzle, stages=stages)
+
+
+REAL_GET = registry.get
+
+
+@pytest.fixture
+def profiles(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    cache = {slug: small(slug) for slug in PROFILES}
+    monkeypatch.setattr(registry, "get", lambda slug: cache[slug])
+    return list(PROFILES)
+
+
+def files(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes()
+            for p in sorted((root / "content").rglob("*.json"))}
+
+
+def test_every_executor_writes_the_same_bytes(profiles: list[str], tmp_path: Path) -> None:
+    pytest.importorskip("distributed")
+    ran = pipeline.run_all(tmp_path / "one", profiles, jobs=1, quiet=True)
+    assert ran == [f"{s}/{st}" for s in profiles for st in PROFILES[s]]
+    reference = files(tmp_path / "one")
+    assert len(reference) == len(ran)
+    pipeline.run_all(tmp_path / "procs", profiles, jobs=2, quiet=True)
+    assert files(tmp_path / "procs") == reference
+    pipeline.run_all(tmp_path / "dask", profiles, scheduler="local:2", quiet=True)
+    assert files(tmp_path / "dask") == reference
+
+
+class KillOnce(pipeline.Progress):
+    """Kills one worker process of the cluster when the first chunk comes back."""
+
+    def __init__(self, executor: pipeline.DaskCluster) -> None:
+        super().__init__(quiet=True)
+        self.executor, self.killed = executor, 0
+
+    def advance(self, slug: str, stage: str) -> None:
+        if not self.killed:
+            pids = self.executor.client.run(os.getpid)
+            victim = min(pids.values())
+            os.kill(victim, signal.SIGKILL)
+            self.killed = victim
+
+
+def test_a_killed_worker_changes_nothing(profiles: list[str], tmp_path: Path) -> None:
+    pytest.importorskip("distributed")
+    slugs = ["sashigane"]
+    pipeline.run_all(tmp_path / "one", slugs, jobs=1, quiet=True)
+    executor = pipeline.DaskCluster("local:2")
+    try:
+        plans = [pipeline.plan(tmp_path / "kill", s) for s in slugs]
+        progress = KillOnce(executor)
+        ran = pipeline.run_plans(tmp_path / "kill", plans, executor, progress)
+    finally:
+        executor.close()
+    assert progress.killed and ran == ["sashigane/bank", "sashigane/stats"]
+    assert files(tmp_path / "kill") == files(tmp_path / "one")
+
+
+def test_scheduler_without_dask_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    import builtins
+
+    real = builtins.__import__
+
+    def no_dask(name: str, *a: Any, **kw: Any) -> Any:
+        if name.split(".")[0] in ("dask", "distributed"):
+            raise ImportError(name)
+        return real(name, *a, **kw)
+    monkeypatch.setattr(builtins, "__import__", no_dask)
+    with pytest.raises(pipeline.UserError, match=r"pip install -e '\.\[dask\]'"):
+        pipeline.make_executor(scheduler="local:2")
