@@ -59,39 +59,55 @@ def bank(inputs: Mapping[str, Any], params: Mapping[str, Any],
     return bank_reduce([bank_map(c, inputs, params) for c in chunks], inputs, params)
 
 
-def stats(inputs: Mapping[str, Any], params: Mapping[str, Any],
-          progress: Progress = no_progress) -> dict[str, Any]:
-    """Every measured figure of the article, section by section (see ``studies``)."""
+STATS_SECTIONS = ("bank", "lemma", "sampling", "value_position", "ablation", "ladder",
+                  "digits", "edits")
+
+
+def stats_chunks(inputs: Mapping[str, Any], params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """One chunk per section of the article; a section that samples seeds its own
+    generator from (stage seed, section), so no section depends on another's draws."""
+    return [{"key": name} for name in STATS_SECTIONS]
+
+
+def stats_map(chunk: Mapping[str, Any], inputs: Mapping[str, Any], params: Mapping[str, Any],
+              progress: Progress = no_progress) -> Any:
     entries = [(e, Board.from_json(e["board"]), Answer.from_json(e["answer"]))
                for e in inputs["bank"]["boards"]]
     sizes = sorted({e["size"] for e, _, _ in entries}, key=lambda s: studies.hw(s))
-    rng = random.Random(params["seed"])
-    sections = ("lemma", "sampling", "value vs position", "ablation", "ladder", "digits",
-                "edits")
-    done = 0
+    name = chunk["key"]
+    rng = random.Random(chunk_seed(params["seed"], name))
 
     def note(msg: str) -> None:
-        progress(done, len(sections), msg)
+        progress(0, 0, msg)
 
-    def tick() -> None:
-        nonlocal done
-        done += 1
-        progress(done, len(sections), sections[done - 1])
+    if name == "bank":
+        return studies.bank_summary(entries, sizes)
+    if name == "lemma":
+        return studies.lemma(params, rng, note)
+    if name == "sampling":
+        return studies.sampling(params, rng, note)
+    if name == "value_position":
+        return studies.value_position(entries, sizes, note)
+    if name == "ablation":
+        return studies.ablation(entries)
+    if name == "ladder":
+        return studies.ladder(entries, sizes, params["ladder_cap"], note)
+    if name == "digits":
+        return studies.digits(entries)
+    if name == "edits":
+        return studies.edits(entries, sizes, params, rng, note)
+    raise ValueError(f"unknown stats section {name!r}")
 
-    out: dict[str, Any] = {"sizes": sizes, "boards": len(entries),
-                           "bank": studies.bank_summary(entries, sizes)}
-    out["lemma"] = studies.lemma(params, rng, note)
-    tick()
-    out["sampling"] = studies.sampling(params, rng, note)
-    tick()
-    out["value_position"] = studies.value_position(entries, sizes, note)
-    tick()
-    out["ablation"] = studies.ablation(entries)
-    tick()
-    out["ladder"] = studies.ladder(entries, sizes, params["ladder_cap"], note)
-    tick()
-    out["digits"] = studies.digits(entries)
-    tick()
-    out["edits"] = studies.edits(entries, sizes, params, rng, note)
-    tick()
-    return out
+
+def stats_reduce(partials: list[Any], inputs: Mapping[str, Any],
+                 params: Mapping[str, Any]) -> dict[str, Any]:
+    got = dict(zip(STATS_SECTIONS, partials, strict=True))
+    sizes = sorted({e["size"] for e in inputs["bank"]["boards"]}, key=lambda s: studies.hw(s))
+    return {"sizes": sizes, "boards": len(inputs["bank"]["boards"]), **got}
+
+
+def stats(inputs: Mapping[str, Any], params: Mapping[str, Any],
+          progress: Progress = no_progress) -> dict[str, Any]:
+    """Every measured figure of the article, section by section (see ``studies``)."""
+    chunks = stats_chunks(inputs, params)
+    return stats_reduce([stats_map(c, inputs, params) for c in chunks], inputs, params)
