@@ -30,9 +30,41 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
                   "ladder_cap": 2000,
                   "ablation": {"seed": {"limit": 10, "cap": 500},
                                "standard": {"limit": 2, "cap": 200}}},
+        "ledger": {"table": {"2": 6, "3": 4, "4": 6}, "beyond": ["3x5"],
+                   "transpose_from": 12, "square_upto": 4},
     },
-    "sukoro": {"bank": {"sizes": ["6x6"], "count": 3}},
-    "canal-view": {"bank": {"sizes": {"6x6": 3}}},
+    "sukoro": {
+        "bank": {"sizes": ["6x6"], "count": 2},
+        "stats": {"lemma": {"size": "4x4", "answers": 3}, "sampling": {"6x6": [3, 6]},
+                  "random_samples": 3, "true_samples": 2, "ladder_cap": 2000,
+                  "delete_limit": 3, "moves_per_clue": 1},
+        "ledger": {"ledger_cols": {"1": 4, "2": 7, "3": 3}, "beyond": ["3x4"],
+                   "census": {"3x4": 2}, "true_sets": ["3x4"], "densest": ["2x4", "3x4"],
+                   "digits": "3x4"},
+    },
+    "canal-view": {
+        "bank": {"sizes": {"6x6": 3}},
+        "stats": {"misread": {"boards": {"no2x2": 2, "broken": 2, "dryconnect": 2,
+                                         "wholeline": 1}, "cap": 50, "node_cap": 2000},
+                  "dial": {"6x6": {"draws": 3, "keep": [12, 8]}},
+                  "trapdoor": {"size": "6x6", "draws": 3},
+                  "scatter": {"size": "6x6", "draws": 3, "clues": 7, "small_max": 5,
+                              "node_cap": 500},
+                  "bank_spread": {"sizes": {"6x6": {"boards": 3, "seeds": 2}}}},
+        "ledger": {"poly_n": [5, 6], "poly_beyond": [], "grids": ["3x3"], "grids_beyond": [],
+                   "engines": {"size": "5x5", "boards": 2, "seed": 66, "cap": 100}},
+    },
+    "nanro": {
+        "bank": {"sizes": ["6x6"], "per_grade": 1},
+        "stats": {"halves": {"sizes": {"5x5": 3}, "qs": [1.0, 0.8]},
+                  "budget": {"sizes": ["5x5"], "boards": 2},
+                  "increments": [{"size": "6x6", "q": 0.9, "boards": 3}],
+                  "ablation": [{"size": "6x6", "q": 0.9, "boards": 3}],
+                  "dial": {"size": "6x6", "q": 0.9, "boards": 2, "ranges": [[1, 2], [2, 4]]},
+                  "section_a": {"sizes": ["5x5"], "qs": [0.8], "boards": 4, "brute_cap": 5000,
+                                "brute_cells": 25, "exception_cap": 20000}},
+        "ledger": {"grids": [[2, 2], [2, 3]]},
+    },
 }
 
 
@@ -98,7 +130,7 @@ def test_a_killed_worker_changes_nothing(profiles: list[str], tmp_path: Path) ->
         ran = pipeline.run_plans(tmp_path / "kill", plans, executor, progress)
     finally:
         executor.close()
-    assert progress.killed and ran == ["sashigane/bank", "sashigane/stats"]
+    assert progress.killed and ran == [f"sashigane/{st}" for st in PROFILES["sashigane"]]
     assert files(tmp_path / "kill") == files(tmp_path / "one")
 
 

@@ -77,7 +77,7 @@ def ledger_reduce(partials: list[Any], inputs: Mapping[str, Any],
     recurrence = all(two[i] == two[i - 1] + 2 * two[i - 3] for i in range(3, len(two)))
     checked = [c for c in cells.values() if "transposed" in c]
     square = [cells[f"{k}x{k}"]["tilings"] if f"{k}x{k}" in cells else count_tilings(k, k)[0]
-              for k in range(1, 7)]
+              for k in range(1, params.get("square_upto", 6) + 1)]
     at_bound = [k for k, c in {**cells, **beyond}.items()
                 if c["tilings"] and c["most_pieces"] == c["bound"]]
     return {

@@ -132,45 +132,52 @@ def digit_shares(vals: np.ndarray) -> dict[str, Any]:
 
 def ledger_chunks(inputs: Any, params: Any) -> list[dict[str, Any]]:
     """One chunk per row of the blank table, one per blank board past the spec (the
-    largest are minutes each), and one for the surveys of small boards."""
+    largest are minutes each), one per small board of the clue-set census and of the
+    true-set walk, and one for the densest answers."""
     cols = {int(k): v for k, v in params["ledger_cols"].items()}
     out: list[dict[str, Any]] = [{"key": f"blank/{h}", "h": h, "w": cols[h]}
                                  for h in sorted(cols)]
     out += [{"key": f"beyond/{size}", "size": size} for size in params.get("beyond", [])]
-    out.append({"key": "surveys"})
+    out += [{"key": f"census/{size}", "size": size, "kmax": kmax}
+            for size, kmax in params.get("census", CENSUS).items()]
+    out += [{"key": f"true_sets/{size}", "size": size}
+            for size in params.get("true_sets", TRUE_SETS)]
+    out += [{"key": "densest"}, {"key": "digits", "size": params.get("digits", "5x5")}]
     return out
 
 
 def ledger_map(chunk: Any, inputs: Any, params: Any, progress: Progress = no_progress) -> Any:
-    key = chunk["key"]
-    if key.startswith("blank/"):
+    kind = chunk["key"].split("/")[0]
+    if kind == "blank":
         return [count_answers(chunk["h"], w) for w in range(1, chunk["w"] + 1)]
-    if key.startswith("beyond/"):
+    if kind == "beyond":
         return beyond_one(chunk["size"])
-    return surveys()
-
-
-def surveys() -> dict[str, Any]:
-    """Densest answers, the census of printable clue sets and true clue sets, from one
-    enumeration of each small board."""
-    enum: dict[str, np.ndarray] = {}
-    for size in sorted(set(CENSUS) | set(DENSEST) | set(TRUE_SETS)):
-        enum[size] = enumerate_answers(*_hw(size))
-
+    if kind == "census":
+        h, w = _hw(chunk["size"])
+        return census_board(enumerate_answers(h, w), h * w, chunk["kmax"])
+    if kind == "true_sets":
+        return true_sets(enumerate_answers(*_hw(chunk["size"])))
+    if kind == "digits":
+        e = enumerate_answers(*_hw(chunk["size"]))
+        return {"answers": len(e), **digit_shares(e)}
     densest = {}
-    for size in DENSEST:
+    for size in params.get("densest", DENSEST):
         h, w = _hw(size)
-        most = int((enum[size] > 0).sum(axis=1).max())
+        most = int((enumerate_answers(h, w) > 0).sum(axis=1).max())
         densest[size] = {"cells": h * w, "most": most, "share": most / (h * w)}
     dens_shares = [d["share"] for d in densest.values()]
+    return {"sizes": densest, "low": min(dens_shares), "high": max(dens_shares)}
 
+
+def surveys(got: dict[str, Any], params: Any) -> dict[str, Any]:
+    """The census of printable clue sets and true clue sets, from their chunks."""
     census: dict[str, Any] = {}
     tot = {"sets": 0, "none": 0, "several": 0, "unique": 0}
     one_clue = {"sets": 0, "unique": 0}
     by_k: dict[str, dict[str, int]] = {}
-    for size, kmax in CENSUS.items():
-        h, w = _hw(size)
-        census[size] = census_board(enum[size], h * w, kmax)
+    sizes = params.get("census", CENSUS)
+    for size in sizes:
+        census[size] = got[f"census/{size}"]
         for k, row in census[size].items():
             for key in tot:
                 tot[key] += row[key]
@@ -186,15 +193,13 @@ def surveys() -> dict[str, Any]:
     census_total = dict(tot)
     for key in ("none", "several", "unique"):
         census_total[f"{key}_share"] = _share(tot[key], tot["sets"])
-
-    truesets = {size: true_sets(enum[size]) for size in TRUE_SETS}
-    e55 = enum["5x5"]
     return {
-        "densest": {"sizes": densest, "low": min(dens_shares), "high": max(dens_shares)},
+        "densest": got["densest"],
         "census": {"boards": census, "total": census_total, "one_clue": one_clue,
-                   "by_clues": by_k, "positions_max": max(CENSUS.values())},
-        "true_sets": truesets,
-        "empty5x5_digits": {"answers": len(e55), **digit_shares(e55)},
+                   "by_clues": by_k, "positions_max": max(sizes.values())},
+        "true_sets": {size: got[f"true_sets/{size}"]
+                      for size in params.get("true_sets", TRUE_SETS)},
+        "empty5x5_digits": got["digits"],
     }
 
 
@@ -232,7 +237,7 @@ def ledger_reduce(partials: list[Any], inputs: Any, params: Any) -> dict[str, An
                          "true": blank[f"2x{x}"], "hit": p == blank[f"2x{x}"]}
 
     fillable = [f"{h}x{w}" for h in range(1, 9) for w in range(h, 13) if _full_grid_ok(h, w)]
-    sv = got["surveys"]
+    sv = surveys(got, params)
     past = {"sizes": {size: got[f"beyond/{size}"] for size in params.get("beyond", [])},
             "methods": ["rows", "cells"]}
     return {
