@@ -68,4 +68,8 @@ def bank_reduce(partials: list[Any], inputs: Mapping[str, Any],
 def run_bank(inputs: Mapping[str, Any], params: Mapping[str, Any],
              progress: Progress = no_progress) -> dict[str, Any]:
     chunks = bank_chunks(inputs, params)
-    return bank_reduce([bank_map(c, inputs, params) for c in chunks], inputs, params)
+    partials = []
+    for i, c in enumerate(chunks):
+        partials.append(bank_map(c, inputs, params))
+        progress(i + 1, len(chunks), c["key"])
+    return bank_reduce(partials, inputs, params)

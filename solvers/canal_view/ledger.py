@@ -261,4 +261,8 @@ def run_ledger(inputs: Mapping[str, Any], params: Mapping[str, Any],
                progress: Progress = no_progress) -> dict[str, Any]:
     """The whole ledger in this process (the pipeline runs it chunk by chunk)."""
     chunks = ledger_chunks(inputs, params)
-    return ledger_reduce([ledger_map(c, inputs, params) for c in chunks], inputs, params)
+    partials = []
+    for i, c in enumerate(chunks):
+        partials.append(ledger_map(c, inputs, params))
+        progress(i + 1, len(chunks), c["key"])
+    return ledger_reduce(partials, inputs, params)

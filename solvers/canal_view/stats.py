@@ -273,7 +273,11 @@ def run_stats(inputs: Mapping[str, Any], params: Mapping[str, Any],
               progress: Progress = no_progress) -> dict[str, Any]:
     """The whole stats stage in this process (the pipeline runs it chunk by chunk)."""
     chunks = stats_chunks(inputs, params)
-    return stats_reduce([stats_map(c, inputs, params) for c in chunks], inputs, params)
+    partials = []
+    for i, c in enumerate(chunks):
+        partials.append(stats_map(c, inputs, params))
+        progress(i + 1, len(chunks), c["key"])
+    return stats_reduce(partials, inputs, params)
 
 
 def _board_figures(boards: list[Any], entries: list[Any], progress: Progress) -> dict[str, Any]:
