@@ -50,6 +50,11 @@ def _stored_key(path: Path, slug: str, stage: str) -> str | None:
         raise UserError(f"{e} (run with --regenerate to rewrite it)") from None
 
 
+def all_stages(puzzle: Puzzle) -> tuple[Stage, ...]:
+    """The puzzle's stages, then those it runs only when asked (``Puzzle.on_request``)."""
+    return (*puzzle.stages, *getattr(puzzle, "on_request", ()))
+
+
 def on_request(stage: Stage) -> bool:
     """A stage that runs only when named (``--stage slug/name``): a survey too big for
     the ordinary regenerate budget."""
@@ -73,7 +78,7 @@ def plan(root: Path, slug: str, regenerate: bool = False,
     always runs (its file is the record of that one run)."""
     puzzle = registry.get(slug)
     p = Plan(slug)
-    for stage in puzzle.stages:
+    for stage in all_stages(puzzle):
         inputs = {d: p.keys[d] for d in stage.deps}
         key = stage_key(puzzle, stage, inputs)
         p.keys[stage.name] = key
@@ -135,8 +140,9 @@ class InProcess:
     def share(self, value: Any) -> Any:
         return value
 
-    def wait_first(self, pending: set[Any]) -> set[Any]:
-        return wait(pending, return_when=FIRST_COMPLETED).done
+    def wait_first(self, pending: set[Any]) -> list[tuple[Any, Any]]:
+        """(task, result) for each task finished (at least one); a failed task raises."""
+        return [(f, f.result()) for f in wait(pending, return_when=FIRST_COMPLETED).done]
 
     def close(self) -> None:
         pass
@@ -179,7 +185,7 @@ class DaskCluster:
             if n < 1:
                 raise UserError(f"--scheduler {scheduler}: expected local:N with N >= 1")
             self.cluster = distributed.LocalCluster(
-                n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
+                n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0")
             self.client = distributed.Client(self.cluster)
         else:
             try:
@@ -187,10 +193,13 @@ class DaskCluster:
             except OSError as e:
                 raise UserError(f"--scheduler {scheduler}: cannot reach it ({e})") from None
         self.workers = max(1, len(self.client.scheduler_info(n_workers=-1)["workers"]))
+        self.done = distributed.as_completed(with_results=True, raise_errors=True)
         self.name = f"dask {scheduler}"
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> Any:
-        return self.client.submit(fn, *args, pure=False)
+        f = self.client.submit(fn, *args, pure=False)
+        self.done.add(f)
+        return f
 
     def share(self, value: Any) -> Any:
         """Send a stage's inputs to the cluster once, not with every chunk: as a task's
@@ -199,8 +208,11 @@ class DaskCluster:
             return value
         return self.client.submit(_same, value, pure=False)
 
-    def wait_first(self, pending: set[Any]) -> set[Any]:
-        return set(self.distributed.wait(list(pending), return_when="FIRST_COMPLETED").done)
+    def wait_first(self, pending: set[Any]) -> list[tuple[Any, Any]]:
+        """The tasks finished since the last call (at least one) with their results: an
+        as_completed queue fed by ``submit`` that gathers results in batches, so a wait
+        costs nothing per pending task and no round trip per result."""
+        return [(f, r) for f, r in self.done.next_batch(block=True) if f in pending]
 
     def close(self) -> None:
         self.client.close()
@@ -282,7 +294,7 @@ def run_plans(root: Path, plans: list[Plan], executor: Any, progress: Progress) 
     """Run every planned stage on ``executor``; returns ``slug/stage`` in plan order."""
     puzzles = {p.slug: registry.get(p.slug) for p in plans}
     data: dict[tuple[str, str], Any] = {}
-    waiting = [(p, s) for p in plans for s in puzzles[p.slug].stages if s.name in p.todo]
+    waiting = [(p, s) for p in plans for s in all_stages(puzzles[p.slug]) if s.name in p.todo]
     running: dict[tuple[str, str], _Running] = {}
     tasks: dict[Any, tuple[str, str, int]] = {}
     done: set[str] = set()
@@ -335,9 +347,8 @@ def run_plans(root: Path, plans: list[Plan], executor: Any, progress: Progress) 
     try:
         launch()
         while tasks:
-            for f in executor.wait_first(set(tasks)):
+            for f, (partial, cpu) in executor.wait_first(set(tasks)):
                 slug, name, i = tasks.pop(f)
-                partial, cpu = f.result()
                 run = running[slug, name]
                 run.partials[i] = partial
                 run.cpu += cpu
@@ -367,7 +378,7 @@ def run_all(root: Path, slugs: list[str], *, regenerate: bool = False, jobs: int
     asked = frozenset(stages or ())
     for name in asked:
         slug, _, st = name.partition("/")
-        if slug not in slugs or st not in registry.get(slug).stage_names:
+        if slug not in slugs or st not in [s.name for s in all_stages(registry.get(slug))]:
             raise UserError(f"--stage {name}: no such stage among the puzzles being built")
     plans = [plan(root, s, regenerate, asked) for s in slugs]
     work = [p for p in plans if p.todo]

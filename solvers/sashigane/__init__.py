@@ -15,7 +15,7 @@ from .board import Answer, Board
 from .codec import decode, encode
 from .draw import answer_rows, draw_board, render_board
 from .ladder import RUNGS, size_budget, solve
-from .params import BANK_PARAMS, LEDGER_PARAMS, STATS_PARAMS
+from .params import BANK_PARAMS, LEDGER_PARAMS, STATS_PARAMS, SURVEY_BEYOND_PARAMS
 from .play import PLAY
 from .rules import RULES, violations
 from .scanner import brute
@@ -60,6 +60,12 @@ PUZZLE = Puzzle(
         Stage("timing", "solvers.sashigane.timing:timing", {"repeats": 3}, deps=("bank",)),
     ),
     brute_max_cells=144,
+    on_request=(
+        Stage("survey_beyond", None, SURVEY_BEYOND_PARAMS,
+              chunks="solvers.sashigane.stages:survey_beyond_chunks",
+              map="solvers.sashigane.stages:survey_beyond_map",
+              reduce="solvers.sashigane.stages:survey_beyond_reduce"),
+    ),
 )
 
 __all__ = ["PUZZLE", "RULES", "RUNGS", "Answer", "Board", "PlaySpec", "brute", "decode",

@@ -26,3 +26,10 @@ LEDGER_PARAMS: dict[str, Any] = {
     # products above this many cells are cross-checked by the transposed scan
     "transpose_from": 24,
 }
+
+# Past the regenerate budget: the full-numbers survey on larger boards, run only when asked
+# (``build-site build --only sashigane --stage sashigane/survey_beyond --scheduler ...``).
+# The tilings are enumerated in blocks (the placements of the first ``depth`` pieces),
+# dealt round-robin into ``chunks`` chunks.
+SURVEY_BEYOND_PARAMS: dict[str, Any] = {"on_request": True, "sizes": ["5x7", "6x6"],
+                                        "depth": 2, "chunks": 64}

@@ -18,7 +18,14 @@ from .ladder import LEVEL, RUNGS, Capped, solve
 from .ladder import rung_branches as _rung_branches
 from .params import BANK_PARAMS, STATS_PARAMS
 from .scanner import brute
-from .survey import shape_counts, survey, tilings
+from .survey import (
+    block_tilings,
+    shape_counts,
+    survey,
+    survey_blocks,
+    survey_packed,
+    tilings,
+)
 
 __all__ = ["BANK_PARAMS", "STATS_PARAMS", "bank", "stats"]
 
@@ -266,3 +273,35 @@ def stats(inputs: Mapping[str, Any], params: Mapping[str, Any],
     """The whole stats stage in this process (what the pipeline does chunk by chunk)."""
     chunks = stats_chunks(inputs, params)
     return stats_reduce([stats_map(c, inputs, params) for c in chunks], inputs, params)
+
+
+def survey_beyond_chunks(inputs: Mapping[str, Any], params: Mapping[str, Any]
+                         ) -> list[dict[str, Any]]:
+    """Per size, the blocks of tilings dealt round-robin into ``chunks`` chunks."""
+    out = []
+    for size in params["sizes"]:
+        blocks = survey_blocks(*_hw(size), params["depth"])
+        n = min(params["chunks"], len(blocks))
+        out += [{"key": f"{size}/{i}", "size": size, "blocks": blocks[i::n]} for i in range(n)]
+    return out
+
+
+def survey_beyond_map(chunk: Mapping[str, Any], inputs: Mapping[str, Any],
+                      params: Mapping[str, Any], progress: Progress = no_progress
+                      ) -> dict[str, Any]:
+    h, w = _hw(chunk["size"])
+    parts = [block_tilings(h, w, p) for p in chunk["blocks"]]
+    return {"keys": b"".join(p["keys"] for p in parts), "ends": b"".join(p["ends"] for p in parts),
+            "n": sum(p["n"] for p in parts)}
+
+
+def survey_beyond_reduce(partials: list[Any], inputs: Mapping[str, Any],
+                         params: Mapping[str, Any]) -> dict[str, Any]:
+    chunks = survey_beyond_chunks(inputs, params)
+    rows = {}
+    for size in params["sizes"]:
+        mine = [p for c, p in zip(chunks, partials, strict=True) if c["size"] == size]
+        rows[size] = survey_packed(*_hw(size), mine, True)
+    return {"sizes": rows, "order": list(params["sizes"]), "numbers": True,
+            "method": "every L tiling enumerated in blocks, grouped by corners and sizes "
+                      "(the sub-cube test of the stats survey)"}

@@ -120,3 +120,131 @@ def shape_counts(h: int, w: int, tiles: list[list[Piece]] | None = None,
         if tick is not None:
             tick()
     return out
+
+
+# -- the same survey in blocks of tilings, for boards past the regenerate budget --------------
+#
+# Each block is the tilings that start with one placement of the first few pieces (in the
+# scanner's order: always at the first free cell). A block returns every tiling packed as
+# bytes, its key (corners, and sizes when numbers are printed) and the arm ends of its
+# pieces in corner order; the reduce groups the keys of all blocks and runs the sub-cube
+# test of ``survey`` on the groups of two or more.
+
+def survey_blocks(h: int, w: int, depth: int) -> list[list[int]]:
+    """The placements of the first ``depth`` pieces, as option indices (one per piece)."""
+    from .scanner import anchored
+
+    options = anchored(h, w)
+    full = (1 << (h * w)) - 1
+    out: list[list[int]] = []
+
+    def rec(covered: int, prefix: list[int]) -> None:
+        if len(prefix) == depth or covered == full:
+            out.append(list(prefix))
+            return
+        free = ~covered & full
+        cell = (free & -free).bit_length() - 1
+        for i, p in enumerate(options[cell]):
+            if not p[0] & covered:
+                prefix.append(i)
+                rec(covered | p[0], prefix)
+                prefix.pop()
+
+    rec(0, [])
+    return out
+
+
+def block_tilings(h: int, w: int, prefix: list[int]) -> dict[str, Any]:
+    """Every tiling that starts with ``prefix``: keys and arm ends, packed (uint8)."""
+    from .scanner import anchored
+
+    options = anchored(h, w)
+    full = (1 << (h * w)) - 1
+    kmax = h * w // 3
+    keys: list[bytes] = []
+    ends: list[bytes] = []
+    placed: list[tuple] = []
+    covered = 0
+    for i in prefix:
+        free = ~covered & full
+        p = options[(free & -free).bit_length() - 1][i]
+        placed.append(p)
+        covered |= p[0]
+
+    def emit() -> None:
+        ps = sorted(placed, key=lambda q: q[1])
+        key = bytearray(2 * kmax)
+        arm = bytearray(2 * kmax)
+        for j, q in enumerate(ps):
+            key[2 * j] = q[1] + 1
+            key[2 * j + 1] = q[0].bit_count()
+            arm[2 * j] = q[2]
+            arm[2 * j + 1] = q[3]
+        keys.append(bytes(key))
+        ends.append(bytes(arm))
+
+    def rec(covered: int) -> None:
+        if covered == full:
+            emit()
+            return
+        free = ~covered & full
+        for p in options[(free & -free).bit_length() - 1]:
+            if not p[0] & covered:
+                placed.append(p)
+                rec(covered | p[0])
+                placed.pop()
+
+    rec(covered)
+    return {"keys": b"".join(keys), "ends": b"".join(ends), "n": len(keys)}
+
+
+def survey_packed(h: int, w: int, blocks: list[dict[str, Any]], numbers: bool
+                  ) -> dict[str, Any]:
+    """``survey``'s figures (no example board) from the packed tilings of every block."""
+    kmax = h * w // 3
+    n = sum(b["n"] for b in blocks)
+    keys = np.frombuffer(b"".join(b["keys"] for b in blocks), dtype=np.uint8).reshape(n, kmax, 2)
+    ends = np.frombuffer(b"".join(b["ends"] for b in blocks), dtype=np.uint8).reshape(n, kmax, 2)
+    key = keys.copy()
+    if not numbers:
+        key[:, :, 1] = 0
+    flat = np.ascontiguousarray(key.reshape(n, 2 * kmax)).view(f"V{2 * kmax}").ravel()
+    order = np.argsort(flat, kind="stable")
+    sorted_keys = flat[order]
+    starts = np.flatnonzero(np.r_[True, sorted_keys[1:] != sorted_keys[:-1]])
+    sizes = np.diff(np.r_[starts, n])
+    pieces = (keys[:, :, 0] > 0).sum(axis=1)
+    pairs = int((np.left_shift(1, pieces.astype(np.int64))).sum())
+    single = order[starts[sizes == 1]]
+    unique = int(np.left_shift(1, pieces[single].astype(np.int64)).sum())
+    hopeless = 0
+    for s, m in zip(starts[sizes > 1], sizes[sizes > 1]):
+        members = order[s:s + m]
+        k = int(pieces[members[0]])
+        span = 1 << k
+        idx = np.arange(span, dtype=np.int64)
+        for t in members:
+            hit = np.zeros(span, dtype=bool)
+            et = ends[t]
+            for u in members:
+                if u == t:
+                    continue
+                eu = ends[u]
+                fix = val = 0
+                for j in range(k):
+                    q = (eu[j, 0], eu[j, 1])
+                    a0, a1 = et[j, 0] in q, et[j, 1] in q
+                    if not (a0 or a1):
+                        break
+                    if a0 != a1:
+                        fix |= 1 << j
+                        if a1:
+                            val |= 1 << j
+                else:
+                    hit |= (idx & fix) == val
+            bad = int(hit.sum())
+            unique += span - bad
+            hopeless += bad == span
+    return {"size": f"{h}x{w}", "tilings": n, "pairs": pairs, "unique": unique,
+            "share": unique / pairs if pairs else 0.0, "ambiguous": pairs - unique,
+            "hopeless": hopeless, "groups": len(starts), "largest_group": int(sizes.max())}
