@@ -146,3 +146,27 @@ def test_scheduler_without_dask_names_the_extra(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(builtins, "__import__", no_dask)
     with pytest.raises(pipeline.UserError, match=r"pip install -e '\.\[dask\]'"):
         pipeline.make_executor(scheduler="local:2")
+
+
+def test_on_request_stage_runs_only_when_asked(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    from solvers.sashigane.survey import survey
+
+    real = REAL_GET("sashigane")
+    (extra,) = real.on_request
+    extra = replace(extra, params={**extra.params, "sizes": ["3x5", "4x5"], "chunks": 5})
+    puzzle = replace(real, stages=(), on_request=(extra,))
+    monkeypatch.setattr(registry, "get", lambda slug: puzzle)
+    assert pipeline.run_all(tmp_path, ["sashigane"], jobs=1, quiet=True) == []
+    ran = pipeline.run_all(tmp_path, ["sashigane"], jobs=2, quiet=True,
+                           stages=["sashigane/survey_beyond"])
+    assert ran == ["sashigane/survey_beyond"]
+    import json
+    data = json.loads((tmp_path / "content/sashigane/survey_beyond.json").read_text())["data"]
+    for size in ("3x5", "4x5"):
+        want = survey(*map(int, size.split("x")), True)
+        want.pop("example", None)
+        assert data["sizes"][size] == want
+    assert data["computed"]["executor"] == "processes" and data["computed"]["chunks"] == 10
+    with pytest.raises(pipeline.UserError, match="no such stage"):
+        pipeline.run_all(tmp_path, ["sashigane"], stages=["sashigane/nothing"])
