@@ -314,11 +314,13 @@ def run_plans(root: Path, plans: list[Plan], executor: Any, progress: Progress) 
 
     def finish(run: _Running, plan_: Plan) -> None:
         puzzle = puzzles[run.slug]
+        cpu = time.process_time()
         result = run.stage.combine(run.partials, run.inputs, run.stage.params)
         if on_request(run.stage):  # the record of how this one figure was computed
             result = {**result, "computed": {
                 "executor": executor.name, "workers": executor.workers,
                 "chunks": len(run.partials), "cpu_seconds": round(run.cpu, 1),
+                "reduce_cpu_seconds": round(time.process_time() - cpu, 1),
                 "wall_seconds": round(time.monotonic() - run.start, 1)}}
         _write(root, puzzle, run.stage, plan_.keys, result)
         data[run.slug, run.stage.name] = result
