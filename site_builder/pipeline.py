@@ -31,6 +31,7 @@ from solvers import registry
 from solvers.common import Puzzle, Stage, no_progress
 
 DASK_HINT = "pip install -e '.[dask]'"
+CONNECT_TIMEOUT = "20s"  # how long --scheduler tcp://... waits for the scheduler
 
 
 def stage_key(puzzle: Puzzle, stage: Stage, input_keys: dict[str, str]) -> str:
@@ -189,7 +190,7 @@ class DaskCluster:
             self.client = distributed.Client(self.cluster)
         else:
             try:
-                self.client = distributed.Client(scheduler, timeout="20s")
+                self.client = distributed.Client(scheduler, timeout=CONNECT_TIMEOUT)
             except OSError as e:
                 raise UserError(f"--scheduler {scheduler}: cannot reach it ({e})") from None
         self.workers = max(1, len(self.client.scheduler_info(n_workers=-1)["workers"]))

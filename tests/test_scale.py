@@ -170,3 +170,20 @@ def test_on_request_stage_runs_only_when_asked(tmp_path: Path,
     assert data["computed"]["executor"] == "processes" and data["computed"]["chunks"] == 10
     with pytest.raises(pipeline.UserError, match="no such stage"):
         pipeline.run_all(tmp_path, ["sashigane"], stages=["sashigane/nothing"])
+
+
+def test_scheduler_address_is_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("distributed")
+    monkeypatch.setattr(pipeline, "CONNECT_TIMEOUT", "1s")
+    with pytest.raises(pipeline.UserError, match="local:N"):
+        pipeline.make_executor(scheduler="local:none")
+    with pytest.raises(pipeline.UserError, match="cannot reach"):
+        pipeline.DaskCluster("tcp://127.0.0.1:9")
+
+
+def test_build_options_parse() -> None:
+    from site_builder.cli import _parser
+
+    args = _parser().parse_args(["build", "--scheduler", "local:2", "--stage",
+                                 "sashigane/survey_beyond", "--jobs", "3"])
+    assert (args.scheduler, args.stage, args.jobs) == ("local:2", ["sashigane/survey_beyond"], 3)
