@@ -5,8 +5,8 @@
 
 1. Overhead: a stage of N no-op chunks, run by the driver on each executor (in-process,
    local processes, a Dask LocalCluster of 2); wall time per task, cluster start excluded.
-2. A chunked survey (Sashigane's ledger: tilings counted by the scanner and the transfer
-   matrix, one chunk per table row and size past it) on local processes (2) and on a
+2. A chunked survey (Sashigane's full-numbers survey on 5x6: every L tiling enumerated in
+   48 chunks of blocks, grouped in the driver) on local processes (2) and on a
    LocalCluster(2): the cluster should be within 15% of the processes.
 3. The same survey with 1 and with 2 workers of each kind: the speed-up.
 
@@ -31,8 +31,7 @@ from site_builder import pipeline
 from solvers import registry
 from solvers.common import Stage
 
-SURVEY = {"table": {"2": 14, "3": 10, "4": 8, "5": 7}, "beyond": ["6x5"],
-          "transpose_from": 24, "square_upto": 5}
+SURVEY = {"sizes": ["5x6"], "depth": 2, "chunks": 48}
 
 
 def noop_chunks(inputs: Any, params: Any) -> list[dict[str, Any]]:
@@ -99,10 +98,11 @@ def main(argv: list[str] | None = None) -> int:
         report["overhead_ms"][name] = round(1000 * t / args.tasks, 3)
         print(f"no-op chunk, {name:<16} {1000 * t / args.tasks:8.3f} ms per task", flush=True)
 
-    real = {s.name: s for s in registry.get("sashigane").stages}["ledger"]
-    survey = _puzzle(replace(real, params={**real.params, **SURVEY}))
-    chunks = len(real.plan_chunks({}, {**real.params, **SURVEY}))
-    print(f"survey: Sashigane ledger, {chunks} chunks", flush=True)
+    (real,) = registry.get("sashigane").on_request
+    params = {**real.params, **SURVEY, "on_request": False}  # planned like any stage here
+    survey = _puzzle(replace(real, params=params))
+    chunks = len(real.plan_chunks({}, params))
+    print(f"survey: Sashigane full-numbers survey on 5x6, {chunks} chunks", flush=True)
     for workers in (1, 2):
         for name, make in executors(workers):
             t = best_of(survey, make, args.repeat)
