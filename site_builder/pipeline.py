@@ -138,6 +138,9 @@ class InProcess:
             f.set_exception(e)
         return f
 
+    def submit_chunks(self, stage: Stage, chunks: list[Any], inputs: Any) -> list[Any]:
+        return [self.submit(run_chunk, stage, chunk, inputs) for chunk in chunks]
+
     def share(self, value: Any) -> Any:
         return value
 
@@ -201,6 +204,13 @@ class DaskCluster:
         f = self.client.submit(fn, *args, pure=False)
         self.done.add(f)
         return f
+
+    def submit_chunks(self, stage: Stage, chunks: list[Any], inputs: Any) -> list[Any]:
+        """A stage's chunks in one message to the scheduler."""
+        n = len(chunks)
+        fs = self.client.map(run_chunk, [stage] * n, chunks, [inputs] * n, pure=False)
+        self.done.update(fs)
+        return fs
 
     def share(self, value: Any) -> Any:
         """Send a stage's inputs to the cluster once, not with every chunk: as a task's
@@ -342,9 +352,9 @@ def run_plans(root: Path, plans: list[Plan], executor: Any, progress: Progress) 
             if not chunks:
                 finish(running.pop((p.slug, stage.name)), p)
                 continue
-            shared = executor.share(inputs)
-            for i, chunk in enumerate(chunks):
-                tasks[executor.submit(run_chunk, stage, chunk, shared)] = (p.slug, stage.name, i)
+            futures = executor.submit_chunks(stage, chunks, executor.share(inputs))
+            for i, f in enumerate(futures):
+                tasks[f] = (p.slug, stage.name, i)
 
     by_slug = {p.slug: p for p in plans}
     try:
