@@ -179,9 +179,10 @@ def test_on_request_stage_runs_only_when_asked(tmp_path: Path,
     import json
     data = json.loads((tmp_path / "content/sashigane/survey_beyond.json").read_text())["data"]
     for size in ("3x5", "4x5"):
-        want = survey(*map(int, size.split("x")), True)
-        want.pop("example", None)
-        assert data["sizes"][size] == want
+        for kind, numbers in (("full", True), ("empty", False)):
+            want = survey(*map(int, size.split("x")), numbers)
+            want.pop("example", None)
+            assert data[kind]["sizes"][size] == want
     assert data["computed"]["executor"] == "processes" and data["computed"]["chunks"] == 10
     with pytest.raises(pipeline.UserError, match="no such stage"):
         pipeline.run_all(tmp_path, ["sashigane"], stages=["sashigane/nothing"])

@@ -29,7 +29,7 @@ LEDGER_PARAMS: dict[str, Any] = {
 
 # Past the regenerate budget: the full-numbers survey on larger boards, run only when asked
 # (``build-site build --only sashigane --stage sashigane/survey_beyond --scheduler ...``).
-# The tilings are enumerated in blocks (the placements of the first ``depth`` pieces),
-# dealt round-robin into ``chunks`` chunks.
+# The tilings are enumerated in blocks (the placements that cover the top ``rows`` rows),
+# classed by their corners there and dealt into ``chunks`` chunks that share no group.
 SURVEY_BEYOND_PARAMS: dict[str, Any] = {"on_request": True, "sizes": ["5x7", "6x6"],
-                                        "depth": 2, "chunks": 64}
+                                        "rows": 2, "chunks": 64}

@@ -20,6 +20,7 @@ from .params import BANK_PARAMS, STATS_PARAMS
 from .scanner import brute
 from .survey import (
     block_tilings,
+    deal,
     shape_counts,
     survey,
     survey_blocks,
@@ -277,31 +278,44 @@ def stats(inputs: Mapping[str, Any], params: Mapping[str, Any],
 
 def survey_beyond_chunks(inputs: Mapping[str, Any], params: Mapping[str, Any]
                          ) -> list[dict[str, Any]]:
-    """Per size, the blocks of tilings dealt round-robin into ``chunks`` chunks."""
+    """Per size, the blocks of tilings (by their corners in the top rows) dealt into
+    ``chunks`` chunks that share no group of the survey."""
     out = []
     for size in params["sizes"]:
-        blocks = survey_blocks(*_hw(size), params["depth"])
-        n = min(params["chunks"], len(blocks))
-        out += [{"key": f"{size}/{i}", "size": size, "blocks": blocks[i::n]} for i in range(n)]
+        bins = deal(survey_blocks(*_hw(size), params["rows"]), params["chunks"])
+        out += [{"key": f"{size}/{i}", "size": size, "classes": b} for i, b in enumerate(bins)]
     return out
 
 
 def survey_beyond_map(chunk: Mapping[str, Any], inputs: Mapping[str, Any],
                       params: Mapping[str, Any], progress: Progress = no_progress
                       ) -> dict[str, Any]:
+    """The survey's counts (numbers printed, and circles empty) over one chunk's tilings."""
+    from .scanner import anchored
+
     h, w = _hw(chunk["size"])
-    parts = [block_tilings(h, w, p) for p in chunk["blocks"]]
-    return {"keys": b"".join(p["keys"] for p in parts), "ends": b"".join(p["ends"] for p in parts),
-            "n": sum(p["n"] for p in parts)}
+    classes = survey_blocks(h, w, params["rows"])
+    options = anchored(h, w)
+    parts = [block_tilings(h, w, p, options) for key in chunk["classes"]
+             for p in classes[tuple(key)]]
+    return {"full": survey_packed(h, w, parts, True), "empty": survey_packed(h, w, parts, False)}
 
 
 def survey_beyond_reduce(partials: list[Any], inputs: Mapping[str, Any],
                          params: Mapping[str, Any]) -> dict[str, Any]:
     chunks = survey_beyond_chunks(inputs, params)
-    rows = {}
-    for size in params["sizes"]:
-        mine = [p for c, p in zip(chunks, partials, strict=True) if c["size"] == size]
-        rows[size] = survey_packed(*_hw(size), mine, True)
-    return {"sizes": rows, "order": list(params["sizes"]), "numbers": True,
-            "method": "every L tiling enumerated in blocks, grouped by corners and sizes "
-                      "(the sub-cube test of the stats survey)"}
+    out: dict[str, Any] = {"order": list(params["sizes"]),
+                           "method": "every L tiling enumerated in blocks that share no group; "
+                                     "the sub-cube test of the stats survey in each"}
+    for kind in ("full", "empty"):
+        rows = {}
+        for size in params["sizes"]:
+            mine = [p[kind] for c, p in zip(chunks, partials, strict=True) if c["size"] == size]
+            row: dict[str, Any] = {"size": size}
+            for k in ("tilings", "pairs", "unique", "ambiguous", "hopeless", "groups"):
+                row[k] = sum(m[k] for m in mine)
+            row["largest_group"] = max(m["largest_group"] for m in mine)
+            row["share"] = row["unique"] / row["pairs"] if row["pairs"] else 0.0
+            rows[size] = row
+        out[kind] = {"sizes": rows}
+    return out

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -124,41 +125,62 @@ def shape_counts(h: int, w: int, tiles: list[list[Piece]] | None = None,
 
 # -- the same survey in blocks of tilings, for boards past the regenerate budget --------------
 #
-# Each block is the tilings that start with one placement of the first few pieces (in the
-# scanner's order: always at the first free cell). A block returns every tiling packed as
-# bytes, its key (corners, and sizes when numbers are printed) and the arm ends of its
-# pieces in corner order; the reduce groups the keys of all blocks and runs the sub-cube
-# test of ``survey`` on the groups of two or more.
+# Each block is the tilings that start with one placement of the first pieces (in the
+# scanner's order: always at the first free cell) that covers the top ``rows`` rows. Once
+# those rows are covered, every piece with its corner there is placed, so the corners in
+# the top rows are the same for every tiling of a group (its key holds every corner):
+# blocks with different top corners share no group, and a chunk of whole "top corner"
+# classes can run the sub-cube test of ``survey`` on its own tilings and return counts.
 
-def survey_blocks(h: int, w: int, depth: int) -> list[list[int]]:
-    """The placements of the first ``depth`` pieces, as option indices (one per piece)."""
+@lru_cache(maxsize=2)  # every chunk of a size on a worker reads the same classes
+def survey_blocks(h: int, w: int, rows: int) -> dict[tuple[int, ...], list[list[int]]]:
+    """The placements that first cover the top ``rows`` rows (as option indices, one per
+    piece), by the corners they put in those rows."""
     from .scanner import anchored
 
     options = anchored(h, w)
     full = (1 << (h * w)) - 1
-    out: list[list[int]] = []
+    top = (1 << (min(rows, h) * w)) - 1
+    out: dict[tuple[int, ...], list[list[int]]] = {}
+    placed: list[tuple] = []
 
     def rec(covered: int, prefix: list[int]) -> None:
-        if len(prefix) == depth or covered == full:
-            out.append(list(prefix))
+        if covered & top == top:
+            corners = tuple(sorted(q[1] for q in placed if q[1] < min(rows, h) * w))
+            out.setdefault(corners, []).append(list(prefix))
             return
         free = ~covered & full
         cell = (free & -free).bit_length() - 1
         for i, p in enumerate(options[cell]):
             if not p[0] & covered:
                 prefix.append(i)
+                placed.append(p)
                 rec(covered | p[0], prefix)
+                placed.pop()
                 prefix.pop()
 
     rec(0, [])
-    return out
+    return dict(sorted(out.items()))
 
 
-def block_tilings(h: int, w: int, prefix: list[int]) -> dict[str, Any]:
+def deal(classes: dict[tuple[int, ...], list[list[int]]], chunks: int
+         ) -> list[list[list[int]]]:
+    """The class keys dealt into at most ``chunks`` lists, largest class first to the
+    lightest list (by block count): a deterministic, roughly even split."""
+    bins: list[list[list[int]]] = [[] for _ in range(min(chunks, len(classes)))]
+    load = [0] * len(bins)
+    for key, blocks in sorted(classes.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        light = min(range(len(bins)), key=lambda i: load[i])
+        bins[light].append(list(key))
+        load[light] += len(blocks)
+    return bins
+
+
+def block_tilings(h: int, w: int, prefix: list[int], options: Any = None) -> dict[str, Any]:
     """Every tiling that starts with ``prefix``: keys and arm ends, packed (uint8)."""
     from .scanner import anchored
 
-    options = anchored(h, w)
+    options = options if options is not None else anchored(h, w)
     full = (1 << (h * w)) - 1
     kmax = h * w // 3
     keys: list[bytes] = []
@@ -223,17 +245,16 @@ def survey_packed(h: int, w: int, blocks: list[dict[str, Any]], numbers: bool
         k = int(pieces[members[0]])
         span = 1 << k
         idx = np.arange(span, dtype=np.int64)
-        for t in members:
+        arms = [ends[t, :k].tolist() for t in members]
+        for ti, et in enumerate(arms):
             hit = np.zeros(span, dtype=bool)
-            et = ends[t]
-            for u in members:
-                if u == t:
+            for ui, eu in enumerate(arms):
+                if ui == ti:
                     continue
-                eu = ends[u]
                 fix = val = 0
                 for j in range(k):
-                    q = (eu[j, 0], eu[j, 1])
-                    a0, a1 = et[j, 0] in q, et[j, 1] in q
+                    q = eu[j]
+                    a0, a1 = et[j][0] in q, et[j][1] in q
                     if not (a0 or a1):
                         break
                     if a0 != a1:
