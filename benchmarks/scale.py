@@ -5,8 +5,8 @@
 
 1. Overhead: a stage of N no-op chunks, run by the driver on each executor (in-process,
    local processes, a Dask LocalCluster of 2); wall time per task, cluster start excluded.
-2. A chunked survey (Sashigane's full-numbers survey on 5x6: every L tiling enumerated in
-   48 chunks of blocks, grouped in the driver) on local processes (2) and on a
+2. A chunked survey (Sashigane's survey_beyond on 5x6: every L tiling × every arrow mask,
+   in 32 chunks that share no group) on local processes (2) and on a
    LocalCluster(2): the cluster should be within 15% of the processes.
 3. The same survey with 1 and with 2 workers of each kind: the speed-up.
 
@@ -31,7 +31,7 @@ from site_builder import pipeline
 from solvers import registry
 from solvers.common import Stage
 
-SURVEY = {"sizes": ["5x6"], "depth": 2, "chunks": 48}
+SURVEY = {"sizes": ["5x6"], "rows": 2, "chunks": 32}
 
 
 def noop_chunks(inputs: Any, params: Any) -> list[dict[str, Any]]:
@@ -93,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
 
     noop = _puzzle(Stage("noop", None, {"n": args.tasks}, chunks=noop_chunks, map=noop_map,
                          reduce=noop_reduce))
-    for name, make in executors(1)[:1] + executors(2):
+    for name, make in executors(1)[:1] + executors(2):  # in-process, processes, cluster
         t = best_of(noop, make, args.repeat)
         report["overhead_ms"][name] = round(1000 * t / args.tasks, 3)
         print(f"no-op chunk, {name:<16} {1000 * t / args.tasks:8.3f} ms per task", flush=True)
@@ -102,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     params = {**real.params, **SURVEY, "on_request": False}  # planned like any stage here
     survey = _puzzle(replace(real, params=params))
     chunks = len(real.plan_chunks({}, params))
-    print(f"survey: Sashigane full-numbers survey on 5x6, {chunks} chunks", flush=True)
+    print(f"survey: Sashigane survey_beyond on 5x6, {chunks} chunks", flush=True)
     for workers in (1, 2):
         for name, make in executors(workers):
             t = best_of(survey, make, args.repeat)
