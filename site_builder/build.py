@@ -147,7 +147,8 @@ def render_site(root: Path, out: Path, base_url: str = "", slugs: list[str] | No
 
 
 def build_site(root: Path, out: Path, *, only: list[str] | None = None, regenerate: bool = False,
-               jobs: int | None = None, base_url: str = "", quiet: bool = False) -> BuildReport:
+               jobs: int | None = None, base_url: str = "", quiet: bool = False,
+               scheduler: str | None = None, stages: list[str] | None = None) -> BuildReport:
     start = time.monotonic()
     for s in only or []:
         registry.get(s)  # raises a clear error for an unknown slug
@@ -156,7 +157,8 @@ def build_site(root: Path, out: Path, *, only: list[str] | None = None, regenera
     def log(msg: str) -> None:
         print(msg, file=sys.stderr)
 
-    ran = pipeline.run_all(root, slugs, regenerate=regenerate, jobs=jobs, quiet=quiet, log=log)
+    ran = pipeline.run_all(root, slugs, regenerate=regenerate, jobs=jobs, scheduler=scheduler,
+                           stages=stages, quiet=quiet, log=log)
     render_slugs = only or None
     files_pages = render_site(root, out, base_url, render_slugs)
     info = json.loads((out / BUILD_INFO).read_text())

@@ -72,8 +72,16 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--only", nargs="+", metavar="SLUG", help="only these puzzles")
     b.add_argument("--regenerate", action="store_true",
                    help="recompute every stage from its fixed seed, ignoring the cache")
-    b.add_argument("--jobs", type=int, default=None,
-                   help="puzzles processed in parallel (default: number of cores)")
+    b.add_argument("--jobs", type=_positive(int), default=None,
+                   help="local worker processes for the stages' chunks (default: one per "
+                        "core; 1 runs everything in this process)")
+    b.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="run the chunks on Dask distributed instead: tcp://HOST:8786 (an "
+                        "existing cluster) or local:N (a LocalCluster of N worker processes); "
+                        "needs pip install -e '.[dask]'")
+    b.add_argument("--stage", action="append", default=None, metavar="SLUG/STAGE",
+                   help="also run this on-request stage (a survey too big for the ordinary "
+                        "build); may be repeated")
     b.add_argument("--base-url", default="", help="absolute URL the site is served from")
     b.add_argument("-q", "--quiet", action="store_true", help="no progress display")
 
@@ -123,7 +131,8 @@ def cmd_build(args: argparse.Namespace, root: Path) -> int:
     from site_builder.build import build_site
 
     r = build_site(root, _out(root, args.out), only=args.only, regenerate=args.regenerate,
-                   jobs=args.jobs, base_url=args.base_url, quiet=args.quiet)
+                   jobs=args.jobs, base_url=args.base_url, quiet=args.quiet,
+                   scheduler=args.scheduler, stages=args.stage)
     ran = f", stages run: {', '.join(r.stages_run)}" if r.stages_run else ", all stages current"
     print(f"built {r.pages} pages ({r.files} files) into {args.out} in {r.seconds:.2f}s{ran}")
     return 0

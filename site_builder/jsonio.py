@@ -103,4 +103,8 @@ def load_stages(root: Path, puzzle: Any) -> dict[str, Any]:
             raise UserError(f"{path}: file not found; run `build-site build --only "
                             f"{puzzle.slug}` to generate it")
         out[f"{puzzle.slug}/{stage}"] = read_stage(path, puzzle.slug, stage)["data"]
+    for extra in getattr(puzzle, "on_request", ()):  # present only once someone ran it
+        path = stage_path(root, puzzle.slug, extra.name)
+        if path.exists():
+            out[f"{puzzle.slug}/{extra.name}"] = read_stage(path, puzzle.slug, extra.name)["data"]
     return out

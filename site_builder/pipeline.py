@@ -1,8 +1,15 @@
-"""Running each puzzle's stages with a content-hash cache, puzzles in parallel processes.
+"""Running the puzzles' stages as a graph of chunk tasks, with a content-hash cache.
 
 A stage's key is a hash of: the schema, the puzzle package's code hash, the stage's
 parameters, and the keys of the stages it reads. ``content/<slug>/<stage>.json`` stores
 that key in ``producer.key``; a stage whose stored key matches is skipped.
+
+The driver plans one task per (puzzle, stage, chunk) as soon as the stage's inputs are
+ready (read from disk, or reduced in this run), hands the tasks to an executor (this
+process, local processes, or a Dask distributed cluster), reduces each stage's partials in
+chunk order and writes the stage's file itself. Workers only compute and return data, so
+the bytes written never depend on the executor, the number of workers or the order in
+which chunks finish.
 """
 
 from __future__ import annotations
@@ -10,20 +17,21 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import queue
 import sys
-import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Self
+from typing import Any
 
 from site_builder.errors import UserError
 from site_builder.jsonio import SCHEMA, read_stage, stage_path, write_json
 from solvers import registry
-from solvers.common import Puzzle, Stage
+from solvers.common import Puzzle, Stage, no_progress
+
+DASK_HINT = "pip install -e '.[dask]'"
+CONNECT_TIMEOUT = "20s"  # how long --scheduler tcp://... waits for the scheduler
 
 
 def stage_key(puzzle: Puzzle, stage: Stage, input_keys: dict[str, str]) -> str:
@@ -43,6 +51,17 @@ def _stored_key(path: Path, slug: str, stage: str) -> str | None:
         raise UserError(f"{e} (run with --regenerate to rewrite it)") from None
 
 
+def all_stages(puzzle: Puzzle) -> tuple[Stage, ...]:
+    """The puzzle's stages, then those it runs only when asked (``Puzzle.on_request``)."""
+    return (*puzzle.stages, *getattr(puzzle, "on_request", ()))
+
+
+def on_request(stage: Stage) -> bool:
+    """A stage that runs only when named (``--stage slug/name``): a survey too big for
+    the ordinary regenerate budget."""
+    return bool(stage.params.get("on_request"))
+
+
 @dataclass
 class Plan:
     """What a puzzle needs: for each stage, its key and whether it must run."""
@@ -52,14 +71,22 @@ class Plan:
     todo: list[str] = field(default_factory=list)
 
 
-def plan(root: Path, slug: str, regenerate: bool = False) -> Plan:
-    """Decide which stages of ``slug`` are stale, in dependency order."""
+def plan(root: Path, slug: str, regenerate: bool = False,
+         asked: frozenset[str] = frozenset()) -> Plan:
+    """Decide which stages of ``slug`` are stale, in dependency order.
+
+    An on-request stage is planned only when ``asked`` names it (``slug/stage``), and then
+    always runs (its file is the record of that one run)."""
     puzzle = registry.get(slug)
     p = Plan(slug)
-    for stage in puzzle.stages:
+    for stage in all_stages(puzzle):
         inputs = {d: p.keys[d] for d in stage.deps}
         key = stage_key(puzzle, stage, inputs)
         p.keys[stage.name] = key
+        if on_request(stage):
+            if f"{slug}/{stage.name}" in asked:
+                p.todo.append(stage.name)
+            continue
         stale = any(d in p.todo for d in stage.deps)
         if regenerate or stale or _stored_key(stage_path(root, slug, stage.name), slug,
                                               stage.name) != key:
@@ -83,117 +110,298 @@ def dotted_key(data: Any, path: str = "") -> str | None:
     return None
 
 
-def run_stages(root: str, slug: str, todo: list[str], keys: dict[str, str],
-               progress_q: Any = None) -> list[str]:
-    """Run the stale stages of one puzzle (in a worker process). Returns the stages run."""
-    root_p = Path(root)
-    puzzle = registry.get(slug)
-    data: dict[str, Any] = {}
-    done: list[str] = []
-    for stage in puzzle.stages:
-        if stage.name not in todo:
-            continue
-        for dep in stage.deps:
-            if dep not in data:
-                data[dep] = read_stage(stage_path(root_p, slug, dep), slug, dep)["data"]
-        start = time.monotonic()
-
-        def progress(n: int, total: int, note: str = "", _s: str = stage.name,
-                     _t: float = start) -> None:
-            if progress_q is not None:
-                progress_q.put((slug, _s, n, total, note, time.monotonic() - _t))
-
-        progress(0, 0, "starting")
-        result = stage.run({d: data[d] for d in stage.deps}, stage.params, progress)
-        if (bad := dotted_key(result)) is not None:
-            raise UserError(f"{slug} stage {stage.name} wrote the key {bad!r}; keys must not "
-                            "contain '.' (pages name figures by dot-separated key paths)")
-        doc = {"schema": SCHEMA, "slug": slug, "stage": stage.name,
-               "producer": {"code": puzzle.code_hash(), "params": stage.params,
-                            "inputs": {d: keys[d] for d in stage.deps},
-                            "key": keys[stage.name]},
-               "data": result}
-        write_json(stage_path(root_p, slug, stage.name), doc)
-        data[stage.name] = result
-        done.append(f"{slug}/{stage.name}")
-        if progress_q is not None:
-            progress_q.put((slug, stage.name, -1, 0, "done", time.monotonic() - start))
-    return done
+def run_chunk(stage: Stage, chunk: Any, inputs: dict[str, Any]) -> tuple[Any, float]:
+    """One task, wherever it runs: the chunk's partial and the CPU seconds it took."""
+    cpu = time.process_time()
+    partial = stage.run_chunk(chunk, inputs, stage.params, no_progress)
+    return partial, time.process_time() - cpu
 
 
-class ProgressPrinter:
-    """Reads progress tuples from a queue and prints one status line per stage."""
+# ---------------------------------------------------------------- executors
 
-    def __init__(self, q: Any, stream: Any = None, quiet: bool = False) -> None:
-        self.q = q
-        self.stream = stream or sys.stderr
-        self.quiet = quiet
-        self.last: dict[tuple[str, str], float] = {}
-        self._stop = threading.Event()
-        self.thread = threading.Thread(target=self._loop, daemon=True)
 
-    def __enter__(self) -> Self:
-        self.thread.start()
-        return self
+def _same(value: Any) -> Any:
+    return value
 
-    def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        self.thread.join()
 
-    def _loop(self) -> None:
-        while not self._stop.is_set() or not self.q.empty():
+class InProcess:
+    """Runs each task at submission, in this process (``--jobs 1``): the reference."""
+
+    name = "in-process"
+    workers = 1
+
+    def submit(self, fn: Callable[..., Any], *args: Any) -> Future:
+        f: Future = Future()
+        try:
+            f.set_result(fn(*args))
+        except BaseException as e:  # noqa: BLE001 - handed to the driver like a worker's
+            f.set_exception(e)
+        return f
+
+    def submit_chunks(self, stage: Stage, chunks: list[Any], inputs: Any) -> list[Any]:
+        return [self.submit(run_chunk, stage, chunk, inputs) for chunk in chunks]
+
+    def share(self, value: Any) -> Any:
+        return value
+
+    def wait_first(self, pending: set[Any]) -> list[tuple[Any, Any]]:
+        """(task, result) for each task finished (at least one); a failed task raises."""
+        return [(f, f.result()) for f in wait(pending, return_when=FIRST_COMPLETED).done]
+
+    def close(self) -> None:
+        pass
+
+
+class Processes(InProcess):
+    """One process per core on this machine (concurrent.futures), the default."""
+
+    name = "processes"
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self.pool = ProcessPoolExecutor(max_workers=workers)
+
+    def submit(self, fn: Callable[..., Any], *args: Any) -> Future:
+        return self.pool.submit(fn, *args)
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+class DaskCluster:
+    """Tasks on a Dask distributed cluster: ``tcp://host:port`` or ``local:N`` (a
+    LocalCluster of N single-threaded worker processes started for the run)."""
+
+    name = "dask"
+
+    def __init__(self, scheduler: str) -> None:
+        try:
+            import distributed
+        except ImportError:
+            raise UserError(f"--scheduler needs Dask distributed: {DASK_HINT}") from None
+        self.distributed = distributed
+        self.cluster = None
+        if scheduler.startswith("local:"):
             try:
-                item = self.q.get(timeout=0.2)
-            except (queue.Empty, EOFError, OSError):
-                continue
-            self.show(*item)
+                n = int(scheduler.removeprefix("local:"))
+            except ValueError:
+                n = 0
+            if n < 1:
+                raise UserError(f"--scheduler {scheduler}: expected local:N with N >= 1")
+            self.cluster = distributed.LocalCluster(
+                n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0")
+            self.client = distributed.Client(self.cluster)
+        else:
+            try:
+                self.client = distributed.Client(scheduler, timeout=CONNECT_TIMEOUT)
+            except OSError as e:
+                raise UserError(f"--scheduler {scheduler}: cannot reach it ({e})") from None
+        self.workers = max(1, len(self.client.scheduler_info(n_workers=-1)["workers"]))
+        self.done = distributed.as_completed(with_results=True, raise_errors=True)
+        self.name = f"dask {scheduler}"
 
-    def show(self, slug: str, stage: str, n: int, total: int, note: str, elapsed: float) -> None:
+    def submit(self, fn: Callable[..., Any], *args: Any) -> Any:
+        f = self.client.submit(fn, *args, pure=False)
+        self.done.add(f)
+        return f
+
+    def submit_chunks(self, stage: Stage, chunks: list[Any], inputs: Any) -> list[Any]:
+        """A stage's chunks in one message to the scheduler."""
+        n = len(chunks)
+        fs = self.client.map(run_chunk, [stage] * n, chunks, [inputs] * n, pure=False)
+        self.done.update(fs)
+        return fs
+
+    def share(self, value: Any) -> Any:
+        """Send a stage's inputs to the cluster once, not with every chunk: as a task's
+        result (not scattered data), so a worker lost with it recomputes it."""
+        if not value:
+            return value
+        return self.client.submit(_same, value, pure=False)
+
+    def wait_first(self, pending: set[Any]) -> list[tuple[Any, Any]]:
+        """The tasks finished since the last call (at least one) with their results: an
+        as_completed queue fed by ``submit`` that gathers results in batches, so a wait
+        costs nothing per pending task and no round trip per result."""
+        return [(f, r) for f, r in self.done.next_batch(block=True) if f in pending]
+
+    def close(self) -> None:
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+
+def make_executor(jobs: int | None = None, scheduler: str | None = None) -> Any:
+    if scheduler:
+        return DaskCluster(scheduler)
+    jobs = jobs or os.cpu_count() or 1
+    return InProcess() if jobs <= 1 else Processes(jobs)
+
+
+# ---------------------------------------------------------------- progress
+
+
+class Progress:
+    """One bar per running stage (chunks done / total, rate, time left), drawn by tqdm
+    from completed tasks: the same display whatever the executor."""
+
+    def __init__(self, quiet: bool = False, stream: Any = None) -> None:
+        self.quiet = quiet
+        self.stream = stream or sys.stderr
+        self.bars: dict[tuple[str, str], Any] = {}
+
+    def start(self, slug: str, stage: str, total: int) -> None:
         if self.quiet:
             return
-        now = time.monotonic()
-        k = (slug, stage)
-        if n == -1:
-            self.stream.write(f"  {slug:<11} {stage:<7} done in {elapsed:6.1f}s\n")
-        else:
-            if n not in (0,) and now - self.last.get(k, 0.0) < 2.0:
-                return
-            self.last[k] = now
-            if total > 0 and n > 0:
-                left = elapsed * (total - n) / n
-                eta = f"{int(left // 60)}:{int(left % 60):02d} left"
-                where = f"{n}/{total} ({100 * n / total:4.1f}%)"
+        from tqdm import tqdm
+
+        self.bars[slug, stage] = tqdm(total=total, desc=f"{slug} {stage}", unit="chunk",
+                                      file=self.stream, leave=True, dynamic_ncols=True,
+                                      mininterval=0.5)
+
+    def advance(self, slug: str, stage: str) -> None:
+        if (bar := self.bars.get((slug, stage))) is not None:
+            bar.update(1)
+
+    def finish(self, slug: str, stage: str) -> None:
+        if (bar := self.bars.pop((slug, stage), None)) is not None:
+            bar.close()
+
+    def close(self) -> None:
+        for bar in self.bars.values():
+            bar.close()
+        self.bars.clear()
+
+
+# ---------------------------------------------------------------- the driver
+
+
+@dataclass
+class _Running:
+    """A stage whose chunks are out: partials arrive in any order, kept in chunk order."""
+
+    slug: str
+    stage: Stage
+    inputs: dict[str, Any]
+    partials: list[Any]
+    left: int
+    cpu: float = 0.0
+    start: float = field(default_factory=time.monotonic)
+
+
+def _write(root: Path, puzzle: Puzzle, stage: Stage, keys: dict[str, str],
+           result: dict[str, Any]) -> None:
+    if (bad := dotted_key(result)) is not None:
+        raise UserError(f"{puzzle.slug} stage {stage.name} wrote the key {bad!r}; keys must "
+                        "not contain '.' (pages name figures by dot-separated key paths)")
+    doc = {"schema": SCHEMA, "slug": puzzle.slug, "stage": stage.name,
+           "producer": {"code": puzzle.code_hash(), "params": stage.params,
+                        "inputs": {d: keys[d] for d in stage.deps}, "key": keys[stage.name]},
+           "data": result}
+    write_json(stage_path(root, puzzle.slug, stage.name), doc)
+
+
+def run_plans(root: Path, plans: list[Plan], executor: Any, progress: Progress) -> list[str]:
+    """Run every planned stage on ``executor``; returns ``slug/stage`` in plan order."""
+    puzzles = {p.slug: registry.get(p.slug) for p in plans}
+    data: dict[tuple[str, str], Any] = {}
+    waiting = [(p, s) for p in plans for s in all_stages(puzzles[p.slug]) if s.name in p.todo]
+    running: dict[tuple[str, str], _Running] = {}
+    tasks: dict[Any, tuple[str, str, int]] = {}
+    done: set[str] = set()
+
+    def inputs_of(p: Plan, stage: Stage) -> dict[str, Any] | None:
+        out = {}
+        for d in stage.deps:
+            if d in p.todo:
+                if (p.slug, d) not in data:
+                    return None
+                out[d] = data[p.slug, d]
             else:
-                eta, where = "", ""
-            self.stream.write(f"  {slug:<11} {stage:<7} {where} {eta} {note}".rstrip() + "\n")
-        self.stream.flush()
+                if (p.slug, d) not in data:
+                    data[p.slug, d] = read_stage(stage_path(root, p.slug, d), p.slug, d)["data"]
+                out[d] = data[p.slug, d]
+        return out
+
+    def finish(run: _Running, plan_: Plan) -> None:
+        puzzle = puzzles[run.slug]
+        cpu = time.process_time()
+        result = run.stage.combine(run.partials, run.inputs, run.stage.params)
+        if on_request(run.stage):  # the record of how this one figure was computed
+            result = {**result, "computed": {
+                "executor": executor.name, "workers": executor.workers,
+                "chunks": len(run.partials), "cpu_seconds": round(run.cpu, 1),
+                "reduce_cpu_seconds": round(time.process_time() - cpu, 1),
+                "wall_seconds": round(time.monotonic() - run.start, 1)}}
+        _write(root, puzzle, run.stage, plan_.keys, result)
+        data[run.slug, run.stage.name] = result
+        done.add(f"{run.slug}/{run.stage.name}")
+        progress.finish(run.slug, run.stage.name)
+
+    def launch() -> None:
+        for item in list(waiting):
+            p, stage = item
+            inputs = inputs_of(p, stage)
+            if inputs is None:
+                continue
+            waiting.remove(item)
+            chunks = stage.plan_chunks(inputs, stage.params)
+            run = _Running(p.slug, stage, inputs, [None] * len(chunks), len(chunks))
+            running[p.slug, stage.name] = run
+            progress.start(p.slug, stage.name, len(chunks))
+            if not chunks:
+                finish(running.pop((p.slug, stage.name)), p)
+                continue
+            futures = executor.submit_chunks(stage, chunks, executor.share(inputs))
+            for i, f in enumerate(futures):
+                tasks[f] = (p.slug, stage.name, i)
+
+    by_slug = {p.slug: p for p in plans}
+    try:
+        launch()
+        while tasks:
+            for f, (partial, cpu) in executor.wait_first(set(tasks)):
+                slug, name, i = tasks.pop(f)
+                run = running[slug, name]
+                run.partials[i] = partial
+                run.cpu += cpu
+                run.left -= 1
+                progress.advance(slug, name)
+                if run.left == 0:
+                    finish(running.pop((slug, name)), by_slug[slug])
+            launch()
+    finally:
+        for f in tasks:
+            f.cancel()
+        progress.close()
+    if waiting:  # a dependency that never became ready: a planning bug, not a user error
+        raise RuntimeError(f"stages never became ready: {[(p.slug, s.name) for p, s in waiting]}")
+    return [f"{p.slug}/{s}" for p in plans for s in p.todo if f"{p.slug}/{s}" in done]
 
 
 def run_all(root: Path, slugs: list[str], *, regenerate: bool = False, jobs: int | None = None,
-            quiet: bool = False, log: Callable[[str], None] | None = None) -> list[str]:
-    """Bring every listed puzzle's stages up to date. Returns the stages that ran."""
-    plans = [plan(root, s, regenerate) for s in slugs]
+            scheduler: str | None = None, stages: list[str] | None = None, quiet: bool = False,
+            log: Callable[[str], None] | None = None, stream: Any = None) -> list[str]:
+    """Bring every listed puzzle's stages up to date. Returns the stages that ran.
+
+    ``jobs`` 1 runs in this process, more in that many local processes (default: one per
+    core); ``scheduler`` (``tcp://host:port`` or ``local:N``) runs on Dask distributed
+    instead. ``stages`` names on-request stages (``slug/stage``) to run as well.
+    """
+    asked = frozenset(stages or ())
+    for name in asked:
+        slug, _, st = name.partition("/")
+        if slug not in slugs or st not in [s.name for s in all_stages(registry.get(slug))]:
+            raise UserError(f"--stage {name}: no such stage among the puzzles being built")
+    plans = [plan(root, s, regenerate, asked) for s in slugs]
     work = [p for p in plans if p.todo]
     if not work:
         return []
-    jobs = max(1, min(jobs or os.cpu_count() or 1, len(work)))
     if log and not quiet:
         for p in work:
             log(f"stages to run: {p.slug}: {', '.join(p.todo)}")
-    ran: list[str] = []
-    if jobs == 1:
-        q: Any = queue.Queue()
-        with ProgressPrinter(q, quiet=quiet):
-            for p in work:
-                ran += run_stages(str(root), p.slug, p.todo, p.keys, q)
-        return ran
-    import multiprocessing as mp
-
-    with mp.Manager() as manager:
-        q = manager.Queue()
-        with ProgressPrinter(q, quiet=quiet), ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = [pool.submit(run_stages, str(root), p.slug, p.todo, p.keys, q)
-                       for p in work]
-            for f in futures:
-                ran += f.result()
-    return ran
+    executor = make_executor(jobs, scheduler)
+    try:
+        return run_plans(root, work, executor, Progress(quiet, stream))
+    finally:
+        executor.close()

@@ -252,6 +252,8 @@ class Site:
         """What a puzzle's templates see: one Node per stage file (``bank``, ``stats`` ...),
         the puzzle's names and rungs, and ``board_svg`` drawing with its renderer."""
         ctx: dict[str, Any] = {s: self.node(p.slug, s) for s in p.stage_names}
+        ctx.update({s.name: self.node(p.slug, s.name) for s in getattr(p, "on_request", ())
+                    if f"{p.slug}/{s.name}" in self.data})
         ctx.update(lang=lang, board_svg=partial(board_svg, p), g=GLOSSARY[lang],
                    puzzle={"slug": p.slug, "names": dict(p.names), "name": p.names[lang],
                            "rungs": list(p.rungs),

@@ -330,6 +330,10 @@ class Puzzle:
     # units in their fixed state. The checker module's irreparable() gives the same rule
     # ids, cells and params. None: the puzzle has no partial check yet.
     irreparable: Callable[[Any, Sequence[int]], list[Violation]] | None = None
+    # stages run only when named (``build-site build --stage slug/name``): surveys past the
+    # regenerate budget, meant for a cluster. Their files, when present, are read like the
+    # others' (``load_stages``); a plain build neither runs nor needs them.
+    on_request: tuple[Stage, ...] = ()
 
     @property
     def stage_names(self) -> tuple[str, ...]:

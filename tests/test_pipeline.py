@@ -112,13 +112,30 @@ def test_corrupt_stage_file_is_a_user_error(toy: Any, tmp_path: Path) -> None:
     assert pipeline.plan(root, "toy", regenerate=True).todo == ["bank", "stats"]
 
 
-def test_progress_shows_stage_count_and_time_left() -> None:
+def test_progress_shows_chunks_done_and_time_left(toy: Any, tmp_path: Path) -> None:
     out = io.StringIO()
-    printer = pipeline.ProgressPrinter(None, stream=out)
-    printer.show("toy", "bank", 25, 100, "boards", 10.0)
-    printer.show("toy", "bank", -1, 0, "done", 12.5)
+    bar = pipeline.Progress(stream=out)
+    bar.start("toy", "bank", 100)
+    for _ in range(25):
+        bar.advance("toy", "bank")
+    bar.finish("toy", "bank")
     text = out.getvalue()
-    assert "toy" in text and "25/100" in text and "0:30 left" in text and "done in" in text
+    assert "toy bank" in text and "25/100" in text
+    assert "chunk/s" in text or "s/chunk" in text  # the rate; tqdm's [elapsed<left] too
+    out = io.StringIO()
+    toy()
+    pipeline.run_all(tmp_path / "root", ["toy"], jobs=1, stream=out)
+    assert "toy stats" in out.getvalue() and "1/1" in out.getvalue()
+
+
+def test_jobs_and_processes_write_the_same_bytes(toy: Any, tmp_path: Path) -> None:
+    toy()
+    pipeline.run_all(tmp_path / "a", ["toy"], jobs=1, quiet=True)
+    assert pipeline.run_all(tmp_path / "b", ["toy"], jobs=2, quiet=True) == \
+        ["toy/bank", "toy/stats"]
+    for name in ("bank", "stats"):
+        assert (tmp_path / f"a/content/toy/{name}.json").read_bytes() == \
+            (tmp_path / f"b/content/toy/{name}.json").read_bytes()
 
 
 def test_write_tree_swaps_whole_folder(tmp_path: Path) -> None:

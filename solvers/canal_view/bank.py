@@ -6,7 +6,7 @@ import random
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from solvers.common import Progress
+from solvers.common import Progress, chunk_seed, no_progress
 
 from .board import Answer, Board
 from .generate import generate
@@ -26,31 +26,52 @@ def parse_size(size: str) -> tuple[int, int]:
 def make_entry(size: str, k: int, board, answer) -> dict[str, Any]:
     h, w = parse_size(size)
     res = solve(board)
-    return {"id": f"{size}-{k:02d}", "size": size, "h": h, "w": w, "grade": res.rung,
+    return {"id": board_id(size, k), "size": size, "h": h, "w": w, "grade": res.rung,
             "clues": len(board.clue_cells()), "url": encode(board),
             "board": board.to_json(), "answer": answer.to_json(),
             "trace": trace(board, answer)}
 
 
-def draw_boards(seed: Any, size: str, count: int) -> Iterator[tuple[int, Board, Answer]]:
-    """The bank's recipe for one size: ``count`` boards from the seeded stream, numbered
-    from 1. Any seed gives a bank drawn exactly as the shipped one is."""
-    rng = random.Random(f"{seed}-{size}")
+def board_id(size: str, k: int) -> str:
+    return f"{size}-{k:02d}"
+
+
+def draw_board(seed: Any, size: str, k: int) -> tuple[Board, Answer]:
+    """Board ``k`` (from 1) of one size: its own generator, seeded by (seed, board id), so
+    any board can be drawn alone, on any worker."""
     h, w = parse_size(size)
+    return generate(random.Random(chunk_seed(seed, board_id(size, k))), h, w)
+
+
+def draw_boards(seed: Any, size: str, count: int) -> Iterator[tuple[int, Board, Answer]]:
+    """The bank's recipe for one size: ``count`` boards numbered from 1. Any seed gives a
+    bank drawn exactly as the shipped one is."""
     for k in range(1, count + 1):
-        board, answer = generate(rng, h, w)
-        yield k, board, answer
+        yield k, *draw_board(seed, size, k)
+
+
+def bank_chunks(inputs: Mapping[str, Any], params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """One chunk per board."""
+    return [{"key": board_id(size, k), "size": size, "k": k}
+            for size, count in params["sizes"].items() for k in range(1, count + 1)]
+
+
+def bank_map(chunk: Mapping[str, Any], inputs: Mapping[str, Any], params: Mapping[str, Any],
+             progress: Progress = no_progress) -> dict[str, Any]:
+    board, answer = draw_board(params["seed"], chunk["size"], chunk["k"])
+    return make_entry(chunk["size"], chunk["k"], board, answer)
+
+
+def bank_reduce(partials: list[Any], inputs: Mapping[str, Any],
+                params: Mapping[str, Any]) -> dict[str, Any]:
+    return finish_bank({"boards": list(partials)}, params)
 
 
 def run_bank(inputs: Mapping[str, Any], params: Mapping[str, Any],
-             progress: Progress) -> dict[str, Any]:
-    sizes = params["sizes"]
-    total = sum(sizes.values())
-    boards = []
-    done = 0
-    for size, count in sizes.items():
-        for k, board, answer in draw_boards(params["seed"], size, count):
-            boards.append(make_entry(size, k, board, answer))
-            done += 1
-            progress(done, total, f"bank {size} {k}/{count}")
-    return finish_bank({"boards": boards}, params)
+             progress: Progress = no_progress) -> dict[str, Any]:
+    chunks = bank_chunks(inputs, params)
+    partials = []
+    for i, c in enumerate(chunks):
+        partials.append(bank_map(c, inputs, params))
+        progress(i + 1, len(chunks), c["key"])
+    return bank_reduce(partials, inputs, params)

@@ -7,7 +7,7 @@ import random
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from solvers.common import Progress
+from solvers.common import Progress, no_progress
 
 from .board import NO_2X2, STANDARD
 from .brute import brute
@@ -183,16 +183,55 @@ def count_grown(h: int, w: int) -> tuple[int, int]:
 
 
 # ---------------------------------------------------------------- the stage -----------
-def run_ledger(inputs: Mapping[str, Any], params: Mapping[str, Any],
-               progress: Progress) -> dict[str, Any]:
+def ledger_chunks(inputs: Mapping[str, Any], params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The polyomino enumeration, one chunk per grid, one per rule set of the engines."""
+    grids = list(params["grids"]) + list(params.get("grids_beyond", []))
+    return ([{"key": "polyominoes"}] + [{"key": f"grid/{g}", "grid": g} for g in grids]
+            + [{"key": f"engines/{name}", "rules": name} for name in ("standard", "no2x2")])
+
+
+def ledger_map(chunk: Mapping[str, Any], inputs: Mapping[str, Any], params: Mapping[str, Any],
+               progress: Progress = no_progress) -> Any:
+    key = chunk["key"]
+    if key == "polyominoes":
+        ns = list(params["poly_n"])
+        beyond = list(params.get("poly_beyond", []))
+        poly = polyominoes(max(ns + beyond), free_trees_from=min(beyond) if beyond else None)
+        return {str(n): poly[n] for n in ns + beyond}
+    if key.startswith("grid/"):
+        g = chunk["grid"]
+        h, w = (int(x) for x in g.split("x"))
+        a = count_subsets(h, w)
+        b = count_grown(h, w)
+        if a != b:
+            raise LedgerError(f"{g}: subset count {a} disagrees with growth count {b}")
+        return {"connected": a[0], "canal": a[1], "share": round(a[1] / a[0], 4)}
+    e = params["engines"]
+    h, w = (int(x) for x in e["size"].split("x"))
+    rng = random.Random(e["seed"])
+    boards = [generate(rng, h, w)[0] for _ in range(e["boards"])]
+    rules = {"standard": STANDARD, "no2x2": NO_2X2}[chunk["rules"]]
+    agree = disagree = nodes = answers = 0
+    for b in boards:
+        s1 = solve(b, limit=e["cap"], rules=rules)
+        s2 = brute(b, limit=e["cap"], rules=rules)
+        nodes += s2.nodes
+        answers += len(s2.solutions)
+        if [a.mask for a in s1.solutions] == [a.mask for a in s2.solutions]:
+            agree += 1
+        else:
+            disagree += 1
+    return {"agree": agree, "disagree": disagree, "brute_nodes": nodes, "answers": answers}
+
+
+def ledger_reduce(partials: list[Any], inputs: Mapping[str, Any],
+                  params: Mapping[str, Any]) -> dict[str, Any]:
+    got = {c["key"]: p for c, p in zip(ledger_chunks(inputs, params), partials, strict=True)}
     ns = list(params["poly_n"])
     beyond = list(params.get("poly_beyond", []))
-    progress(0, 3, "polyominoes")
-    nmax = max(ns + beyond)
-    poly = polyominoes(nmax, free_trees_from=min(beyond) if beyond else None)
     rows = {}
     for n in ns + beyond:
-        p = poly[n]
+        p = got["polyominoes"][str(n)]
         if n in A001168 and p["all"] != A001168[n]:
             raise LedgerError(f"fixed polyominoes of {n} cells: counted {p['all']}, "
                               f"OEIS A001168 says {A001168[n]}")
@@ -203,44 +242,27 @@ def run_ledger(inputs: Mapping[str, Any], params: Mapping[str, Any],
             raise LedgerError(f"free tree-like polyominoes of {n} cells: counted "
                               f"{p['free_tree']}, OEIS A131482 says {A131482[n]}")
         rows[str(n)] = p
-    grids = {}
-    for g in list(params["grids"]) + list(params.get("grids_beyond", [])):
-        progress(1, 3, f"canals in {g}")
-        h, w = (int(x) for x in g.split("x"))
-        a = count_subsets(h, w)
-        b = count_grown(h, w)
-        if a != b:
-            raise LedgerError(f"{g}: subset count {a} disagrees with growth count {b}")
-        grids[g] = {"connected": a[0], "canal": a[1], "share": round(a[1] / a[0], 4)}
     e = params["engines"]
-    h, w = (int(x) for x in e["size"].split("x"))
-    rng = random.Random(e["seed"])
-    eng: dict[str, Any] = {"size": e["size"], "boards": e["boards"]}
-    boards = []
-    for i in range(e["boards"]):
-        boards.append(generate(rng, h, w)[0])
-    for name, rules in (("standard", STANDARD), ("no2x2", NO_2X2)):
-        agree = disagree = nodes = answers = 0
-        for i, b in enumerate(boards):
-            progress(i, len(boards), f"engines {name}")
-            s1 = solve(b, limit=e["cap"], rules=rules)
-            s2 = brute(b, limit=e["cap"], rules=rules)
-            nodes += s2.nodes
-            answers += len(s2.solutions)
-            if [a.mask for a in s1.solutions] == [a.mask for a in s2.solutions]:
-                agree += 1
-            else:
-                disagree += 1
-        eng[name] = {"agree": agree, "disagree": disagree, "brute_nodes": nodes,
-                     "answers": answers}
+    eng: dict[str, Any] = {"size": e["size"], "boards": e["boards"],
+                           "standard": got["engines/standard"], "no2x2": got["engines/no2x2"]}
     if eng["standard"]["disagree"] or eng["no2x2"]["disagree"]:
         raise LedgerError(f"the two engines disagree: {eng}")
-    progress(3, 3, "done")
     return {"polyominoes": rows, "poly_n": ns, "poly_beyond": beyond,
-            "grids": {g: grids[g] for g in params["grids"]},
-            "grids_beyond": {g: grids[g] for g in params.get("grids_beyond", [])},
+            "grids": {g: got[f"grid/{g}"] for g in params["grids"]},
+            "grids_beyond": {g: got[f"grid/{g}"] for g in params.get("grids_beyond", [])},
             "oeis": {"all": "A001168", "tree": "A066158", "free_tree": "A131482"},
             "checked": {"all": [n for n in ns + beyond if n in A001168],
                         "tree": [n for n in ns + beyond if n in A066158],
                         "free_tree": [n for n in beyond if n in A131482]},
             "engines": eng}
+
+
+def run_ledger(inputs: Mapping[str, Any], params: Mapping[str, Any],
+               progress: Progress = no_progress) -> dict[str, Any]:
+    """The whole ledger in this process (the pipeline runs it chunk by chunk)."""
+    chunks = ledger_chunks(inputs, params)
+    partials = []
+    for i, c in enumerate(chunks):
+        partials.append(ledger_map(c, inputs, params))
+        progress(i + 1, len(chunks), c["key"])
+    return ledger_reduce(partials, inputs, params)

@@ -7,7 +7,7 @@ import statistics
 from collections.abc import Mapping
 from typing import Any
 
-from solvers.common import Progress
+from solvers.common import Progress, no_progress
 
 from .bank import BANK_PARAMS, draw_boards
 from .board import VARIANTS, Answer, Board, groups, seen_runs, violations
@@ -192,111 +192,186 @@ def ladder_reach(board: Board) -> dict[str, int]:
 
 
 # ---------------------------------------------------------------- the stage -----------
-def run_stats(inputs: Mapping[str, Any], params: Mapping[str, Any],
-              progress: Progress) -> dict[str, Any]:
-    boards = inputs["bank"]["boards"]
+def _sizes(boards: list[Mapping[str, Any]]) -> tuple[list[str], dict[str, list[Any]]]:
     sizes = sorted({b["size"] for b in boards}, key=lambda s: int(s.split("x")[0]))
-    by_size = {s: [b for b in boards if b["size"] == s] for s in sizes}
+    return sizes, {s: [b for b in boards if b["size"] == s] for s in sizes}
+
+
+def stats_chunks(inputs: Mapping[str, Any], params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """One chunk per bank size (the per-board figures), per misreading and size, per dial
+    size, the trapdoor and scatter samples (each already seeded by its own name), and per
+    other bank of the spread (plus the shipped bank's own figures)."""
+    sizes, _ = _sizes(inputs["bank"]["boards"])
+    out: list[dict[str, Any]] = [{"key": f"boards/{s}", "size": s} for s in sizes]
+    out += [{"key": f"misread/{name}/{s}", "name": name, "size": s}
+            for name in VARIANTS for s in sizes]
+    out += [{"key": f"dial/{s}", "size": s} for s in params["dial"]]
+    out += [{"key": "trapdoor"}, {"key": "scatter"}]
+    for size, p in params["bank_spread"]["sizes"].items():
+        out.append({"key": f"spread/{size}/ours", "size": size})
+        seeds = spread_seeds(params["seed"], p["seeds"], (BANK_PARAMS["seed"],))
+        out += [{"key": f"spread/{size}/{s}", "size": size, "seed": s} for s in seeds]
+    return out
+
+
+def stats_map(chunk: Mapping[str, Any], inputs: Mapping[str, Any], params: Mapping[str, Any],
+              progress: Progress = no_progress) -> Any:
+    key = chunk["key"]
+    boards = inputs["bank"]["boards"]
+    _, by_size = _sizes(boards)
+    if key.startswith("boards/"):
+        return _board_figures(boards, by_size[chunk["size"]], progress)
+    if key.startswith("misread/"):
+        return _misread_one(by_size[chunk["size"]], VARIANTS[chunk["name"]],
+                            params["misread"]["boards"][chunk["name"]], params["misread"])
+    if key.startswith("dial/"):
+        return _dial_one(params, chunk["size"])
+    if key == "trapdoor":
+        return _trapdoor(params, progress)
+    if key == "scatter":
+        return _scatter(params, by_size, progress)
+    if key.startswith("spread/"):
+        size = chunk["size"]
+        count = params["bank_spread"]["sizes"][size]["boards"]
+        if "seed" not in chunk:
+            ours = [_load(e)[0] for e in by_size[size]]
+            if len(ours) != count:
+                raise ValueError(f"bank_spread: the bank has {len(ours)} {size} boards, "
+                                 f"params say {count}")
+            return ladder_spread(ours)
+        return ladder_spread([b for _, b, _ in draw_boards(chunk["seed"], size, count)])
+    raise ValueError(f"unknown stats chunk {key!r}")
+
+
+def stats_reduce(partials: list[Any], inputs: Mapping[str, Any],
+                 params: Mapping[str, Any]) -> dict[str, Any]:
+    got = {c["key"]: p for c, p in zip(stats_chunks(inputs, params), partials, strict=True)}
+    boards = inputs["bank"]["boards"]
+    sizes, by_size = _sizes(boards)
     data: dict[str, Any] = {"sizes": sizes, "boards": {s: len(by_size[s]) for s in sizes},
                             "total_boards": len(boards)}
-    vis, sand, sight, comp, lad, lake = {}, {}, {}, {}, {}, {}
-    flip_sets: list[frozenset] = []
-    step = 0
-    for s in sizes:
-        entries = by_size[s]
-        nb = len(entries)
-        V = {"numbers": 0, "says": 0, "in_rays": 0, "rays_behind": 0, "hidden": 0,
-             "most_hidden": 0}
-        S = {"pairs": 0, "seen": 0, "none": 0, "blocked": 0, "canal": 0, "unseen_cells": 0}
-        floors, canals, ceilings, sums = [], [], [], []
-        ray_cells, fits, pows, nodes = [], [], [], []
-        reach = {r: 0 for r in RUNGS}
-        completed = {r: 0 for r in RUNGS}
-        free_cells = 0
-        all_cells = 0                # every cell of the grid, numbered cells included
-        lakes_n, loops_n, with_lake, with_loop = [], [], 0, 0
-        most_at = None
-        for e in entries:
-            board, ans = _load(e)
-            step += 1
-            progress(step, len(boards), f"stats {e['id']}")
-            v = visibility(board, ans)
-            if most_at is None or v["most_hidden"] > V["most_hidden"]:
-                most_at = boards.index(e)
-            for k, x in v.items():
-                V[k] = max(V[k], x) if k == "most_hidden" else V[k] + x
-            sl = sightlines(board, ans)
-            if v["hidden"] != sl["blocked"]:
-                raise IdentityError(f"{e['id']}: {v['hidden']} flooded cells hidden behind a "
-                                    f"dry cell, but {sl['blocked']} blocked sightlines")
-            for k in S:
-                S[k] += sl[k]
-            h, w = board.h, board.w
-            total = sum(x for _, _, x in _numbers(board))
-            floors.append((total + 3) // 4)
-            canals.append(ans.mask.bit_count())
-            ceilings.append(h * w - (h // 2) * (w // 2))
-            sums.append(total)
-            for cells, f in composition_counts(board):
-                ray_cells.append(cells)
-                pows.append(2 ** cells)
-                fits.append(f)
-            nodes.append(solve(board).nodes)
-            rr = ladder_reach(board)
-            free = h * w - len(board.clue_cells())
-            free_cells += free
-            all_cells += h * w
-            done = False
-            for rung in RUNGS:
-                reach[rung] += rr[rung]
-                done = done or rr[rung] == free
-                completed[rung] += done
-            lk, lp = lakes_loops(board, ans)
-            lakes_n.append(lk)
-            loops_n.append(lp)
-            with_lake += lk > 0
-            with_loop += lp > 0
-            flip_sets.extend(flips(board, ans))
-        vis[s] = {"says": _r(V["says"] / V["numbers"]), "in_rays": _r(V["in_rays"] / V["numbers"]),
-                  "share": _r(V["says"] / V["in_rays"]),
-                  "rays_behind": _r(V["rays_behind"] / nb),
-                  "rays_behind_total": V["rays_behind"], "hidden_total": V["hidden"],
-                  # per ray with canal behind its first dry cell (the spec's reading) ...
-                  "hidden": _r(V["hidden"] / V["rays_behind"]) if V["rays_behind"] else None,
-                  # ... and per number
-                  "hidden_per_number": _r(V["hidden"] / V["numbers"]),
-                  "most_hidden": V["most_hidden"], "most_hidden_board": most_at}
-        sand[s] = {"floor": _r(statistics.mean(floors)), "canal": _r(statistics.mean(canals)),
-                   "ceiling": _r(statistics.mean(ceilings)),
-                   "per_cell": _r(sum(sums) / sum(canals))}
-        sight[s] = dict(S, blocked_share=_r(S["blocked"] / S["pairs"]),
-                        checked_boards=nb, canal_x4=4 * S["canal"], clue_sum=sum(sums))
-        comp[s] = {"numbers": _r(len(ray_cells) / nb), "ray_cells": _r(statistics.mean(ray_cells)),
-                   # 2 to the mean cell count (the spec's reading), and the mean of 2^cells
-                   "two_pow": _r(2 ** statistics.mean(ray_cells), 1),
-                   "two_pow_mean": _r(statistics.mean(pows), 1),
-                   "fits": _r(statistics.mean(fits)),
-                   "nodes_median": statistics.median_low(nodes), "nodes_worst": max(nodes),
-                   "nodes_total": sum(nodes)}
-        # cells: share of the cells without a number; cells_all: share of all h*w cells
-        # with each numbered cell counted as decided from the start
-        lad[s] = {r: {"cells": _r(reach[r] / free_cells),
-                      "cells_all": _r((reach[r] + all_cells - free_cells) / all_cells),
-                      "boards": completed[r]} for r in RUNGS}
-        hw = entries[0]["h"] * entries[0]["w"]
-        lake[s] = {"canal": _r(statistics.mean(canals)),
-                   "share": _r(statistics.mean(canals) / hw),
-                   "lakes": _r(statistics.mean(lakes_n)), "with_lake": with_lake,
-                   "loops": _r(statistics.mean(loops_n)), "with_loop": with_loop}
-    data.update(visibility=vis, sandwich=sand, sightlines=sight, compositions=comp,
-                ladder=lad, lakes=lake)
-    data["flips"] = _flip_table(flip_sets)
-    data["misread"] = _misread(by_size, params["misread"], progress)
-    data["dial"] = _dial(params, progress)
-    data["trapdoor"] = _trapdoor(params, progress)
-    data["scatter"] = _scatter(params, by_size, progress)
-    data["bank_spread"] = _bank_spread(params, by_size, progress)
+    names = ("visibility", "sandwich", "sightlines", "compositions", "ladder", "lakes")
+    data.update({n: {s: got[f"boards/{s}"][n] for s in sizes} for n in names})
+    data["flips"] = _flip_table([frozenset(f) for s in sizes for f in got[f"boards/{s}"]["flips"]])
+    misread: dict[str, Any] = {"cap": params["misread"]["cap"]}
+    for name in VARIANTS:
+        misread[name] = {s: got[f"misread/{name}/{s}"] for s in sizes}
+    data["misread"] = misread
+    data["dial"] = {s: got[f"dial/{s}"] for s in params["dial"]}
+    data["trapdoor"] = got["trapdoor"]
+    data["scatter"] = got["scatter"]
+    spread = {}
+    for size, p in params["bank_spread"]["sizes"].items():
+        seeds = spread_seeds(params["seed"], p["seeds"], (BANK_PARAMS["seed"],))
+        spread[size] = _spread_table({"size": size, **p}, got[f"spread/{size}/ours"],
+                                     [(s, got[f"spread/{size}/{s}"]) for s in seeds])
+    data["bank_spread"] = spread
     return data
+
+
+def run_stats(inputs: Mapping[str, Any], params: Mapping[str, Any],
+              progress: Progress = no_progress) -> dict[str, Any]:
+    """The whole stats stage in this process (the pipeline runs it chunk by chunk)."""
+    chunks = stats_chunks(inputs, params)
+    partials = []
+    for i, c in enumerate(chunks):
+        partials.append(stats_map(c, inputs, params))
+        progress(i + 1, len(chunks), c["key"])
+    return stats_reduce(partials, inputs, params)
+
+
+def _board_figures(boards: list[Any], entries: list[Any], progress: Progress) -> dict[str, Any]:
+    """The per-board figures of one bank size: visibility, sandwich, sightlines,
+    compositions, ladder reach, lakes, and the flip sets of every board."""
+    flip_sets: list[frozenset] = []
+    vis, sand, sight, comp, lad, lake = {}, {}, {}, {}, {}, {}
+    s = entries[0]["size"]
+    nb = len(entries)
+    V = {"numbers": 0, "says": 0, "in_rays": 0, "rays_behind": 0, "hidden": 0,
+         "most_hidden": 0}
+    S = {"pairs": 0, "seen": 0, "none": 0, "blocked": 0, "canal": 0, "unseen_cells": 0}
+    floors, canals, ceilings, sums = [], [], [], []
+    ray_cells, fits, pows, nodes = [], [], [], []
+    reach = {r: 0 for r in RUNGS}
+    completed = {r: 0 for r in RUNGS}
+    free_cells = 0
+    all_cells = 0                # every cell of the grid, numbered cells included
+    lakes_n, loops_n, with_lake, with_loop = [], [], 0, 0
+    most_at = None
+    for step, e in enumerate(entries, start=1):
+        board, ans = _load(e)
+        progress(step, len(entries), f"stats {e['id']}")
+        v = visibility(board, ans)
+        if most_at is None or v["most_hidden"] > V["most_hidden"]:
+            most_at = boards.index(e)
+        for k, x in v.items():
+            V[k] = max(V[k], x) if k == "most_hidden" else V[k] + x
+        sl = sightlines(board, ans)
+        if v["hidden"] != sl["blocked"]:
+            raise IdentityError(f"{e['id']}: {v['hidden']} flooded cells hidden behind a "
+                                f"dry cell, but {sl['blocked']} blocked sightlines")
+        for k in S:
+            S[k] += sl[k]
+        h, w = board.h, board.w
+        total = sum(x for _, _, x in _numbers(board))
+        floors.append((total + 3) // 4)
+        canals.append(ans.mask.bit_count())
+        ceilings.append(h * w - (h // 2) * (w // 2))
+        sums.append(total)
+        for cells, f in composition_counts(board):
+            ray_cells.append(cells)
+            pows.append(2 ** cells)
+            fits.append(f)
+        nodes.append(solve(board).nodes)
+        rr = ladder_reach(board)
+        free = h * w - len(board.clue_cells())
+        free_cells += free
+        all_cells += h * w
+        done = False
+        for rung in RUNGS:
+            reach[rung] += rr[rung]
+            done = done or rr[rung] == free
+            completed[rung] += done
+        lk, lp = lakes_loops(board, ans)
+        lakes_n.append(lk)
+        loops_n.append(lp)
+        with_lake += lk > 0
+        with_loop += lp > 0
+        flip_sets.extend(flips(board, ans))
+    vis[s] = {"says": _r(V["says"] / V["numbers"]), "in_rays": _r(V["in_rays"] / V["numbers"]),
+              "share": _r(V["says"] / V["in_rays"]),
+              "rays_behind": _r(V["rays_behind"] / nb),
+              "rays_behind_total": V["rays_behind"], "hidden_total": V["hidden"],
+              # per ray with canal behind its first dry cell (the spec's reading) ...
+              "hidden": _r(V["hidden"] / V["rays_behind"]) if V["rays_behind"] else None,
+              # ... and per number
+              "hidden_per_number": _r(V["hidden"] / V["numbers"]),
+              "most_hidden": V["most_hidden"], "most_hidden_board": most_at}
+    sand[s] = {"floor": _r(statistics.mean(floors)), "canal": _r(statistics.mean(canals)),
+               "ceiling": _r(statistics.mean(ceilings)),
+               "per_cell": _r(sum(sums) / sum(canals))}
+    sight[s] = dict(S, blocked_share=_r(S["blocked"] / S["pairs"]),
+                    checked_boards=nb, canal_x4=4 * S["canal"], clue_sum=sum(sums))
+    comp[s] = {"numbers": _r(len(ray_cells) / nb), "ray_cells": _r(statistics.mean(ray_cells)),
+               # 2 to the mean cell count (the spec's reading), and the mean of 2^cells
+               "two_pow": _r(2 ** statistics.mean(ray_cells), 1),
+               "two_pow_mean": _r(statistics.mean(pows), 1),
+               "fits": _r(statistics.mean(fits)),
+               "nodes_median": statistics.median_low(nodes), "nodes_worst": max(nodes),
+               "nodes_total": sum(nodes)}
+    # cells: share of the cells without a number; cells_all: share of all h*w cells
+    # with each numbered cell counted as decided from the start
+    lad[s] = {r: {"cells": _r(reach[r] / free_cells),
+                  "cells_all": _r((reach[r] + all_cells - free_cells) / all_cells),
+                  "boards": completed[r]} for r in RUNGS}
+    hw = entries[0]["h"] * entries[0]["w"]
+    lake[s] = {"canal": _r(statistics.mean(canals)),
+               "share": _r(statistics.mean(canals) / hw),
+               "lakes": _r(statistics.mean(lakes_n)), "with_lake": with_lake,
+               "loops": _r(statistics.mean(loops_n)), "with_loop": with_loop}
+    return {"visibility": vis[s], "sandwich": sand[s], "sightlines": sight[s],
+            "compositions": comp[s], "ladder": lad[s], "lakes": lake[s],
+            "flips": [sorted(f) for f in flip_sets]}
 
 
 def _flip_table(fs: list[frozenset]) -> dict[str, Any]:
@@ -311,57 +386,62 @@ def _flip_table(fs: list[frozenset]) -> dict[str, Any]:
     return out
 
 
-def _misread(by_size, p, progress) -> dict[str, Any]:
+def _misread_one(entries: list[Any], rules: Any, boards: int, p: Mapping[str, Any]
+                 ) -> dict[str, Any]:
+    """One misreading of the rules on the first ``boards`` banked boards of one size."""
+    chosen = entries[:boards]
+    legal = unique = none = capped = 0
+    counts: list[int] = []
+    flags: list[bool] = []
+    for e in chosen:
+        board, ans = _load(e)
+        legal += not violations(board, ans, rules)
+        res = solve(board, limit=p["cap"], rules=rules, node_cap=p["node_cap"])
+        n = len(res.solutions)
+        hit_cap = n >= p["cap"] or res.stats.get("capped", False)
+        capped += hit_cap
+        flags.append(bool(hit_cap))
+        counts.append(n)
+        unique += n == 1 and not hit_cap
+        none += n == 0 and not hit_cap
+    # a capped count is a lower bound, so the median of the counts found is a lower
+    # bound of the true median; exact unless a board at or below it was capped
+    med = statistics.median_low(counts)
+    low_capped = any(f for c, f in zip(counts, flags) if c <= med)
+    return {"boards": len(chosen), "legal": legal, "median": med,
+            "median_capped": low_capped, "unique": unique, "none": none, "capped": capped}
+
+
+def _misread(by_size, p, progress=no_progress) -> dict[str, Any]:
+    """Every misreading on every size (what the chunks ``misread/<name>/<size>`` build)."""
     out: dict[str, Any] = {"cap": p["cap"]}
     for name, rules in VARIANTS.items():
-        out[name] = {}
-        for s, entries in by_size.items():
-            chosen = entries[: p["boards"][name]]
-            legal = unique = none = capped = 0
-            counts: list[int] = []
-            flags: list[bool] = []
-            for i, e in enumerate(chosen):
-                progress(i, len(chosen), f"misread {name} {s}")
-                board, ans = _load(e)
-                legal += not violations(board, ans, rules)
-                res = solve(board, limit=p["cap"], rules=rules, node_cap=p["node_cap"])
-                n = len(res.solutions)
-                hit_cap = n >= p["cap"] or res.stats.get("capped", False)
-                capped += hit_cap
-                flags.append(bool(hit_cap))
-                counts.append(n)
-                unique += n == 1 and not hit_cap
-                none += n == 0 and not hit_cap
-            # a capped count is a lower bound, so the median of the counts found is a lower
-            # bound of the true median; exact unless a board at or below it was capped
-            med = statistics.median_low(counts)
-            low_capped = any(f for c, f in zip(counts, flags) if c <= med)
-            out[name][s] = {"boards": len(chosen), "legal": legal, "median": med,
-                            "median_capped": low_capped, "unique": unique,
-                            "none": none, "capped": capped}
+        out[name] = {s: _misread_one(entries, rules, p["boards"][name], p)
+                     for s, entries in by_size.items()}
     return out
 
 
-def _dial(params, progress) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for s, p in params["dial"].items():
-        h, w = (int(x) for x in s.split("x"))
-        rng = random.Random(f"{params['seed']}-dial-{s}")
-        rows = {"full": 0, **{str(k): 0 for k in p["keep"]}}
-        for i in range(p["draws"]):
-            progress(i, p["draws"], f"dial {s}")
-            mask = random_canal(rng, h, w, rng.uniform(0.45, 0.55))
-            full = full_board(h, w, mask)
-            cells = full.clue_cells()
-            rng.shuffle(cells)
-            rows["full"] += len(solve(full, limit=2).solutions) == 1
-            for k in p["keep"]:
-                b = with_clues(full, set(cells[:k]))
-                rows[str(k)] += len(solve(b, limit=2).solutions) == 1
-        out[s] = {"draws": p["draws"], "keep": list(p["keep"]),
-                  "rows": {k: {"unique": v, "rate": _r(v / p["draws"])}
-                           for k, v in rows.items()}}
-    return out
+def _dial(params, progress=no_progress) -> dict[str, Any]:
+    return {s: _dial_one(params, s) for s in params["dial"]}
+
+
+def _dial_one(params: Mapping[str, Any], s: str) -> dict[str, Any]:
+    """Clues kept from fully numbered random boards of one size: how many stay unique."""
+    p = params["dial"][s]
+    h, w = (int(x) for x in s.split("x"))
+    rng = random.Random(f"{params['seed']}-dial-{s}")
+    rows = {"full": 0, **{str(k): 0 for k in p["keep"]}}
+    for _i in range(p["draws"]):
+        mask = random_canal(rng, h, w, rng.uniform(0.45, 0.55))
+        full = full_board(h, w, mask)
+        cells = full.clue_cells()
+        rng.shuffle(cells)
+        rows["full"] += len(solve(full, limit=2).solutions) == 1
+        for k in p["keep"]:
+            b = with_clues(full, set(cells[:k]))
+            rows[str(k)] += len(solve(b, limit=2).solutions) == 1
+    return {"draws": p["draws"], "keep": list(p["keep"]),
+            "rows": {k: {"unique": v, "rate": _r(v / p["draws"])} for k, v in rows.items()}}
 
 
 def _unseen(board: Board, ans: Answer) -> int:
@@ -375,7 +455,7 @@ def _unseen(board: Board, ans: Answer) -> int:
     return ans.mask & ~seen
 
 
-def _trapdoor(params, progress) -> dict[str, Any]:
+def _trapdoor(params, progress=no_progress) -> dict[str, Any]:
     p = params["trapdoor"]
     h, w = (int(x) for x in p["size"].split("x"))
     rng = random.Random(f"{params['seed']}-trapdoor")
@@ -399,7 +479,7 @@ def _trapdoor(params, progress) -> dict[str, Any]:
             "moving_unseen": moving_unseen}
 
 
-def _scatter(params, by_size, progress) -> dict[str, Any]:
+def _scatter(params, by_size, progress=no_progress) -> dict[str, Any]:
     p = params["scatter"]
     h, w = (int(x) for x in p["size"].split("x"))
     rng = random.Random(f"{params['seed']}-scatter")
@@ -477,13 +557,16 @@ def bank_spread(p: Mapping[str, Any], seed: Any, ours: list[Board], progress: Pr
         raise ValueError(f"bank_spread: the bank has {len(ours)} {size} boards, "
                          f"params say {count}")
     seeds = spread_seeds(seed, p["seeds"], exclude)
-    mine = ladder_spread(ours)
     others = []
     for i, s in enumerate(seeds):
-        figs = ladder_spread([b for _, b, _ in draw_boards(s, size, count)])
-        others.append((s, figs))
+        others.append((s, ladder_spread([b for _, b, _ in draw_boards(s, size, count)])))
         progress(i + 1, len(seeds), f"bank_spread seed {i + 1}/{len(seeds)}")
+    return _spread_table(p, ladder_spread(ours), others)
 
+
+def _spread_table(p: Mapping[str, Any], mine: Mapping[str, Any],
+                  others: list[tuple[int, Any]]) -> dict[str, Any]:
+    """Rank the shipped bank's figures among the other banks'."""
     def strip(f: Mapping[str, Any]) -> dict[str, Any]:
         return {r: {"cells_all": f[r]["cells_all"], "boards": f[r]["boards"]}
                 for r in SPREAD_RUNGS}
@@ -500,17 +583,8 @@ def bank_spread(p: Mapping[str, Any], seed: Any, ours: list[Board], progress: Pr
              for r in SPREAD_RUNGS}
     hardest = all(f[r]["decided"] > mine[r]["decided"] for _, f in others
                   for r in SPREAD_RUNGS)
-    return {"size": size, "boards": count, "others": len(seeds), "banks": len(seeds) + 1,
-            "seeds": seeds, "ours": strip(mine),
+    seeds = [s for s, _ in others]
+    return {"size": p["size"], "boards": p["boards"], "others": len(seeds),
+            "banks": len(seeds) + 1, "seeds": seeds, "ours": strip(mine),
             "per_seed": [{"seed": s, **strip(f)} for s, f in others],
             "spread": spread, "rank": ranks, "hardest": hardest}
-
-
-def _bank_spread(params, by_size, progress) -> dict[str, Any]:
-    """``bank_spread`` for each size listed in the params, keyed by size."""
-    out: dict[str, Any] = {}
-    for size, p in params["bank_spread"]["sizes"].items():
-        ours = [_load(e)[0] for e in by_size[size]]
-        out[size] = bank_spread({"size": size, **p}, params["seed"], ours, progress,
-                                exclude=(BANK_PARAMS["seed"],))
-    return out

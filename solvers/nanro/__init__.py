@@ -18,7 +18,17 @@ from .ladder import RUNGS, solve
 from .partial import irreparable
 from .presentation import PLAY, RUNG_NAMES, draw_board
 from .rules import RULES, violations
-from .stages import BANK_PARAMS, LEDGER_PARAMS, STATS_PARAMS, bank, stats
+from .stages import (
+    BANK_PARAMS,
+    LEDGER_PARAMS,
+    STATS_PARAMS,
+    bank_chunks,
+    bank_map,
+    bank_reduce,
+    stats_chunks,
+    stats_map,
+    stats_reduce,
+)
 from .timing import TIMING_PARAMS, timing
 
 PUZZLE = Puzzle(
@@ -41,8 +51,10 @@ PUZZLE = Puzzle(
     draw_board=draw_board,
     play=PLAY,
     stages=(
-        Stage("bank", bank, BANK_PARAMS),
-        Stage("stats", stats, STATS_PARAMS, deps=("bank",)),
+        Stage("bank", None, BANK_PARAMS, chunks=bank_chunks, map=bank_map,
+              reduce=bank_reduce),
+        Stage("stats", None, STATS_PARAMS, deps=("bank",), chunks=stats_chunks, map=stats_map,
+              reduce=stats_reduce),
         Stage("ledger", "solvers.nanro.stages:ledger", LEDGER_PARAMS),
         Stage("timing", timing, TIMING_PARAMS, deps=("bank",)),
     ),

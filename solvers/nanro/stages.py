@@ -3,14 +3,12 @@ counts of small empty region maps)."""
 
 from __future__ import annotations
 
-import multiprocessing
-import os
 import random
 import statistics
 from collections.abc import Mapping
 from typing import Any
 
-from solvers.common import Progress, no_progress
+from solvers.common import Progress, chunk_seed, no_progress
 
 from .board import Answer, Board
 from .brute import brute
@@ -27,6 +25,7 @@ from .studies import (
     halves,
     hw,
     increments,
+    qkey,
     section_a,
 )
 
@@ -58,54 +57,64 @@ STATS_PARAMS: dict[str, Any] = {
                   "boards": 200, "brute_cap": 50000, "brute_cells": 36,
                   "exception_cap": 3000000},
     "example": {"size": "6x6", "level": "reach"},
-    "workers": 2,
-}
+    }
 LEDGER_PARAMS: dict[str, Any] = {"grids": [[2, 2], [2, 3], [2, 4], [3, 3]]}
+
+
+def bank_chunks(inputs: Mapping[str, Any], params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """One chunk per (size, grade): its boards drawn from a generator seeded by the key."""
+    return [{"key": f"{size}/{lv}", "size": size, "grade": lv}
+            for size in params["sizes"] for lv in LADDER]
+
+
+def bank_map(chunk: Mapping[str, Any], inputs: Mapping[str, Any], params: Mapping[str, Any],
+             progress: Progress = no_progress) -> list[dict[str, Any]]:
+    """``per_grade`` boards of one size whose grade (the weakest rung that completes them)
+    is the chunk's: a fresh partition and answer for each attempt, clues revealed for that
+    grade and minimised. Each is proved unique before it ships."""
+    size, target = chunk["size"], chunk["grade"]
+    rng = random.Random(chunk_seed(params["seed"], chunk["key"]))
+    h, w = hw(size)
+    have: list[dict[str, Any]] = []
+    while len(have) < params["per_grade"]:
+        made = make_answer(h, w, rng)
+        if made is None:
+            continue
+        empty, ans = made
+        b = reveal(empty, ans, LEVEL[target], rng)
+        if b is None or grade(b) != target:
+            continue
+        c, _, capped = count_answers(b, params["prove_cap"])
+        if capped or c != 1:
+            raise ValueError(f"a {size} board made for {target} is not unique")
+        br = brute(b, limit=2, cap=params["brute_cap"])
+        entry = bank_entry(b, ans, "", target)
+        entry["brute"] = {"answers": len(br.solutions), "nodes": br.nodes,
+                          "capped": bool(br.stats["capped"])}
+        if not br.stats["capped"] and len(br.solutions) != 1:
+            raise ValueError(f"the region product disagrees on a {size} board")
+        have.append(entry)
+    return have
+
+
+def bank_reduce(partials: list[Any], inputs: Mapping[str, Any],
+                params: Mapping[str, Any]) -> dict[str, Any]:
+    """Boards per size in ladder order, numbered from 1."""
+    boards = []
+    it = iter(partials)
+    for size in params["sizes"]:
+        k = 0
+        for _lv in LADDER:
+            for e in next(it):
+                k += 1
+                boards.append({**e, "id": f"{size}-{k:02d}"})
+    return finish_bank({"boards": boards}, params)
 
 
 def bank(inputs: Mapping[str, Any], params: Mapping[str, Any],
          progress: Progress = no_progress) -> dict[str, Any]:
-    """Per size, boards of every grade count … probe: a fresh partition and answer for
-    each attempt, clues revealed for a target grade and minimised; the board's grade is
-    the weakest rung that completes it. Each is proved unique before it ships."""
-    rng = random.Random(params["seed"])
-    per = params["per_grade"]
-    boards = []
-    total = len(params["sizes"]) * per * len(LADDER)
-    for size in params["sizes"]:
-        h, w = hw(size)
-        have: dict[str, list[dict[str, Any]]] = {lv: [] for lv in LADDER}
-        while any(len(v) < per for v in have.values()):
-            target = next(lv for lv in LADDER if len(have[lv]) < per)
-            made = make_answer(h, w, rng)
-            if made is None:
-                continue
-            empty, ans = made
-            b = reveal(empty, ans, LEVEL[target], rng)
-            if b is None:
-                continue
-            gr = grade(b)
-            if gr not in have or len(have[gr]) >= per:
-                continue
-            c, _, capped = count_answers(b, params["prove_cap"])
-            if capped or c != 1:
-                raise ValueError(f"a {size} board made for {target} is not unique")
-            br = brute(b, limit=2, cap=params["brute_cap"])
-            entry = bank_entry(b, ans, "", gr)
-            entry["brute"] = {"answers": len(br.solutions), "nodes": br.nodes,
-                              "capped": bool(br.stats["capped"])}
-            if not br.stats["capped"] and len(br.solutions) != 1:
-                raise ValueError(f"the region product disagrees on a {size} board")
-            have[gr].append(entry)
-            progress(sum(len(v) for v in have.values()) + len(boards), total,
-                     f"bank {size} {gr}")
-        k = 0
-        for lv in LADDER:
-            for e in have[lv]:
-                k += 1
-                e["id"] = f"{size}-{k:02d}"
-                boards.append(e)
-    return finish_bank({"boards": boards}, params)
+    chunks = bank_chunks(inputs, params)
+    return bank_reduce([bank_map(c, inputs, params) for c in chunks], inputs, params)
 
 
 def _bank_summary(bank_data: Mapping[str, Any]) -> dict[str, Any]:
@@ -146,64 +155,98 @@ def _example(params: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
                     "regions": b.region_count()}
 
 
-def stats(inputs: Mapping[str, Any], params: Mapping[str, Any],
-          progress: Progress = no_progress) -> dict[str, Any]:
-    rng = random.Random(params["seed"])
-    cap = params["cap"]
-    steps = 8
-    done = 0
-
-    def tick(note: str) -> None:
-        nonlocal done
-        done += 1
-        progress(done, steps, note)
-
-    seeds = [rng.random() for _ in range(7)]
-    a, d = params["section_a"], params["dial"]
-    jobs: dict[str, tuple[Any, ...]] = {
-        "example": (_example, params["example"], random.Random(seeds[0])),
-        "halves": (halves, params["halves"]["sizes"], params["halves"]["qs"], cap,
-                   random.Random(seeds[1])),
-        "budget": (budget, params["budget"]["sizes"], params["budget"]["boards"], cap,
-                   random.Random(seeds[2])),
-        "increments": (increments, params["increments"], cap, random.Random(seeds[3])),
-        "ablation": (ablation, params["ablation"], random.Random(seeds[4])),
-        "dial": (dial, d["size"], d["q"], d["ranges"], d["boards"], cap,
-                 random.Random(seeds[5])),
-        "law": (section_a, a["sizes"], a["qs"], a["boards"], cap, a["brute_cap"],
-                a["brute_cells"], a["exception_cap"], random.Random(seeds[6])),
-    }
-    out: dict[str, Any] = {"rungs": list(RUNGS), "bank": _bank_summary(inputs["bank"])}
-    # independent studies, each with its own seeded RNG: the same figures whether they
-    # run one after another or side by side on the machine's cores
-    workers = max(1, min(params.get("workers", 1), os.cpu_count() or 1))
-    if workers == 1:
-        for name, job in jobs.items():
-            out[name] = _run(job)
-            tick(name)
-    else:
-        ctx = multiprocessing.get_context("fork")
-        with ctx.Pool(workers) as pool:
-            # the longest first, so the two cores finish together
-            order = ["law", "halves", "budget", "increments", "ablation", "dial", "example"]
-            pending = {name: pool.apply_async(_run, (jobs[name],)) for name in order}
-            for name in order:
-                out[name] = pending[name].get()
-                tick(name)
-    out["derived"] = _derived(out)
-    tick("done")
+def stats_chunks(inputs: Mapping[str, Any], params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """One chunk per study and size (or q, or row of the study's table), each seeded by
+    chunk_seed(stage seed, key), so the figures do not depend on how the chunks run."""
+    out: list[dict[str, Any]] = [{"key": "bank"}, {"key": "example"}]
+    out += [{"key": f"halves/{qkey(q)}/{size}", "q": q, "size": size}
+            for q in params["halves"]["qs"] for size in params["halves"]["sizes"]]
+    out += [{"key": f"budget/{size}", "size": size} for size in params["budget"]["sizes"]]
+    out += [{"key": f"increments/{i}", "i": i} for i in range(len(params["increments"]))]
+    out += [{"key": f"ablation/{i}", "i": i} for i in range(len(params["ablation"]))]
+    out += [{"key": f"dial/{i}", "i": i} for i in range(len(params["dial"]["ranges"]))]
+    a = params["section_a"]
+    out += [{"key": f"law/{size}/{qkey(q)}", "size": size, "q": q}
+            for size in a["sizes"] for q in a["qs"]]
     return out
 
 
+def stats_map(chunk: Mapping[str, Any], inputs: Mapping[str, Any], params: Mapping[str, Any],
+              progress: Progress = no_progress) -> Any:
+    key = chunk["key"]
+    kind = key.split("/")[0]
+    rng = random.Random(chunk_seed(params["seed"], key))
+    cap = params["cap"]
+    if kind == "bank":
+        return _bank_summary(inputs["bank"])
+    if kind == "example":
+        return _example(params["example"], rng)
+    if kind == "halves":
+        size, q = chunk["size"], chunk["q"]
+        got = halves({size: params["halves"]["sizes"][size]}, [q], cap, rng, _quiet)
+        return got[qkey(q)]["sizes"][size]
+    if kind == "budget":
+        return budget([chunk["size"]], params["budget"]["boards"], cap, rng,
+                      _quiet)[chunk["size"]]
+    if kind == "increments":
+        return increments([params["increments"][chunk["i"]]], cap, rng, _quiet)[0]
+    if kind == "ablation":
+        row = params["ablation"][chunk["i"]]
+        return ablation([row], rng, _quiet)[row["size"]]
+    if kind == "dial":
+        d = params["dial"]
+        return dial(d["size"], d["q"], [d["ranges"][chunk["i"]]], d["boards"], cap, rng,
+                    _quiet)["rows"][0]
+    if kind == "law":
+        a = params["section_a"]
+        return section_a([chunk["size"]], [chunk["q"]], a["boards"], cap, a["brute_cap"],
+                         a["brute_cells"], a["exception_cap"], rng, _quiet)
+    raise ValueError(f"unknown stats chunk {key!r}")
+
+
+def _merge_law(parts: list[dict[str, Any]]) -> dict[str, Any]:
+    """Section A from its (size, q) cells, in order: sums, exceptions and cells joined."""
+    out: dict[str, Any] = {"boards": 0, "holds": 0, "exceptions": [], "exception_count": 0,
+                           "probe_not_unique": 0, "search_capped": 0, "cells": {},
+                           "agreement": {k: 0 for k in parts[0]["agreement"]}}
+    for p in parts:
+        for k in ("boards", "holds", "exception_count", "probe_not_unique", "search_capped"):
+            out[k] += p[k]
+        out["exceptions"] += p["exceptions"]
+        out["cells"].update(p["cells"])
+        for k, v in p["agreement"].items():
+            out["agreement"][k] += v
+    return out
+
+
+def stats_reduce(partials: list[Any], inputs: Mapping[str, Any],
+                 params: Mapping[str, Any]) -> dict[str, Any]:
+    got = {c["key"]: p for c, p in zip(stats_chunks(inputs, params), partials, strict=True)}
+    h, a, d = params["halves"], params["section_a"], params["dial"]
+    out: dict[str, Any] = {"rungs": list(RUNGS), "bank": got["bank"], "example": got["example"]}
+    out["halves"] = {qkey(q): {"q": q, "sizes": {size: got[f"halves/{qkey(q)}/{size}"]
+                                                 for size in h["sizes"]}} for q in h["qs"]}
+    out["budget"] = {size: got[f"budget/{size}"] for size in params["budget"]["sizes"]}
+    out["increments"] = [got[f"increments/{i}"] for i in range(len(params["increments"]))]
+    out["ablation"] = {row["size"]: got[f"ablation/{i}"]
+                       for i, row in enumerate(params["ablation"])}
+    out["dial"] = {"size": d["size"], "q": d["q"],
+                   "rows": [got[f"dial/{i}"] for i in range(len(d["ranges"]))]}
+    out["law"] = _merge_law([got[f"law/{size}/{qkey(q)}"]
+                             for size in a["sizes"] for q in a["qs"]])
+    out["derived"] = _derived(out)
+    return out
+
+
+def stats(inputs: Mapping[str, Any], params: Mapping[str, Any],
+          progress: Progress = no_progress) -> dict[str, Any]:
+    """The whole stats stage in this process (the pipeline runs it chunk by chunk)."""
+    chunks = stats_chunks(inputs, params)
+    return stats_reduce([stats_map(c, inputs, params) for c in chunks], inputs, params)
+
+
 def _quiet(note: str) -> None:
-    """Progress inside a study run apart (its caller reports when it is done)."""
-
-
-def _run(job: tuple[Any, ...]) -> Any:
-    fn, *args = job
-    if fn is _example:
-        return fn(*args)
-    return fn(*args, _quiet)
+    """Progress inside a study (the pipeline counts chunks instead)."""
 
 
 def _derived(out: dict[str, Any]) -> dict[str, Any]:

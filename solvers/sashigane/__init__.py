@@ -15,7 +15,7 @@ from .board import Answer, Board
 from .codec import decode, encode
 from .draw import answer_rows, draw_board, render_board
 from .ladder import RUNGS, size_budget, solve
-from .params import BANK_PARAMS, LEDGER_PARAMS, STATS_PARAMS
+from .params import BANK_PARAMS, LEDGER_PARAMS, STATS_PARAMS, SURVEY_BEYOND_PARAMS
 from .partial import irreparable
 from .play import PLAY
 from .rules import RULES, violations
@@ -50,13 +50,26 @@ PUZZLE = Puzzle(
     draw_board=draw_board,
     play=PLAY,
     stages=(
-        Stage("bank", "solvers.sashigane.stages:bank", BANK_PARAMS),
-        Stage("stats", "solvers.sashigane.stages:stats", STATS_PARAMS, deps=("bank",)),
-        Stage("ledger", "solvers.sashigane.ledger:ledger", LEDGER_PARAMS),
+        Stage("bank", None, BANK_PARAMS, chunks="solvers.sashigane.stages:bank_chunks",
+              map="solvers.sashigane.stages:bank_map",
+              reduce="solvers.sashigane.stages:bank_reduce"),
+        Stage("stats", None, STATS_PARAMS, deps=("bank",),
+              chunks="solvers.sashigane.stages:stats_chunks",
+              map="solvers.sashigane.stages:stats_map",
+              reduce="solvers.sashigane.stages:stats_reduce"),
+        Stage("ledger", None, LEDGER_PARAMS, chunks="solvers.sashigane.ledger:ledger_chunks",
+              map="solvers.sashigane.ledger:ledger_map",
+              reduce="solvers.sashigane.ledger:ledger_reduce"),
         Stage("timing", "solvers.sashigane.timing:timing", {"repeats": 3}, deps=("bank",)),
     ),
     brute_max_cells=144,
     irreparable=irreparable,
+    on_request=(
+        Stage("survey_beyond", None, SURVEY_BEYOND_PARAMS,
+              chunks="solvers.sashigane.stages:survey_beyond_chunks",
+              map="solvers.sashigane.stages:survey_beyond_map",
+              reduce="solvers.sashigane.stages:survey_beyond_reduce"),
+    ),
 )
 
 __all__ = ["PUZZLE", "RULES", "RUNGS", "Answer", "Board", "PlaySpec", "brute", "decode",

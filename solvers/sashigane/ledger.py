@@ -31,45 +31,53 @@ def a052537(n: int) -> list[int]:
     return a[:n + 1]
 
 
-def ledger(inputs: Mapping[str, Any], params: Mapping[str, Any],
-           progress: Progress = no_progress) -> dict[str, Any]:
+def ledger_chunks(inputs: Mapping[str, Any], params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """One chunk per row of the table (h×1 … h×n), one per size past it."""
     table = {int(k): v for k, v in params["table"].items()}
-    total = sum(table.values()) + len(params["beyond"])
-    done = 0
+    return ([{"key": f"row/{h}", "h": h, "n": n} for h, n in sorted(table.items())]
+            + [{"key": f"beyond/{size}", "size": size} for size in params["beyond"]])
+
+
+def ledger_map(chunk: Mapping[str, Any], inputs: Mapping[str, Any], params: Mapping[str, Any],
+               progress: Progress = no_progress) -> Any:
+    if "size" in chunk:
+        h, w = (int(x) for x in chunk["size"].split("x"))
+        n, most = count(h, w)
+        return {"h": h, "w": w, "tilings": n, "most_pieces": most, "bound": h * w // 3}
+    h = chunk["h"]
+    cells = {}
+    for w in range(1, chunk["n"] + 1):
+        n, most = count_tilings(h, w)
+        tm, tmost = count(h, w)
+        entry: dict[str, Any] = {"h": h, "w": w, "tilings": n, "transfer": tm,
+                                 "most_pieces": most if n else None,
+                                 "bound": h * w // 3,
+                                 "transfer_agrees": tm == n and (tmost == most or n == 0)}
+        if h * w > params["transpose_from"]:
+            tn, _ = count_tilings(w, h)
+            entry["transposed"] = tn
+            entry["transpose_agrees"] = tn == n
+        cells[f"{h}x{w}"] = entry
+    return cells
+
+
+def ledger_reduce(partials: list[Any], inputs: Mapping[str, Any],
+                  params: Mapping[str, Any]) -> dict[str, Any]:
+    got = {c["key"]: p for c, p in zip(ledger_chunks(inputs, params), partials, strict=True)}
+    table = {int(k): v for k, v in params["table"].items()}
     rows: dict[str, Any] = {}
     cells: dict[str, Any] = {}
-    for h, nmax in sorted(table.items()):
-        row = []
-        for w in range(1, nmax + 1):
-            n, most = count_tilings(h, w)
-            tm, tmost = count(h, w)
-            entry: dict[str, Any] = {"h": h, "w": w, "tilings": n, "transfer": tm,
-                                     "most_pieces": most if n else None,
-                                     "bound": h * w // 3,
-                                     "transfer_agrees": tm == n and (tmost == most or n == 0)}
-            if h * w > params["transpose_from"]:
-                tn, _ = count_tilings(w, h)
-                entry["transposed"] = tn
-                entry["transpose_agrees"] = tn == n
-            row.append(n)
-            cells[f"{h}x{w}"] = entry
-            done += 1
-            progress(done, total, f"tilings {h}x{w}")
-        rows[str(h)] = row
-    beyond = {}
-    for size in params["beyond"]:
-        h, w = (int(x) for x in size.split("x"))
-        n, most = count(h, w)
-        beyond[size] = {"h": h, "w": w, "tilings": n, "most_pieces": most,
-                        "bound": h * w // 3}
-        done += 1
-        progress(done, total, f"tilings {size}")
+    for h in sorted(table):
+        part = got[f"row/{h}"]
+        cells.update(part)
+        rows[str(h)] = [e["tilings"] for e in part.values()]
+    beyond = {size: got[f"beyond/{size}"] for size in params["beyond"]}
     two = rows["2"]
     gf = a052537(len(two))
     recurrence = all(two[i] == two[i - 1] + 2 * two[i - 3] for i in range(3, len(two)))
     checked = [c for c in cells.values() if "transposed" in c]
     square = [cells[f"{k}x{k}"]["tilings"] if f"{k}x{k}" in cells else count_tilings(k, k)[0]
-              for k in range(1, 7)]
+              for k in range(1, params.get("square_upto", 6) + 1)]
     at_bound = [k for k, c in {**cells, **beyond}.items()
                 if c["tilings"] and c["most_pieces"] == c["bound"]]
     return {
@@ -86,3 +94,10 @@ def ledger(inputs: Mapping[str, Any], params: Mapping[str, Any],
                        "sizes_at_bound": len(at_bound),
                        "sizes": len([c for c in {**cells, **beyond}.values() if c["tilings"]])},
     }
+
+
+def ledger(inputs: Mapping[str, Any], params: Mapping[str, Any],
+           progress: Progress = no_progress) -> dict[str, Any]:
+    """The whole ledger in this process (the pipeline runs it chunk by chunk)."""
+    chunks = ledger_chunks(inputs, params)
+    return ledger_reduce([ledger_map(c, inputs, params) for c in chunks], inputs, params)

@@ -47,3 +47,10 @@ LEDGER_PARAMS: dict[str, Any] = {
     # products above this many cells are cross-checked by the transposed scan
     "transpose_from": 24,
 }
+
+# Past the regenerate budget: the full-numbers survey on larger boards, run only when asked
+# (``build-site build --only sashigane --stage sashigane/survey_beyond --scheduler ...``).
+# The tilings are enumerated in blocks (the placements that cover the top ``rows`` rows),
+# classed by their corners there and dealt into ``chunks`` chunks that share no group.
+SURVEY_BEYOND_PARAMS: dict[str, Any] = {"on_request": True, "sizes": ["5x7", "6x6"],
+                                        "rows": 2, "chunks": 64}

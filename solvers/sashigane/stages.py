@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from solvers.common import Progress, no_progress
+from solvers.common import Progress, chunk_seed, no_progress
 
 from .board import CIRCLE, Answer, Board, Clue
 from .fit import SEED, STANDARD, Rules
@@ -18,7 +18,15 @@ from .ladder import LEVEL, RUNGS, Capped, solve
 from .ladder import rung_branches as _rung_branches
 from .params import BANK_PARAMS, STATS_PARAMS
 from .scanner import brute
-from .survey import shape_counts, survey, tilings
+from .survey import (
+    block_tilings,
+    deal,
+    shape_counts,
+    survey,
+    survey_blocks,
+    survey_packed,
+    tilings,
+)
 
 __all__ = ["BANK_PARAMS", "STATS_PARAMS", "bank", "stats"]
 
@@ -32,22 +40,34 @@ def _share(a: float, b: float) -> float:
     return a / b if b else 0.0
 
 
+def bank_chunks(inputs: Mapping[str, Any], params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """One chunk per board, seeded by (seed, board id)."""
+    return [{"key": f"{size}-{k + 1:02d}", "size": size}
+            for size, count in params["sizes"].items() for k in range(count)]
+
+
+def bank_map(chunk: Mapping[str, Any], inputs: Mapping[str, Any], params: Mapping[str, Any],
+             progress: Progress = no_progress) -> dict[str, Any]:
+    h, w = _hw(chunk["size"])
+    rng = random.Random(chunk_seed(params["seed"], chunk["key"]))
+    board, _pieces = generate(h, w, rng, params["convention"])
+    answer = solve(board, limit=1).solutions[0]
+    check = brute(board, limit=2).solutions
+    if len(check) != 1 or check[0] != answer:
+        raise AssertionError(f"the scanner disagrees on bank board {chunk['key']}")
+    return bank_entry(board, answer, chunk["key"])
+
+
+def bank_reduce(partials: list[Any], inputs: Mapping[str, Any],
+                params: Mapping[str, Any]) -> dict[str, Any]:
+    return finish_bank({"boards": list(partials), "confirmed_by_scanner": len(partials)},
+                       params)
+
+
 def bank(inputs: Mapping[str, Any], params: Mapping[str, Any],
          progress: Progress = no_progress) -> dict[str, Any]:
-    rng = random.Random(params["seed"])
-    boards = []
-    total = sum(params["sizes"].values())
-    for size, count in params["sizes"].items():
-        h, w = _hw(size)
-        for k in range(count):
-            board, _pieces = generate(h, w, rng, params["convention"])
-            answer = solve(board, limit=1).solutions[0]
-            check = brute(board, limit=2).solutions
-            if len(check) != 1 or check[0] != answer:
-                raise AssertionError(f"the scanner disagrees on bank board {size} #{k + 1}")
-            boards.append(bank_entry(board, answer, f"{size}-{k + 1:02d}"))
-            progress(len(boards), total, f"bank {size} #{k + 1}")
-    return finish_bank({"boards": boards, "confirmed_by_scanner": len(boards)}, params)
+    chunks = bank_chunks(inputs, params)
+    return bank_reduce([bank_map(c, inputs, params) for c in chunks], inputs, params)
 
 
 def _entries(bank_data: Mapping[str, Any]):
@@ -64,29 +84,139 @@ def _median(xs: list[float]) -> float | None:
     return statistics.median(xs) if xs else None
 
 
-def stats(inputs: Mapping[str, Any], params: Mapping[str, Any],
-          progress: Progress = no_progress) -> dict[str, Any]:
-    rng = random.Random(params["seed"])
+def stats_chunks(inputs: Mapping[str, Any], params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """One chunk per section and size (or per ablation variant): seconds each."""
+    sizes = list(dict.fromkeys(e["size"] for e in inputs["bank"]["boards"]))
+    out = [{"key": f"survey/{s}", "section": "survey", "size": s} for s in params["survey"]]
+    out += [{"key": f"shapes/{s}", "section": "shapes", "size": s} for s in params["shapes"]]
+    out += [{"key": f"conventions/{s}", "section": "conventions", "size": s}
+            for s in params["conventions"]]
+    out.append({"key": "bank", "section": "bank"})
+    out += [{"key": f"ablation/{b}/{v}", "section": "ablation", "base": b, "variant": v}
+            for b in ("seed", "standard") for v in ABLATION_VARIANTS]
+    out += [{"key": f"ladder/{s}", "section": "ladder", "size": s} for s in sizes]
+    return out
+
+
+ABLATION_VARIANTS: dict[str, dict[str, bool]] = {
+    "none": {}, "point": {"point": False}, "end": {"end": False},
+    "corner": {"corner": False}, "number": {"number": False}}
+
+
+def stats_map(chunk: Mapping[str, Any], inputs: Mapping[str, Any], params: Mapping[str, Any],
+              progress: Progress = no_progress) -> Any:
+    section = chunk["section"]
     entries = list(_entries(inputs["bank"]))
-    sizes = list(dict.fromkeys(e["size"] for e, _, _ in entries))
-    out: dict[str, Any] = {"boards": len(entries), "sizes": sizes}
-    steps = 6
-    step = 0
-
-    def tick(note: str) -> None:
-        nonlocal step
-        step += 1
-        progress(step, steps, note)
-
-    # -- exhaustive surveys, numbers printed and circles empty
-    full_rows: dict[str, Any] = {}
-    empty_rows: dict[str, Any] = {}
-    for size in params["survey"]:
-        h, w = _hw(size)
-        progress(step, steps, f"survey {size}")
+    if section == "survey":
+        h, w = _hw(chunk["size"])
         tiles = tilings(h, w)
-        full_rows[size] = survey(h, w, True, tiles)
-        empty_rows[size] = survey(h, w, False, tiles)
+        return {"full": survey(h, w, True, tiles), "empty": survey(h, w, False, tiles)}
+    if section == "shapes":
+        return shape_counts(*_hw(chunk["size"]))
+    if section == "conventions":
+        return _conventions(chunk["size"], params["conventions"][chunk["size"]],
+                            params["coin_masks"],
+                            random.Random(chunk_seed(params["seed"], chunk["key"])))
+    if section == "bank":
+        return _bank_rows(entries)
+    if section == "ablation":
+        return _ablation(entries, chunk["base"], ABLATION_VARIANTS[chunk["variant"]], params)
+    if section == "ladder":
+        return _ladder(entries, chunk["size"], params["ladder_cap"])
+    raise ValueError(f"unknown stats section {section!r}")
+
+
+def _conventions(size: str, n: int, masks: int, rng: random.Random) -> dict[str, Any]:
+    """The convention study on one size: the same answers drawn three ways, circles empty."""
+    h, w = _hw(size)
+    got = {"long": 0, "short": 0, "coin": 0}
+    pieces = []
+    for _a in range(n):
+        ps = random_tiling(h, w, rng)
+        pieces.append(len(ps))
+        for c in ("long", "short"):
+            b = print_board(h, w, ps, [arrow_choice(p, c, rng) for p in ps], False)
+            got[c] += len(solve(b, limit=2).solutions) == 1
+        for _ in range(masks):
+            b = print_board(h, w, ps, [arrow_choice(p, "coin", rng) for p in ps], False)
+            got["coin"] += len(solve(b, limit=2).solutions) == 1
+    row = {"answers": n, "coin_boards": n * masks,
+           "pieces_median": statistics.median(pieces),
+           "long": got["long"], "short": got["short"], "coin": got["coin"],
+           "long_share": _share(got["long"], n),
+           "short_share": _share(got["short"], n),
+           "coin_share": _share(got["coin"], n * masks)}
+    row["long_minus_short"] = row["long_share"] - row["short_share"]
+    best = max(row["long_share"], row["short_share"])
+    row["best_over_coin"] = _share(best, row["coin_share"])
+    return row
+
+
+def _bank_rows(entries: list[Any]) -> dict[str, Any]:
+    """The bank: numbers left, boards unique without any number, per size."""
+    bank_rows: dict[str, Any] = {}
+    for size in dict.fromkeys(e["size"] for e, _, _ in entries):
+        es = [(e, b) for e, b, _ in entries if e["size"] == size]
+        nums = [b.numbers() for _, b in es]
+        zero = sum(1 for v in nums if v == 0)
+        bare = sum(1 for _, b in es if len(solve(_erase(b), limit=2).solutions) == 1)
+        grades = {r: sum(1 for e, _ in es if e["grade"] == r) for r in RUNGS}
+        bank_rows[size] = {"boards": len(es), "pieces_median": statistics.median(
+            e["pieces"] for e, _ in es), "numbers_min": min(nums), "numbers_max": max(nums),
+            "numbers_median": statistics.median(nums), "zero_numbers": zero,
+            "unique_bare": bare, "with_numbers": len(es) - zero, "grades": grades}
+    return bank_rows
+
+
+def _ablation(entries: list[Any], base_name: str, change: Mapping[str, bool],
+              params: Mapping[str, Any]) -> dict[str, Any]:
+    """One clause left out of the seed or standard rules, over the whole bank."""
+    base = {"seed": SEED, "standard": STANDARD}[base_name]
+    lim, acap = params["ablation"][base_name]["limit"], params["ablation"][base_name]["cap"]
+    rules: Rules = replace(base, **change)
+    lost = capped = branches = 0
+    answers: list[int] = []
+    for _e, b, _ in entries:
+        try:
+            res = solve(b, limit=lim, rules=rules, cap=acap)
+            n, nodes = len(res.solutions), res.nodes
+        except Capped:
+            n, nodes = lim, acap
+            capped += 1
+        branches += nodes
+        if n != 1:
+            lost += 1
+            answers.append(n)
+    return {"lost": lost, "median_answers": _median(answers),
+            "branches": branches, "capped": capped, "limit": lim, "cap": acap,
+            "lost_share": _share(lost, len(entries))}
+
+
+def _ladder(entries: list[Any], size: str, cap: int) -> dict[str, Any]:
+    """Branches per rung to prove one size's boards unique, capped per board."""
+    row: dict[str, Any] = {}
+    es = [(e, b) for e, b, _ in entries if e["size"] == size]
+    for r in RUNGS[:-1]:
+        total = capped = 0
+        for _e, b in es:
+            n, cp = _rung_branches(b, LEVEL[r], cap)
+            total += n
+            capped += cp
+        fixed = sum(len(solve(b, level=r).fixed) for _, b in es)
+        cells = sum(b.h * b.w for _, b in es)
+        row[r] = {"branches": total, "capped": capped, "lower_bound": capped > 0,
+                  "fixed": fixed, "fixed_share": _share(fixed, cells)}
+    row["boards"] = len(es)
+    return row
+
+
+def stats_reduce(partials: list[Any], inputs: Mapping[str, Any],
+                 params: Mapping[str, Any]) -> dict[str, Any]:
+    got = {c["key"]: p for c, p in zip(stats_chunks(inputs, params), partials, strict=True)}
+    sizes = list(dict.fromkeys(e["size"] for e in inputs["bank"]["boards"]))
+    out: dict[str, Any] = {"boards": len(inputs["bank"]["boards"]), "sizes": sizes}
+    full_rows = {s: got[f"survey/{s}"]["full"] for s in params["survey"]}
+    empty_rows = {s: got[f"survey/{s}"]["empty"] for s in params["survey"]}
     spec = params["spec_survey"]
     out["full_survey"] = {
         "sizes": full_rows, "order": list(params["survey"]),
@@ -105,130 +235,88 @@ def stats(inputs: Mapping[str, Any], params: Mapping[str, Any],
         "tilings": sum(r["tilings"] for r in empty_rows.values()),
         "lowest": min(empty_rows, key=lambda s: empty_rows[s]["share"]),
     }
-    tick("surveys")
-
-    # -- candidate shapes of a fully clued circle
     counts = {"0": 0, "1": 0, "2": 0, "3+": 0}
     for size in params["shapes"]:
-        h, w = _hw(size)
-        for k, v in shape_counts(h, w).items():
+        for k, v in got[f"shapes/{size}"].items():
             counts[k] += v
     circles = sum(counts.values())
     out["shapes"] = {"sizes": params["shapes"], "circles": circles, **counts,
                      "share_1": _share(counts["1"], circles),
                      "share_2": _share(counts["2"], circles),
                      "share_3": _share(counts["3+"], circles)}
-    tick("shapes")
-
-    # -- the convention study: the same answers drawn three ways, circles empty
-    conv: dict[str, Any] = {}
-    masks = params["coin_masks"]
-    for size, n in params["conventions"].items():
-        h, w = _hw(size)
-        got = {"long": 0, "short": 0, "coin": 0}
-        pieces = []
-        for a in range(n):
-            if a % 50 == 0:
-                progress(step, steps, f"conventions {size} {a}/{n}")
-            ps = random_tiling(h, w, rng)
-            pieces.append(len(ps))
-            for c in ("long", "short"):
-                b = print_board(h, w, ps, [arrow_choice(p, c, rng) for p in ps], False)
-                got[c] += len(solve(b, limit=2).solutions) == 1
-            for _ in range(masks):
-                b = print_board(h, w, ps, [arrow_choice(p, "coin", rng) for p in ps], False)
-                got["coin"] += len(solve(b, limit=2).solutions) == 1
-        conv[size] = {"answers": n, "coin_boards": n * masks,
-                      "pieces_median": statistics.median(pieces),
-                      "long": got["long"], "short": got["short"], "coin": got["coin"],
-                      "long_share": _share(got["long"], n),
-                      "short_share": _share(got["short"], n),
-                      "coin_share": _share(got["coin"], n * masks)}
-        conv[size]["long_minus_short"] = conv[size]["long_share"] - conv[size]["short_share"]
-        best = max(conv[size]["long_share"], conv[size]["short_share"])
-        conv[size]["best_over_coin"] = _share(best, conv[size]["coin_share"])
+    conv = {s: got[f"conventions/{s}"] for s in params["conventions"]}
     out["conventions"] = {
-        "sizes": conv, "masks": masks, "order": list(params["conventions"]),
+        "sizes": conv, "masks": params["coin_masks"], "order": list(params["conventions"]),
         **{f"{c}_shares": [conv[k][f"{c}_share"] for k in params["conventions"]]
            for c in ("long", "short", "coin")},
         "consistent_beats_coin": all(min(r["long_share"], r["short_share"]) > r["coin_share"]
                                      for r in conv.values()),
         "flips": len({r["long_share"] > r["short_share"] for r in conv.values()}) > 1,
     }
-    tick("conventions")
-
-    # -- the bank: numbers left, boards unique without any number
-    bank_rows: dict[str, Any] = {}
-    for size in sizes:
-        es = [(e, b) for e, b, _ in entries if e["size"] == size]
-        nums = [b.numbers() for _, b in es]
-        zero = sum(1 for v in nums if v == 0)
-        bare = sum(1 for _, b in es if len(solve(_erase(b), limit=2).solutions) == 1)
-        grades = {r: sum(1 for e, _ in es if e["grade"] == r) for r in RUNGS}
-        bank_rows[size] = {"boards": len(es), "pieces_median": statistics.median(
-            e["pieces"] for e, _ in es), "numbers_min": min(nums), "numbers_max": max(nums),
-            "numbers_median": statistics.median(nums), "zero_numbers": zero,
-            "unique_bare": bare, "with_numbers": len(es) - zero, "grades": grades}
+    bank_rows = got["bank"]
     out["bank"] = {"sizes": bank_rows,
                    "with_numbers": sum(r["with_numbers"] for r in bank_rows.values()),
                    "unique_bare": sum(r["unique_bare"] for r in bank_rows.values())}
-    tick("bank")
-
-    # -- clause ablation, seed and standard rules
-    variants = {"none": {}, "point": {"point": False}, "end": {"end": False},
-                "corner": {"corner": False}, "number": {"number": False}}
-    abl: dict[str, Any] = {}
-    for base_name, base in (("seed", SEED), ("standard", STANDARD)):
-        lim, acap = params["ablation"][base_name]["limit"], params["ablation"][base_name]["cap"]
-        rows: dict[str, Any] = {}
-        for name, change in variants.items():
-            rules: Rules = replace(base, **change)
-            lost = capped = branches = 0
-            answers: list[int] = []
-            for e, b, _ in entries:
-                progress(step, steps, f"ablation {base_name} {name} {e['id']}")
-                try:
-                    res = solve(b, limit=lim, rules=rules, cap=acap)
-                    n, nodes = len(res.solutions), res.nodes
-                except Capped:
-                    n, nodes = lim, acap
-                    capped += 1
-                branches += nodes
-                if n != 1:
-                    lost += 1
-                    answers.append(n)
-            rows[name] = {"lost": lost, "median_answers": _median(answers),
-                          "branches": branches, "capped": capped, "limit": lim, "cap": acap,
-                          "lost_share": _share(lost, len(entries))}
-        abl[base_name] = rows
+    abl: dict[str, Any] = {b: {v: got[f"ablation/{b}/{v}"] for v in ABLATION_VARIANTS}
+                           for b in ("seed", "standard")}
     seed_rows = abl["seed"]
     abl["end_over_point"] = _share(seed_rows["end"]["lost"], seed_rows["point"]["lost"])
     abl["end_over_point_branches"] = _share(seed_rows["end"]["branches"],
                                             seed_rows["point"]["branches"])
-    abl["order"] = list(variants)
+    abl["order"] = list(ABLATION_VARIANTS)
     out["ablation"] = abl
-    tick("ablation")
+    out["ladder"] = {"sizes": {s: got[f"ladder/{s}"] for s in sizes},
+                     "cap": params["ladder_cap"], "rungs": list(RUNGS[:-1])}
+    return out
 
-    # -- the ladder: branches per rung to prove the bank unique, capped per board
-    cap = params["ladder_cap"]
-    lad: dict[str, Any] = {}
-    rungs = RUNGS[:-1]
-    for size in sizes:
-        row: dict[str, Any] = {}
-        es = [(e, b) for e, b, _ in entries if e["size"] == size]
-        for r in rungs:
-            total = capped = 0
-            for e, b in es:
-                progress(step, steps, f"ladder {r} {e['id']}")
-                n, cp = _rung_branches(b, LEVEL[r], cap)
-                total += n
-                capped += cp
-            fixed = sum(len(solve(b, level=r).fixed) for _, b in es)
-            cells = sum(b.h * b.w for _, b in es)
-            row[r] = {"branches": total, "capped": capped, "lower_bound": capped > 0,
-                      "fixed": fixed, "fixed_share": _share(fixed, cells)}
-        row["boards"] = len(es)
-        lad[size] = row
-    out["ladder"] = {"sizes": lad, "cap": cap, "rungs": list(rungs)}
-    tick("ladder")
+
+def stats(inputs: Mapping[str, Any], params: Mapping[str, Any],
+          progress: Progress = no_progress) -> dict[str, Any]:
+    """The whole stats stage in this process (what the pipeline does chunk by chunk)."""
+    chunks = stats_chunks(inputs, params)
+    return stats_reduce([stats_map(c, inputs, params) for c in chunks], inputs, params)
+
+
+def survey_beyond_chunks(inputs: Mapping[str, Any], params: Mapping[str, Any]
+                         ) -> list[dict[str, Any]]:
+    """Per size, the blocks of tilings (by their corners in the top rows) dealt into
+    ``chunks`` chunks that share no group of the survey."""
+    out = []
+    for size in params["sizes"]:
+        bins = deal(survey_blocks(*_hw(size), params["rows"]), params["chunks"])
+        out += [{"key": f"{size}/{i}", "size": size, "classes": b} for i, b in enumerate(bins)]
+    return out
+
+
+def survey_beyond_map(chunk: Mapping[str, Any], inputs: Mapping[str, Any],
+                      params: Mapping[str, Any], progress: Progress = no_progress
+                      ) -> dict[str, Any]:
+    """The survey's counts (numbers printed, and circles empty) over one chunk's tilings."""
+    from .scanner import anchored
+
+    h, w = _hw(chunk["size"])
+    classes = survey_blocks(h, w, params["rows"])
+    options = anchored(h, w)
+    parts = [block_tilings(h, w, p, options) for key in chunk["classes"]
+             for p in classes[tuple(key)]]
+    return {"full": survey_packed(h, w, parts, True), "empty": survey_packed(h, w, parts, False)}
+
+
+def survey_beyond_reduce(partials: list[Any], inputs: Mapping[str, Any],
+                         params: Mapping[str, Any]) -> dict[str, Any]:
+    chunks = survey_beyond_chunks(inputs, params)
+    out: dict[str, Any] = {"order": list(params["sizes"]),
+                           "method": "every L tiling enumerated in blocks that share no group; "
+                                     "the sub-cube test of the stats survey in each"}
+    for kind in ("full", "empty"):
+        rows = {}
+        for size in params["sizes"]:
+            mine = [p[kind] for c, p in zip(chunks, partials, strict=True) if c["size"] == size]
+            row: dict[str, Any] = {"size": size}
+            for k in ("tilings", "pairs", "unique", "ambiguous", "hopeless", "groups"):
+                row[k] = sum(m[k] for m in mine)
+            row["largest_group"] = max(m["largest_group"] for m in mine)
+            row["share"] = row["unique"] / row["pairs"] if row["pairs"] else 0.0
+            rows[size] = row
+        out[kind] = {"sizes": rows}
     return out

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -120,3 +121,151 @@ def shape_counts(h: int, w: int, tiles: list[list[Piece]] | None = None,
         if tick is not None:
             tick()
     return out
+
+
+# -- the same survey in blocks of tilings, for boards past the regenerate budget --------------
+#
+# Each block is the tilings that start with one placement of the first pieces (in the
+# scanner's order: always at the first free cell) that covers the top ``rows`` rows. Once
+# those rows are covered, every piece with its corner there is placed, so the corners in
+# the top rows are the same for every tiling of a group (its key holds every corner):
+# blocks with different top corners share no group, and a chunk of whole "top corner"
+# classes can run the sub-cube test of ``survey`` on its own tilings and return counts.
+
+@lru_cache(maxsize=2)  # every chunk of a size on a worker reads the same classes
+def survey_blocks(h: int, w: int, rows: int) -> dict[tuple[int, ...], list[list[int]]]:
+    """The placements that first cover the top ``rows`` rows (as option indices, one per
+    piece), by the corners they put in those rows."""
+    from .scanner import anchored
+
+    options = anchored(h, w)
+    full = (1 << (h * w)) - 1
+    top = (1 << (min(rows, h) * w)) - 1
+    out: dict[tuple[int, ...], list[list[int]]] = {}
+    placed: list[tuple] = []
+
+    def rec(covered: int, prefix: list[int]) -> None:
+        if covered & top == top:
+            corners = tuple(sorted(q[1] for q in placed if q[1] < min(rows, h) * w))
+            out.setdefault(corners, []).append(list(prefix))
+            return
+        free = ~covered & full
+        cell = (free & -free).bit_length() - 1
+        for i, p in enumerate(options[cell]):
+            if not p[0] & covered:
+                prefix.append(i)
+                placed.append(p)
+                rec(covered | p[0], prefix)
+                placed.pop()
+                prefix.pop()
+
+    rec(0, [])
+    return dict(sorted(out.items()))
+
+
+def deal(classes: dict[tuple[int, ...], list[list[int]]], chunks: int
+         ) -> list[list[list[int]]]:
+    """The class keys dealt into at most ``chunks`` lists, largest class first to the
+    lightest list (by block count): a deterministic, roughly even split."""
+    bins: list[list[list[int]]] = [[] for _ in range(min(chunks, len(classes)))]
+    load = [0] * len(bins)
+    for key, blocks in sorted(classes.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        light = min(range(len(bins)), key=lambda i: load[i])
+        bins[light].append(list(key))
+        load[light] += len(blocks)
+    return bins
+
+
+def block_tilings(h: int, w: int, prefix: list[int], options: Any = None) -> dict[str, Any]:
+    """Every tiling that starts with ``prefix``: keys and arm ends, packed (uint8)."""
+    from .scanner import anchored
+
+    options = options if options is not None else anchored(h, w)
+    full = (1 << (h * w)) - 1
+    kmax = h * w // 3
+    keys: list[bytes] = []
+    ends: list[bytes] = []
+    placed: list[tuple] = []
+    covered = 0
+    for i in prefix:
+        free = ~covered & full
+        p = options[(free & -free).bit_length() - 1][i]
+        placed.append(p)
+        covered |= p[0]
+
+    def emit() -> None:
+        ps = sorted(placed, key=lambda q: q[1])
+        key = bytearray(2 * kmax)
+        arm = bytearray(2 * kmax)
+        for j, q in enumerate(ps):
+            key[2 * j] = q[1] + 1
+            key[2 * j + 1] = q[0].bit_count()
+            arm[2 * j] = q[2]
+            arm[2 * j + 1] = q[3]
+        keys.append(bytes(key))
+        ends.append(bytes(arm))
+
+    def rec(covered: int) -> None:
+        if covered == full:
+            emit()
+            return
+        free = ~covered & full
+        for p in options[(free & -free).bit_length() - 1]:
+            if not p[0] & covered:
+                placed.append(p)
+                rec(covered | p[0])
+                placed.pop()
+
+    rec(covered)
+    return {"keys": b"".join(keys), "ends": b"".join(ends), "n": len(keys)}
+
+
+def survey_packed(h: int, w: int, blocks: list[dict[str, Any]], numbers: bool
+                  ) -> dict[str, Any]:
+    """``survey``'s figures (no example board) from the packed tilings of every block."""
+    kmax = h * w // 3
+    n = sum(b["n"] for b in blocks)
+    keys = np.frombuffer(b"".join(b["keys"] for b in blocks), dtype=np.uint8).reshape(n, kmax, 2)
+    ends = np.frombuffer(b"".join(b["ends"] for b in blocks), dtype=np.uint8).reshape(n, kmax, 2)
+    key = keys.copy()
+    if not numbers:
+        key[:, :, 1] = 0
+    flat = np.ascontiguousarray(key.reshape(n, 2 * kmax)).view(f"V{2 * kmax}").ravel()
+    order = np.argsort(flat, kind="stable")
+    sorted_keys = flat[order]
+    starts = np.flatnonzero(np.r_[True, sorted_keys[1:] != sorted_keys[:-1]])
+    sizes = np.diff(np.r_[starts, n])
+    pieces = (keys[:, :, 0] > 0).sum(axis=1)
+    pairs = int((np.left_shift(1, pieces.astype(np.int64))).sum())
+    single = order[starts[sizes == 1]]
+    unique = int(np.left_shift(1, pieces[single].astype(np.int64)).sum())
+    hopeless = 0
+    for s, m in zip(starts[sizes > 1], sizes[sizes > 1]):
+        members = order[s:s + m]
+        k = int(pieces[members[0]])
+        span = 1 << k
+        idx = np.arange(span, dtype=np.int64)
+        arms = [ends[t, :k].tolist() for t in members]
+        for ti, et in enumerate(arms):
+            hit = np.zeros(span, dtype=bool)
+            for ui, eu in enumerate(arms):
+                if ui == ti:
+                    continue
+                fix = val = 0
+                for j in range(k):
+                    q = eu[j]
+                    a0, a1 = et[j][0] in q, et[j][1] in q
+                    if not (a0 or a1):
+                        break
+                    if a0 != a1:
+                        fix |= 1 << j
+                        if a1:
+                            val |= 1 << j
+                else:
+                    hit |= (idx & fix) == val
+            bad = int(hit.sum())
+            unique += span - bad
+            hopeless += bad == span
+    return {"size": f"{h}x{w}", "tilings": n, "pairs": pairs, "unique": unique,
+            "share": unique / pairs if pairs else 0.0, "ambiguous": pairs - unique,
+            "hopeless": hopeless, "groups": len(starts), "largest_group": int(sizes.max())}

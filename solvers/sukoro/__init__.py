@@ -21,8 +21,12 @@ from .stages import (
     LEDGER_PARAMS,
     STATS_PARAMS,
     TIMING_PARAMS,
-    bank,
-    stats,
+    bank_chunks,
+    bank_map,
+    bank_reduce,
+    stats_chunks,
+    stats_map,
+    stats_reduce,
 )
 
 
@@ -54,11 +58,14 @@ PUZZLE = Puzzle(
     play=PLAY,
     irreparable=irreparable,
     stages=(
-        Stage("bank", bank, BANK_PARAMS),
+        Stage("bank", None, BANK_PARAMS, chunks=bank_chunks, map=bank_map,
+              reduce=bank_reduce),
         # these import numpy or the SAT solver, so they load only when they run
         Stage("confirm", "solvers.sukoro.confirm:confirm", CONFIRM_PARAMS, deps=("bank",)),
-        Stage("stats", stats, STATS_PARAMS, deps=("bank",)),
-        Stage("ledger", "solvers.sukoro.exact:ledger", LEDGER_PARAMS),
+        Stage("stats", None, STATS_PARAMS, deps=("bank",), chunks=stats_chunks, map=stats_map,
+              reduce=stats_reduce),
+        Stage("ledger", None, LEDGER_PARAMS, chunks="solvers.sukoro.exact:ledger_chunks",
+              map="solvers.sukoro.exact:ledger_map", reduce="solvers.sukoro.exact:ledger_reduce"),
         Stage("timing", "solvers.sukoro.timing:timing", TIMING_PARAMS, deps=("bank",)),
     ),
     confirm={"sat": _confirm_sat},

@@ -30,19 +30,24 @@ class LedgerError(AssertionError):
     """Two counts of the same thing disagree: the ledger must not be written."""
 
 
+def beyond_one(size: str) -> dict[str, Any]:
+    """One blank board past the spec, counted by the row transfer and by the cell
+    transfer (which share no code); a disagreement stops the ledger."""
+    h, w = _hw(size)
+    rows = count_answers(h, w)
+    cells = count_answers_by_cells(max(h, w), min(h, w))
+    if rows != cells:
+        raise LedgerError(f"blank {size}: the row transfer counts {rows}, "
+                          f"the cell transfer {cells}")
+    return {"count": rows, "cells": h * w}
+
+
 def beyond(sizes: tuple[str, ...] | list[str], progress: Progress = no_progress,
            done: int = 0, total: int = 0) -> dict[str, Any]:
-    """Blank boards past the spec, each counted by the row transfer and by the cell
-    transfer (which share no code); a disagreement stops the ledger."""
+    """Blank boards past the spec, each counted twice (see ``beyond_one``)."""
     out: dict[str, Any] = {}
     for size in sizes:
-        h, w = _hw(size)
-        rows = count_answers(h, w)
-        cells = count_answers_by_cells(max(h, w), min(h, w))
-        if rows != cells:
-            raise LedgerError(f"blank {size}: the row transfer counts {rows}, "
-                              f"the cell transfer {cells}")
-        out[size] = {"count": rows, "cells": h * w}
+        out[size] = beyond_one(size)
         done += 1
         progress(done, total, f"beyond {size}")
     return {"sizes": out, "methods": ["rows", "cells"]}
@@ -125,20 +130,88 @@ def digit_shares(vals: np.ndarray) -> dict[str, Any]:
             **{str(d): float(counts[d - 1] / total) for d in range(1, 5)}}
 
 
-def ledger(inputs: Any, params: Any, progress: Progress = no_progress) -> dict[str, Any]:
+def ledger_chunks(inputs: Any, params: Any) -> list[dict[str, Any]]:
+    """One chunk per row of the blank table, one per blank board past the spec (the
+    largest are minutes each), one per small board of the clue-set census and of the
+    true-set walk, and one for the densest answers."""
     cols = {int(k): v for k, v in params["ledger_cols"].items()}
-    total_cells = sum(cols.values()) + len(params.get("beyond", []))
-    done = 0
+    out: list[dict[str, Any]] = [{"key": f"blank/{h}", "h": h, "w": cols[h]}
+                                 for h in sorted(cols)]
+    out += [{"key": f"beyond/{size}", "size": size} for size in params.get("beyond", [])]
+    out += [{"key": f"census/{size}", "size": size, "kmax": kmax}
+            for size, kmax in params.get("census", CENSUS).items()]
+    out += [{"key": f"true_sets/{size}", "size": size}
+            for size in params.get("true_sets", TRUE_SETS)]
+    out += [{"key": "densest"}, {"key": "digits", "size": params.get("digits", "5x5")}]
+    return out
+
+
+def ledger_map(chunk: Any, inputs: Any, params: Any, progress: Progress = no_progress) -> Any:
+    kind = chunk["key"].split("/")[0]
+    if kind == "blank":
+        return [count_answers(chunk["h"], w) for w in range(1, chunk["w"] + 1)]
+    if kind == "beyond":
+        return beyond_one(chunk["size"])
+    if kind == "census":
+        h, w = _hw(chunk["size"])
+        return census_board(enumerate_answers(h, w), h * w, chunk["kmax"])
+    if kind == "true_sets":
+        return true_sets(enumerate_answers(*_hw(chunk["size"])))
+    if kind == "digits":
+        e = enumerate_answers(*_hw(chunk["size"]))
+        return {"answers": len(e), **digit_shares(e)}
+    densest = {}
+    for size in params.get("densest", DENSEST):
+        h, w = _hw(size)
+        most = int((enumerate_answers(h, w) > 0).sum(axis=1).max())
+        densest[size] = {"cells": h * w, "most": most, "share": most / (h * w)}
+    dens_shares = [d["share"] for d in densest.values()]
+    return {"sizes": densest, "low": min(dens_shares), "high": max(dens_shares)}
+
+
+def surveys(got: dict[str, Any], params: Any) -> dict[str, Any]:
+    """The census of printable clue sets and true clue sets, from their chunks."""
+    census: dict[str, Any] = {}
+    tot = {"sets": 0, "none": 0, "several": 0, "unique": 0}
+    one_clue = {"sets": 0, "unique": 0}
+    by_k: dict[str, dict[str, int]] = {}
+    sizes = params.get("census", CENSUS)
+    for size in sizes:
+        census[size] = got[f"census/{size}"]
+        for k, row in census[size].items():
+            for key in tot:
+                tot[key] += row[key]
+            agg = by_k.setdefault(k, {"sets": 0, "none": 0, "several": 0, "unique": 0})
+            for key in agg:
+                agg[key] += row[key]
+            if k == "1":
+                one_clue["sets"] += row["sets"]
+                one_clue["unique"] += row["unique"]
+    for agg in by_k.values():
+        for key in ("none", "several", "unique"):
+            agg[f"{key}_share"] = _share(agg[key], agg["sets"])
+    census_total = dict(tot)
+    for key in ("none", "several", "unique"):
+        census_total[f"{key}_share"] = _share(tot[key], tot["sets"])
+    return {
+        "densest": got["densest"],
+        "census": {"boards": census, "total": census_total, "one_clue": one_clue,
+                   "by_clues": by_k, "positions_max": max(sizes.values())},
+        "true_sets": {size: got[f"true_sets/{size}"]
+                      for size in params.get("true_sets", TRUE_SETS)},
+        "empty5x5_digits": got["digits"],
+    }
+
+
+def ledger_reduce(partials: list[Any], inputs: Any, params: Any) -> dict[str, Any]:
+    got = {c["key"]: p for c, p in zip(ledger_chunks(inputs, params), partials, strict=True)}
+    cols = {int(k): v for k, v in params["ledger_cols"].items()}
     rows = []
     blank: dict[str, int] = {}
     for h in sorted(cols):
-        counts = []
-        for w in range(1, cols[h] + 1):
-            c = count_answers(h, w)
-            counts.append(c)
+        counts = got[f"blank/{h}"]
+        for w, c in enumerate(counts, start=1):
             blank[f"{h}x{w}"] = c
-            done += 1
-            progress(done, total_cells + 10, f"blank {h}x{w}")
         rows.append({"h": h, "label": f"{h}×n", "counts": counts})
     one_row = rows[0]["counts"]
     law = all(c == max(0, n - 2) for n, c in enumerate(one_row, start=1))
@@ -163,52 +236,10 @@ def ledger(inputs: Any, params: Any, progress: Progress = no_progress) -> dict[s
         cubic[str(x)] = {"n": x, "predicted": int(p) if p.denominator == 1 else float(p),
                          "true": blank[f"2x{x}"], "hit": p == blank[f"2x{x}"]}
 
-    # enumerations shared by the surveys below
-    enum: dict[str, np.ndarray] = {}
-    for size in sorted(set(CENSUS) | set(DENSEST) | set(TRUE_SETS)):
-        enum[size] = enumerate_answers(*_hw(size))
-    progress(total_cells + 2, total_cells + 10, "enumerated small boards")
-
-    densest = {}
-    for size in DENSEST:
-        h, w = _hw(size)
-        most = int((enum[size] > 0).sum(axis=1).max())
-        densest[size] = {"cells": h * w, "most": most, "share": most / (h * w)}
-    dens_shares = [d["share"] for d in densest.values()]
-
     fillable = [f"{h}x{w}" for h in range(1, 9) for w in range(h, 13) if _full_grid_ok(h, w)]
-
-    census: dict[str, Any] = {}
-    tot = {"sets": 0, "none": 0, "several": 0, "unique": 0}
-    one_clue = {"sets": 0, "unique": 0}
-    by_k: dict[str, dict[str, int]] = {}
-    for size, kmax in CENSUS.items():
-        h, w = _hw(size)
-        census[size] = census_board(enum[size], h * w, kmax)
-        for k, row in census[size].items():
-            for key in tot:
-                tot[key] += row[key]
-            agg = by_k.setdefault(k, {"sets": 0, "none": 0, "several": 0, "unique": 0})
-            for key in agg:
-                agg[key] += row[key]
-            if k == "1":
-                one_clue["sets"] += row["sets"]
-                one_clue["unique"] += row["unique"]
-        progress(total_cells + 3, total_cells + 10, f"census {size}")
-    for agg in by_k.values():
-        for key in ("none", "several", "unique"):
-            agg[f"{key}_share"] = _share(agg[key], agg["sets"])
-    census_total = dict(tot)
-    for key in ("none", "several", "unique"):
-        census_total[f"{key}_share"] = _share(tot[key], tot["sets"])
-
-    truesets = {}
-    for size in TRUE_SETS:
-        truesets[size] = true_sets(enum[size])
-    progress(total_cells + 8, total_cells + 10, "true clue sets")
-
-    e55 = enum["5x5"]
-    past = beyond(params.get("beyond", []), progress, total_cells + 8, total_cells + 10)
+    sv = surveys(got, params)
+    past = {"sizes": {size: got[f"beyond/{size}"] for size in params.get("beyond", [])},
+            "methods": ["rows", "cells"]}
     return {
         "beyond": past,
         "blank": {"rows": rows, "sizes": blank,
@@ -218,10 +249,15 @@ def ledger(inputs: Any, params: Any, progress: Progress = no_progress) -> dict[s
                     "example": blank[f"1x{cols[1]}"], "only_clueless_unique": "1x3"},
         "cubic": {"through": "2x2-2x5", "tries": cubic,
                   "hits_6": cubic["6"]["hit"], "misses_7": not cubic["7"]["hit"]},
-        "densest": {"sizes": densest, "low": min(dens_shares), "high": max(dens_shares)},
+        "densest": sv["densest"],
         "fillable": {"upto": "8x12", "sizes": fillable, "count": len(fillable)},
-        "census": {"boards": census, "total": census_total, "one_clue": one_clue,
-                   "by_clues": by_k, "positions_max": max(CENSUS.values())},
-        "true_sets": truesets,
-        "empty5x5_digits": {"answers": len(e55), **digit_shares(e55)},
+        "census": sv["census"],
+        "true_sets": sv["true_sets"],
+        "empty5x5_digits": sv["empty5x5_digits"],
     }
+
+
+def ledger(inputs: Any, params: Any, progress: Progress = no_progress) -> dict[str, Any]:
+    """The whole ledger in this process (the pipeline runs it chunk by chunk)."""
+    chunks = ledger_chunks(inputs, params)
+    return ledger_reduce([ledger_map(c, inputs, params) for c in chunks], inputs, params)

@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from solvers.common import Progress, no_progress
+from solvers.common import Progress, chunk_seed, no_progress
 
 from . import hints, studies
 from .board import Answer, Board
@@ -38,53 +38,79 @@ STATS_PARAMS = {
 }
 
 
+def bank_chunks(inputs: Mapping[str, Any], params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """One chunk per board, seeded by (seed, board id)."""
+    return [{"key": f"{size}-{k + 1:02d}", "size": size}
+            for size in params["sizes"] for k in range(params["count"])]
+
+
+def bank_map(chunk: Mapping[str, Any], inputs: Mapping[str, Any], params: Mapping[str, Any],
+             progress: Progress = no_progress) -> dict[str, Any]:
+    h, w = studies.hw(chunk["size"])
+    board, answer = generate(h, w, random.Random(chunk_seed(params["seed"], chunk["key"])))
+    return bank_entry(board, answer, chunk["key"])
+
+
+def bank_reduce(partials: list[Any], inputs: Mapping[str, Any],
+                params: Mapping[str, Any]) -> dict[str, Any]:
+    return hints.finish({"boards": list(partials)}, params)
+
+
 def bank(inputs: Mapping[str, Any], params: Mapping[str, Any],
          progress: Progress = no_progress) -> dict[str, Any]:
-    rng = random.Random(params["seed"])
-    boards = []
-    total = len(params["sizes"]) * params["count"]
-    for size in params["sizes"]:
-        h, w = studies.hw(size)
-        for k in range(params["count"]):
-            board, answer = generate(h, w, rng)
-            boards.append(bank_entry(board, answer, f"{size}-{k + 1:02d}"))
-            progress(len(boards), total, f"bank {size} #{k + 1}")
-    return hints.finish({"boards": boards}, params)
+    chunks = bank_chunks(inputs, params)
+    return bank_reduce([bank_map(c, inputs, params) for c in chunks], inputs, params)
+
+
+STATS_SECTIONS = ("bank", "lemma", "sampling", "value_position", "ablation", "ladder",
+                  "digits", "edits")
+
+
+def stats_chunks(inputs: Mapping[str, Any], params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """One chunk per section of the article; a section that samples seeds its own
+    generator from (stage seed, section), so no section depends on another's draws."""
+    return [{"key": name} for name in STATS_SECTIONS]
+
+
+def stats_map(chunk: Mapping[str, Any], inputs: Mapping[str, Any], params: Mapping[str, Any],
+              progress: Progress = no_progress) -> Any:
+    entries = [(e, Board.from_json(e["board"]), Answer.from_json(e["answer"]))
+               for e in inputs["bank"]["boards"]]
+    sizes = sorted({e["size"] for e, _, _ in entries}, key=lambda s: studies.hw(s))
+    name = chunk["key"]
+    rng = random.Random(chunk_seed(params["seed"], name))
+
+    def note(msg: str) -> None:
+        progress(0, 0, msg)
+
+    if name == "bank":
+        return studies.bank_summary(entries, sizes)
+    if name == "lemma":
+        return studies.lemma(params, rng, note)
+    if name == "sampling":
+        return studies.sampling(params, rng, note)
+    if name == "value_position":
+        return studies.value_position(entries, sizes, note)
+    if name == "ablation":
+        return studies.ablation(entries)
+    if name == "ladder":
+        return studies.ladder(entries, sizes, params["ladder_cap"], note)
+    if name == "digits":
+        return studies.digits(entries)
+    if name == "edits":
+        return studies.edits(entries, sizes, params, rng, note)
+    raise ValueError(f"unknown stats section {name!r}")
+
+
+def stats_reduce(partials: list[Any], inputs: Mapping[str, Any],
+                 params: Mapping[str, Any]) -> dict[str, Any]:
+    got = dict(zip(STATS_SECTIONS, partials, strict=True))
+    sizes = sorted({e["size"] for e in inputs["bank"]["boards"]}, key=lambda s: studies.hw(s))
+    return {"sizes": sizes, "boards": len(inputs["bank"]["boards"]), **got}
 
 
 def stats(inputs: Mapping[str, Any], params: Mapping[str, Any],
           progress: Progress = no_progress) -> dict[str, Any]:
     """Every measured figure of the article, section by section (see ``studies``)."""
-    entries = [(e, Board.from_json(e["board"]), Answer.from_json(e["answer"]))
-               for e in inputs["bank"]["boards"]]
-    sizes = sorted({e["size"] for e, _, _ in entries}, key=lambda s: studies.hw(s))
-    rng = random.Random(params["seed"])
-    sections = ("lemma", "sampling", "value vs position", "ablation", "ladder", "digits",
-                "edits")
-    done = 0
-
-    def note(msg: str) -> None:
-        progress(done, len(sections), msg)
-
-    def tick() -> None:
-        nonlocal done
-        done += 1
-        progress(done, len(sections), sections[done - 1])
-
-    out: dict[str, Any] = {"sizes": sizes, "boards": len(entries),
-                           "bank": studies.bank_summary(entries, sizes)}
-    out["lemma"] = studies.lemma(params, rng, note)
-    tick()
-    out["sampling"] = studies.sampling(params, rng, note)
-    tick()
-    out["value_position"] = studies.value_position(entries, sizes, note)
-    tick()
-    out["ablation"] = studies.ablation(entries)
-    tick()
-    out["ladder"] = studies.ladder(entries, sizes, params["ladder_cap"], note)
-    tick()
-    out["digits"] = studies.digits(entries)
-    tick()
-    out["edits"] = studies.edits(entries, sizes, params, rng, note)
-    tick()
-    return out
+    chunks = stats_chunks(inputs, params)
+    return stats_reduce([stats_map(c, inputs, params) for c in chunks], inputs, params)
