@@ -281,7 +281,7 @@ def _lowlink_cuts(g: Geo, p: int, s: int, b: int, root_i: int) -> int:
             par = parent[v]
             if par >= 0:
                 lv = low_[v]
-                if lv < low_[par]:
+                if lv < low_[par]:  # noqa: PLR1730 (a call to min costs more here)
                     low_[par] = lv
                 fv = fcnt[v]
                 if fv:
