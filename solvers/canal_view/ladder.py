@@ -596,7 +596,7 @@ class _Search:
             stack.append((F | cell, D, cell))
 
 
-PROBE_MAX = 12   # numbers with more splits are left to branching: probing them rarely pays
+PROBE_MAX = 8    # numbers with more splits are left to branching: probing them rarely pays
 
 
 def _probe_numbers(ctx: Ctx, F: int, D: int, ch: int = -1) -> tuple[int, int]:
