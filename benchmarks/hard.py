@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 CORPUS = ROOT / "benchmarks" / "hard"
-PUZZLES = ("canal-view", "sukoro")
+PUZZLES = ("canal-view", "sukoro", "nanro", "sashigane")
 SIZES = ("16x16", "20x20", "30x30")
 PER_SIZE = 5
 
@@ -49,14 +49,62 @@ def make_board(slug: str, size: str, k: int) -> dict[str, Any]:
         from solvers.sukoro.board import encode
         from solvers.sukoro.generate import generate
         board, answer = generate(h, w, rng)
+    elif slug == "nanro":
+        board, answer = _nanro_board(h, w, rng)
+        from solvers.nanro.codec import encode
+    elif slug == "sashigane":
+        from solvers.sashigane.board import Answer
+        from solvers.sashigane.codec import encode
+        from solvers.sashigane.generate import generate as sgen
+        board, pieces = sgen(h, w, rng)
+        labels = [-1] * (h * w)
+        for j, pc in enumerate(pieces):
+            m = pc.mask
+            while m:
+                low = m & -m
+                labels[low.bit_length() - 1] = j
+                m ^= low
+        answer = Answer.from_labels(h, w, labels)
     else:
         from solvers.canal_view.generate import generate
         from solvers.canal_view.puzzlink import encode
         board, answer = generate(rng, h, w)
     return {"id": f"{slug}-{size}-{k:02d}", "slug": slug, "size": size,
             "seed": seed_of(slug, size, k), "url": encode(board),
-            "clues": sum(v is not None for row in board.clues for v in row),
+            "clues": _clue_count(board),
             "board": board.to_json(), "answer": answer.to_json()}
+
+
+def _nanro_board(h: int, w: int, rng: random.Random):
+    """Nanro's generator (a partition, an answer, clues minimal for the probe rung), then
+    every clue the search does not need taken back: a minimal clue set for uniqueness."""
+    from solvers.nanro.generate import LEVEL, make_answer, reveal
+    from solvers.nanro.ladder import solve
+    while True:
+        made = make_answer(h, w, rng)
+        if made is None:
+            continue
+        empty, ans = made
+        b = reveal(empty, ans, LEVEL["probe"], rng)
+        if b is not None:
+            break
+    flat = list(b.flat())
+    order = [i for i, v in enumerate(flat) if v is not None]
+    rng.shuffle(order)
+    for i in order:
+        keep = flat[i]
+        flat[i] = None
+        if len(solve(b.with_clues(flat), limit=2).solutions) != 1:
+            flat[i] = keep
+    return b.with_clues(flat), ans
+
+
+def _clue_count(board: Any) -> int:
+    if hasattr(board, "cells"):
+        return sum(getattr(k, "value", None) is not None for k in board.cells)
+    if hasattr(board, "flat"):
+        return sum(v is not None for v in board.flat())
+    return sum(v is not None for row in board.clues for v in row)
 
 
 def corpus_file(slug: str, size: str) -> Path:
@@ -109,6 +157,12 @@ def solver_for(slug: str):
     if slug == "sukoro":
         from solvers.sukoro.board import Answer, Board
         from solvers.sukoro.ladder import solve
+    elif slug == "nanro":
+        from solvers.nanro.board import Answer, Board
+        from solvers.nanro.ladder import solve
+    elif slug == "sashigane":
+        from solvers.sashigane.board import Answer, Board
+        from solvers.sashigane.ladder import solve
     else:
         from solvers.canal_view.board import Answer, Board
         from solvers.canal_view.ladder import solve

@@ -596,6 +596,9 @@ class _Search:
             stack.append((F | cell, D, cell))
 
 
+PROBE_MAX = 8    # numbers with more splits are left to branching: probing them rarely pays
+
+
 def _probe_numbers(ctx: Ctx, F: int, D: int, ch: int = -1) -> tuple[int, int]:
     """Constructive disjunction over each number's compositions: propagate every split
     that still fits; a cell that all the surviving splits decide alike is decided, and a
@@ -620,6 +623,8 @@ def _probe_numbers(ctx: Ctx, F: int, D: int, ch: int = -1) -> tuple[int, int]:
         k = queue.pop()
         inq.discard(k)
         if not unions[k] & ~(F | D):
+            continue
+        if _count_compositions(ctx, k, F, D) > PROBE_MAX:
             continue
         comps = compositions(ctx, k, F, D)
         if len(comps) < 2:

@@ -238,42 +238,56 @@ def _cuts(g: Geo, st: State) -> int:
             if s & ~_flood(g, root, p & ~low):
                 out |= low
         return out
+    return _lowlink_cuts(g, p, s, b, root.bit_length() - 1)
+
+
+def _lowlink_cuts(g: Geo, p: int, s: int, b: int, root_i: int) -> int:
+    """One lowlink pass (Tarjan) over the cells of ``p`` from a sure number: the cells of
+    ``b`` whose removal leaves sure numbers on both sides."""
     nb = g.nb
     n = g.n
-    root_i = root.bit_length() - 1
     nfixed = s.bit_count()
-    disc = [0] * n
+    # -1: not in p (never entered); 0: not reached yet
+    pad = "0" * n
+    disc = [0 if ch == "1" else -1 for ch in (bin(p)[:1:-1] + pad)[:n]]
+    sure = (bin(s)[:1:-1] + pad)[:n]
     low_ = [0] * n
     fcnt = [0] * n
+    parent = [-1] * n
     disc[root_i] = low_[root_i] = 1
     fcnt[root_i] = 1
     t = 1
     out = 0
-    stack = [(root_i, -1, iter(nb[root_i]))]
+    stack = [(root_i, iter(nb[root_i]))]
     push, pop = stack.append, stack.pop
     while stack:
-        v, par, it = stack[-1]
+        v, it = stack[-1]
         for u in it:
-            if not p >> u & 1:
-                continue
             du = disc[u]
+            if du < 0:
+                continue
             if not du:
                 t += 1
                 disc[u] = low_[u] = t
-                fcnt[u] = s >> u & 1
-                push((u, v, iter(nb[u])))
+                if sure[u] == "1":
+                    fcnt[u] = 1
+                parent[u] = v
+                push((u, iter(nb[u])))
                 break
-            if du < low_[v] and u != par:
+            if du < low_[v] and u != parent[v]:
                 low_[v] = du
         else:
             pop()
+            par = parent[v]
             if par >= 0:
                 lv = low_[v]
-                low_[par] = min(low_[par], lv)
+                if lv < low_[par]:  # noqa: PLR1730 (a call to min costs more here)
+                    low_[par] = lv
                 fv = fcnt[v]
-                fcnt[par] += fv
-                if fv and lv >= disc[par] and b >> par & 1 and nfixed > fv:
-                    out |= 1 << par
+                if fv:
+                    fcnt[par] += fv
+                    if lv >= disc[par] and nfixed > fv and b >> par & 1:
+                        out |= 1 << par
     return out
 
 
@@ -623,6 +637,7 @@ class Search:
                  width: int = 6) -> None:
         self.g, self.limit, self.neq, self.connect = g, limit, neq, connect
         self.width = width
+        self.dual = True
         self.nodes = 0
         self.solutions: list[State] = []
 
@@ -660,6 +675,19 @@ class Search:
                     return "fail", None
                 if tb is None or tn is None:
                     nxt = self.prop(tn if tb is None else tb)    # type: ignore[arg-type]
+                    if nxt is None:
+                        return "fail", None
+                    st = nxt
+                    forced = True
+                    break
+                # what both sides decide alike holds at this node
+                jb = tb[0] | tn[0]
+                j1 = tb[1] | tn[1]
+                j2 = tb[2] | tn[2]
+                j3 = tb[3] | tn[3]
+                j4 = tb[4] | tn[4]
+                if (jb != b or j1 != n1 or j2 != n2 or j3 != n3 or j4 != n4) and self.dual:
+                    nxt = self.prop((b & jb, n1 & j1, n2 & j2, n3 & j3, n4 & j4))
                     if nxt is None:
                         return "fail", None
                     st = nxt
