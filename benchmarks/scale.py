@@ -5,7 +5,7 @@
 
 1. Overhead: a stage of N no-op chunks, run by the driver on each executor (in-process,
    local processes, a Dask LocalCluster of 2); wall time per task, cluster start excluded.
-2. A chunked survey (Sashigane's survey_beyond on 5x6: every L tiling × every arrow mask,
+2. A chunked survey (Sashigane's survey_beyond on 5x6: every L tiling × every mask,
    in 32 chunks that share no group) on local processes (2) and on a
    LocalCluster(2): the cluster should be within 15% of the processes.
 3. The same survey with 1 and with 2 workers of each kind: the speed-up.
@@ -48,7 +48,7 @@ def noop_reduce(partials: list[Any], inputs: Any, params: Any) -> dict[str, Any]
 
 def _puzzle(stage: Stage) -> Any:
     real = registry.get("sashigane")
-    return replace(real, stages=(stage,))
+    return replace(real, stages=(stage,), on_request=())
 
 
 def timed_run(puzzle: Any, executor: Any) -> float:

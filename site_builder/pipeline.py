@@ -53,7 +53,10 @@ def _stored_key(path: Path, slug: str, stage: str) -> str | None:
 
 def all_stages(puzzle: Puzzle) -> tuple[Stage, ...]:
     """The puzzle's stages, then those it runs only when asked (``Puzzle.on_request``)."""
-    return (*puzzle.stages, *getattr(puzzle, "on_request", ()))
+    out = (*puzzle.stages, *getattr(puzzle, "on_request", ()))
+    if len({s.name for s in out}) != len(out):
+        raise ValueError(f"{puzzle.slug}: two stages share a name")
+    return out
 
 
 def on_request(stage: Stage) -> bool:
