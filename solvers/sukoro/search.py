@@ -634,7 +634,7 @@ class Search:
     """
 
     def __init__(self, g: Geo, limit: int, neq: bool = True, connect: bool = True,
-                 width: int = 6) -> None:
+                 width: int = 10) -> None:
         self.g, self.limit, self.neq, self.connect = g, limit, neq, connect
         self.width = width
         self.dual = True
