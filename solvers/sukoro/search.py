@@ -653,7 +653,8 @@ class Search:
 
     At every node the full rules are propagated; a few undecided cells next to the sure
     numbers are probed both ways (a failed side fixes the cell at once, without a
-    branch), and the node branches on the probed cell whose worse side decides the most.
+    branch; what both sides decide alike is kept), and the node branches on the probed cell
+    whose worse side decides the most.
     """
 
     def __init__(self, g: Geo, limit: int, neq: bool = True, connect: bool = True,
