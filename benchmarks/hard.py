@@ -132,14 +132,23 @@ def regenerate(slug: str, size: str, count: int, index: int | None = None) -> No
         print(f"  drew {e['id']}: {e['clues']} clues, {time.perf_counter() - t0:.1f} s",
               flush=True)
         _write(_part(slug, size, k), e)
+    merge(slug, size, count)
+
+
+def merge(slug: str, size: str, count: int, partial: bool = False) -> None:
+    """Write the corpus file of one size from its part files once all ``count`` are there
+    (with ``partial``: from whichever are there, when drawing the rest ran out of time)."""
     parts = [_part(slug, size, k) for k in range(count)]
-    if all(p.exists() for p in parts):
+    if partial:
+        parts = [p for p in parts if p.exists()]
+    if parts and all(p.exists() for p in parts):
         boards = [json.loads(p.read_text()) for p in parts]
         _write(corpus_file(slug, size),
                {"schema": 1, "slug": slug, "size": size,
                 "recipe": "generate() from fixed seeds; minimal clue sets", "boards": boards})
-        for p in parts:
-            p.unlink()
+        if not partial:          # a partial file is written again as more parts arrive
+            for p in parts:
+                p.unlink()
 
 
 def _part(slug: str, size: str, k: int) -> Path:
@@ -195,6 +204,8 @@ def main() -> int:
     ap.add_argument("--sizes", nargs="+", default=list(SIZES), help="sizes, e.g. 16x16")
     ap.add_argument("--count", type=int, default=PER_SIZE, help="boards per size (regenerate)")
     ap.add_argument("--index", type=int, help="regenerate only this board of each size")
+    ap.add_argument("--merge-partial", action="store_true",
+                    help="write each size's corpus file from the part files drawn so far")
     ap.add_argument("--repeat", type=int, default=3, help="timing repeats per board (best)")
     ap.add_argument("--per-board", action="store_true", help="print every board")
     ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
@@ -207,6 +218,10 @@ def main() -> int:
             for size in args.sizes:
                 print(f"regenerating {slug} {size} ...", flush=True)
                 regenerate(slug, size, args.count, args.index)
+    if args.merge_partial:
+        for slug in slugs:
+            for size in args.sizes:
+                merge(slug, size, args.count, partial=True)
     boards = load(slugs, tuple(args.sizes))
     if not boards:
         print("no corpus found under benchmarks/hard/; run with --regenerate", file=sys.stderr)

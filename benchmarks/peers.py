@@ -87,7 +87,7 @@ def model_rows(slug: str, model: str, h: int, w: int) -> list[str]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--noqx", type=Path, help="a checkout of github.com/T0nyX1ang/noqx")
-    ap.add_argument("--only", choices=hard.PUZZLES, action="append")
+    ap.add_argument("--only", choices=tuple(NOQX_NAME), action="append")
     ap.add_argument("--sizes", nargs="+", default=list(hard.SIZES))
     ap.add_argument("--repeat", type=int, default=2, help="rounds per board (best of)")
     ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
@@ -103,7 +103,7 @@ def main() -> int:
     except ImportError as e:
         print(f"cannot load noqx from {args.noqx}: {e}\n{HOWTO}", file=sys.stderr)
         return 2
-    slugs = tuple(args.only or hard.PUZZLES)
+    slugs = tuple(args.only or NOQX_NAME)
     boards = hard.load(slugs, tuple(args.sizes))
     if not boards:
         print("no corpus under benchmarks/hard/; run benchmarks/hard.py --regenerate",

@@ -430,6 +430,7 @@ def solve(board: Board, level: str | None = None, limit: int = 2,
     if not all(dom):
         return SolveResult([], rung=None, stats={"contradiction": True})
     g = fast.geo(h, w)
+    fast.forget_cuts()          # each solve starts afresh (and timings stay honest)
     st: fast.State | None = fast.from_domains(dom)
     for k in range(min(top, 3) + 1):
         assert st is not None
