@@ -534,9 +534,7 @@ def test_one_wrong_mark_on_a_fresh_board(slug, lang, served, browser):
     or among the strongly drawn cells) and lists no more than Python's irreparable() for
     those states, which are few; the count of undecided units is given."""
     p = puzzle(slug)
-    if p.irreparable is None:
-        pytest.skip(f"{slug}: Puzzle.irreparable is None (the per-puzzle partial check of "
-                    "issue 12 is not merged yet), so Check falls back to violations()")
+    assert p.irreparable is not None, f"{slug}: every puzzle has a partial check"
     model, cycle = p.play.model, p.play.input["cycle"]
     entry = _typical(slug)
     board = entry["board"]
@@ -628,12 +626,8 @@ def test_hint_sequence_reaches_the_solution(slug, lang, served, browser):
     model, cycle = p.play.model, p.play.input["cycle"]
     boards = sorted(bank(slug)["boards"], key=lambda b: (b["h"] * b["w"], b["id"]))
     entry = next((b for b in boards if _new_format(b)), None)
-    if entry is None:
-        b = boards[0]
-        k = next(k for k, s in enumerate(b["trace"]) if "why" not in s or "detail" not in s)
-        pytest.skip(f"content/{slug}/bank.json has the old trace format (board {b['id']}, "
-                    f"step {k}: no 'why'/'detail'); issue 12's one-deduction traces are not "
-                    "in the committed bank yet")
+    assert entry is not None, (f"content/{slug}/bank.json has no board with one-deduction "
+                               "hints ('why' and 'detail' on every step)")
     h, w = entry["board"]["h"], entry["board"]["w"]
     hint_key = "hintEdge" if model == "edges" else "hint"
     rung_names = p.rung_names[lang]
