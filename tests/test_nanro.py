@@ -256,3 +256,15 @@ def test_clash_still_runs_when_counting_is_left_out():
     b = Board(1, 3, ((0, 1, 2),), ((1, 1, None),))
     _g, st = fixpoint(b, "clash", frozenset({"count"}))
     assert st is None          # clash alone refutes it, without the counting rule
+
+
+def test_no_banked_board_prints_every_number():
+    """A board whose every numbered cell is printed leaves the player nothing to write
+    (the play page would call it solved on arrival); the bank draws another instead."""
+    import json
+    from pathlib import Path
+
+    bank = json.loads((Path(__file__).parent.parent / "content/nanro/bank.json").read_text())
+    for e in bank["data"]["boards"]:
+        b, a = Board.from_json(e["board"]), Answer.from_json(e["answer"])
+        assert sum(v is not None for v in b.flat()) < sum(map(bool, a.flat())), e["id"]

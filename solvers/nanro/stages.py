@@ -84,6 +84,8 @@ def bank_map(chunk: Mapping[str, Any], inputs: Mapping[str, Any], params: Mappin
         b = reveal(empty, ans, LEVEL[target], rng)
         if b is None or grade(b) != target:
             continue
+        if sum(v is not None for v in b.flat()) == sum(map(bool, ans.flat())):
+            continue                # every number printed: nothing left to write in
         c, _, capped = count_answers(b, params["prove_cap"])
         if capped or c != 1:
             raise ValueError(f"a {size} board made for {target} is not unique")
