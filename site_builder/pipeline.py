@@ -246,15 +246,24 @@ def make_executor(jobs: int | None = None, scheduler: str | None = None) -> Any:
 
 class Progress:
     """One bar per running stage (chunks done / total, rate, time left), drawn by tqdm
-    from completed tasks: the same display whatever the executor."""
+    from completed tasks: the same display whatever the executor. When the stream is not
+    a terminal (a CI log, a pipe), one plain line per stage start and end instead."""
 
-    def __init__(self, quiet: bool = False, stream: Any = None) -> None:
+    def __init__(self, quiet: bool = False, stream: Any = None,
+                 live: bool | None = None) -> None:
         self.quiet = quiet
         self.stream = stream or sys.stderr
+        self.live = bool(getattr(self.stream, "isatty", lambda: False)()) if live is None else live
         self.bars: dict[tuple[str, str], Any] = {}
+        self.plain: dict[tuple[str, str], tuple[float, int]] = {}
 
     def start(self, slug: str, stage: str, total: int) -> None:
         if self.quiet:
+            return
+        if not self.live:
+            self.plain[slug, stage] = (time.monotonic(), total)
+            self.stream.write(f"  {slug} {stage}: {total} chunk{'s' * (total != 1)}\n")
+            self.stream.flush()
             return
         from tqdm import tqdm
 
@@ -269,11 +278,15 @@ class Progress:
     def finish(self, slug: str, stage: str) -> None:
         if (bar := self.bars.pop((slug, stage), None)) is not None:
             bar.close()
+        if (began := self.plain.pop((slug, stage), None)) is not None:
+            self.stream.write(f"  {slug} {stage}: done in {time.monotonic() - began[0]:.1f} s\n")
+            self.stream.flush()
 
     def close(self) -> None:
         for bar in self.bars.values():
             bar.close()
         self.bars.clear()
+        self.plain.clear()
 
 
 # ---------------------------------------------------------------- the driver
