@@ -306,16 +306,20 @@ def serve(root: Path, out: Path, host: str = "127.0.0.1", port: int = 8000,
     shown_host = f"[{host}]" if ":" in host and not host.startswith("[") else host
     url = f"http://{shown_host}:{port}/"
 
-    def stop(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt  # SIGTERM stops as cleanly as Ctrl+C
+    from tornado.ioloop import IOLoop
 
-    previous = signal.signal(signal.SIGTERM, stop)
+    loop = IOLoop.current()
+
+    def stop(signum: int, frame: object) -> None:
+        # Ctrl+C and SIGTERM ask the loop to stop between callbacks: an exception raised
+        # wherever the signal lands could be caught by a callback and leave serve running
+        loop.asyncio_loop.call_soon_threadsafe(loop.stop)
+
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         # Server.serve() binds, then blocks; print the URL from the first loop tick so it
         # is only shown once the socket is listening.
-        from tornado.ioloop import IOLoop
-
-        IOLoop.current().add_callback(
+        loop.add_callback(
             lambda: print(f"Serving {out} at {url} (watching {', '.join(WATCHED)}; "
                           "Ctrl+C to stop)", flush=True))
         server.serve(host=host, port=port, root=str(out), restart_delay=0)
@@ -326,5 +330,6 @@ def serve(root: Path, out: Path, host: str = "127.0.0.1", port: int = 8000,
     except KeyboardInterrupt:
         pass
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
     print("serve: stopped", flush=True)
