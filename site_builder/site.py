@@ -39,19 +39,19 @@ UI = {
 
 
 # One word per thing, the same on every page: the templates print these (``g.board``),
-# never their own synonyms. Canal View's cells are 水路/陸地 as on the play page.
+# never their own synonyms. A puzzle's own words live in its own templates.
 GLOSSARY: dict[str, dict[str, str]] = {
     "en": {"board": "board", "boards": "boards", "bank_board": "banked board",
            "bank_boards": "banked boards", "clue": "clue", "clues": "clues", "cell": "cell",
            "cells": "cells", "number": "number", "broken_rule": "broken rule",
-           "undecided": "undecided", "canal": "flooded cell", "dry": "dry cell",
+           "undecided": "undecided",
            "answer": "answer", "example": "example board", "findings": "What it adds up to",
            "solved": "its answer", "solver": "solver", "ladder": "ladder", "rung": "rung",
            "count": "boards"},
     "ja": {"board": "盤", "boards": "盤", "bank_board": "収録盤", "bank_boards": "収録盤",
            "clue": "手掛かり", "clues": "手掛かり", "cell": "マス", "cells": "マス",
            "number": "数字", "broken_rule": "ルール違反", "undecided": "未定",
-           "canal": "水路", "dry": "陸地", "answer": "答え", "example": "例題",
+           "answer": "答え", "example": "例題",
            "findings": "まとめ", "solved": "答え", "solver": "ソルバー", "ladder": "推論の梯子",
            "rung": "段", "count": "問"},
 }
