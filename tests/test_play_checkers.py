@@ -266,15 +266,20 @@ def units(model: str, board: dict) -> int:
     return h * (w - 1) + (h - 1) * w if model == "edges" else h * w
 
 
+def _sample(rng_key: str, slug: str, n_boards: int, total: int) -> tuple:
+    """A seeded generator, the puzzle's play spec and state count, up to ``n_boards`` bank
+    boards drawn with it, and how many cases each board gets to reach ``total``."""
+    rng = random.Random(rng_key)
+    spec = puzzle(slug).play
+    boards = bank(slug)["boards"]
+    boards = rng.sample(boards, min(n_boards, len(boards)))
+    return rng, spec, len(spec.input["states"]["en"]), boards, -(-total // len(boards))
+
+
 def page_cases(slug: str, seed: int = 20261130, n_boards: int = 40, total: int = 1200
                ) -> list[dict]:
     """Player states on bank boards: random ones, and the solution with a few changes."""
-    rng = random.Random(f"{slug}:{seed}")
-    spec = puzzle(slug).play
-    n_states = len(spec.input["states"]["en"])
-    boards = bank(slug)["boards"]
-    boards = rng.sample(boards, min(n_boards, len(boards)))
-    per_board = -(-total // len(boards))
+    rng, spec, n_states, boards, per_board = _sample(f"{slug}:{seed}", slug, n_boards, total)
     cases = []
     for b in boards:
         n = units(spec.model, b["board"])
@@ -413,12 +418,8 @@ def irreparable_cases(slug: str, seed: int = 20261130, n_boards: int = 30, total
     answer's states with a random subset made undecided and a few units changed (to any
     state), the answer with a few changes and nothing undecided, and random states with
     and without undecided units."""
-    rng = random.Random(f"{slug}:irreparable:{seed}")
-    spec = puzzle(slug).play
-    n_states = len(spec.input["states"]["en"])
-    boards = bank(slug)["boards"]
-    boards = rng.sample(boards, min(n_boards, len(boards)))
-    per_board = -(-total // len(boards))
+    rng, spec, n_states, boards, per_board = _sample(f"{slug}:irreparable:{seed}", slug,
+                                                     n_boards, total)
     cases = []
     for b in boards:
         n = units(spec.model, b["board"])

@@ -177,32 +177,8 @@ def edges_answer(d: Any) -> dict[str, list[str]]:
 
 def pieces(h: int, w: int, right: list[str], down: list[str]) -> list[list[tuple[int, int]]]:
     """Cells connected without crossing a line, each piece sorted, in reading order."""
-    seen: set[tuple[int, int]] = set()
-    out = []
-    for r in range(h):
-        for c in range(w):
-            if (r, c) in seen:
-                continue
-            seen.add((r, c))
-            stack, piece = [(r, c)], []
-            while stack:
-                y, x = stack.pop()
-                piece.append((y, x))
-                steps = []
-                if x + 1 < w and right[y][x] == "0":
-                    steps.append((y, x + 1))
-                if x > 0 and right[y][x - 1] == "0":
-                    steps.append((y, x - 1))
-                if y + 1 < h and down[y][x] == "0":
-                    steps.append((y + 1, x))
-                if y > 0 and down[y - 1][x] == "0":
-                    steps.append((y - 1, x))
-                for n in steps:
-                    if n not in seen:
-                        seen.add(n)
-                        stack.append(n)
-            out.append(sorted(piece))
-    return out
+    lines = "".join(right) + "".join(down)      # in grid.js edgeIndex order
+    return _groups(h, w, lambda u: lines[u] == "0")
 
 
 def edges_violations(board: dict[str, Any], ans: dict[str, list[str]]) -> list[Violation]:
