@@ -7,7 +7,6 @@ import json
 import os
 import re
 import signal
-import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -245,8 +244,9 @@ def _solve_bounded(puzzle: Any, board: Any, args: argparse.Namespace) -> Any:
 
 
 def threading_main() -> bool:
-    import threading
-
+    threading = sys.modules.get("threading")
+    if threading is None:  # no thread was ever started through it: this is the main one
+        return True
     return threading.current_thread() is threading.main_thread()
 
 
@@ -344,6 +344,8 @@ def cmd_verify(args: argparse.Namespace, root: Path) -> int:
                         "by_grade": by_grade, "brute_checked": brute_checked,
                         "methods": methods, "independent": independent}
         if not args.json:
+            import statistics
+
             med = statistics.median(times) * 1000 if times else 0.0
             print(f"{slug}: {unique}/{len(bank['boards'])} boards proven unique, {independent} "
                   f"also by a method sharing no code with the ladder; median {med:.1f} ms a "

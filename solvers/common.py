@@ -6,7 +6,6 @@ Nothing here does I/O. Each puzzle package (``solvers/<name>/``) exposes a modul
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import json
 import time
@@ -213,6 +212,8 @@ def chunk_seed(seed: int, key: Any) -> int:
     A chunk's randomness depends on nothing else (not on which worker runs it, nor on
     how many chunks ran before it), so any executor gives byte-identical results.
     """
+    import hashlib  # here, not at the top: `build-site solve` never needs it
+
     blob = json.dumps([seed, key], sort_keys=True, separators=(",", ":")).encode()
     return int.from_bytes(hashlib.sha256(blob).digest()[:8], "big")
 
@@ -344,6 +345,8 @@ class Puzzle:
 
     def code_hash(self) -> str:
         """Hash of the puzzle package's source plus the shared modules beside it."""
+        import hashlib
+
         h = hashlib.sha256()
         shared = sorted(p for p in Path(__file__).parent.glob("*.py") if p.name != "registry.py")
         files = sorted(self.package_dir.rglob("*.py")) + shared
