@@ -333,6 +333,23 @@ def test_fit_candidates_per_seed_rules():
     assert len(cand.circles) == 3 and set(cand.group) <= {0, 1, 2}
 
 
+def test_fit_builds_the_same_candidates_as_the_whole_l_table():
+    # fit builds each circle's Ls on the spot, arms stopped at clues; the table of every
+    # L on the board (what the corner-free stats variant still uses) is the reference
+    from itertools import product
+
+    from solvers.sashigane.fit import Rules, _fit_by_cell
+    rng = random.Random(5)
+    boards = [decode(SAMPLE)]
+    for _ in range(6):
+        b, _truth = random_board(rng.randint(4, 8), rng.randint(4, 8), rng, keep=0.5)
+        boards += [b, b.with_rules("standard")]
+    for b in boards:
+        for variant, point, end, number in product(("seed", "standard"), *[(True, False)] * 3):
+            rules = Rules(variant, point, end, True, number)
+            assert fit(b, rules) == _fit_by_cell(b, rules), (b, rules)
+
+
 def test_cli_solves_a_url_and_refuses_a_bad_one(capsys):
     from site_builder.cli import main
     assert main(["solve", "sashigane", SAMPLE]) == 0

@@ -8,6 +8,7 @@ each end toward the corner, and the masks of its two arms (end included, corner 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -126,10 +127,128 @@ def _bits(m: int) -> list[int]:
     return out
 
 
+def _corner_ls(h: int, w: int, corner: int, wall: int, stop: int,
+               size: int | None) -> Iterator[tuple[int, int, int, int, int, str, str]]:
+    """The L placements with their corner at ``corner``, in the order ``shapes`` lists
+    them (arm directions, then vertical length, then horizontal length), as (mask, size,
+    vertical arm, horizontal arm, ...ends, ...directions toward the corner).
+
+    An arm never grows onto a ``wall`` cell, nor past a ``stop`` cell: every longer arm
+    would hold that cell too, and the caller rejects every such piece. With ``size``,
+    only placements of that many cells."""
+    r, c = divmod(corner, w)
+    for vd in (-1, 1):
+        vto = "down" if vd < 0 else "up"
+        for hd in (-1, 1):
+            hto = "right" if hd < 0 else "left"
+            varm = 0
+            for a in range(1, h):
+                re = r + vd * a
+                if not 0 <= re < h:
+                    break
+                vend = re * w + c
+                vbit = 1 << vend
+                if wall & vbit:
+                    break
+                varm |= vbit
+                harm = 0
+                for b in range(1, w):
+                    ce = c + hd * b
+                    if not 0 <= ce < w:
+                        break
+                    hend = r * w + ce
+                    hbit = 1 << hend
+                    if wall & hbit:
+                        break
+                    harm |= hbit
+                    n = a + b + 1
+                    if size is None or n == size:
+                        yield (varm | harm | 1 << corner, n, varm, harm, vend, hend, vto, hto)
+                    if stop & hbit or (size is not None and n >= size):
+                        break
+                if stop & vbit or (size is not None and a + 3 > size):
+                    break
+
+
 def fit(board: Board, rules: Rules | None = None) -> Candidates:
     """Every L each circle could own under ``rules`` (and, for the standard variant,
-    every clueless-circle L): the candidates the higher rungs then prune."""
+    every clueless-circle L): the candidates the higher rungs then prune.
+
+    With the corner rule, the Ls are built around each circle's corner on the spot, their
+    arms stopped at the first other circle (and, when arrows must sit on arm ends, just
+    after the first arrow), so the cost follows the candidates, not the h²w² Ls of the
+    board: a 30×30 board's first solve took 6 s building the table of every L."""
     rules = rules or rules_of(board)
+    if not rules.corner:
+        return _fit_by_cell(board, rules)
+    h, w = board.h, board.w
+    circ = board.circles()
+    cmask = amask = 0
+    for i, k in enumerate(board.cells):
+        if k.kind == CIRCLE:
+            cmask |= 1 << i
+        elif k.kind == ARROW:
+            amask |= 1 << i
+    seed = rules.variant == "seed"
+    stop = amask if rules.end else 0
+    cells = board.cells
+    masks: list[int] = []
+    group: list[int] = []
+    sizes: list[int] = []
+
+    def arrows_ok(m: int, vend: int, hend: int, vto: str, hto: str, varm: int) -> bool:
+        am = m & amask
+        if seed and (am == 0 or am & (am - 1)):
+            return False
+        while am:
+            low = am & -am
+            am ^= low
+            i = low.bit_length() - 1
+            d = cells[i].value
+            if rules.end:
+                if i == vend:
+                    ok = not rules.point or d == vto
+                elif i == hend:
+                    ok = not rules.point or d == hto
+                else:
+                    ok = False
+            elif not rules.point:
+                ok = True
+            else:
+                ok = d == (vto if varm & low else hto)
+            if not ok:
+                return False
+        return True
+
+    for g, c in enumerate(circ):
+        n = cells[c].value
+        want = n if rules.number and n is not None and n > 0 else None
+        for m, size, varm, _harm, vend, hend, vto, hto in _corner_ls(
+                h, w, c, cmask & ~(1 << c), stop, want):
+            if arrows_ok(m, vend, hend, vto, hto, varm):
+                masks.append(m)
+                group.append(g)
+                sizes.append(size)
+    if not seed:
+        # clueless pieces: no circle anywhere, and no arrow on the corner when arrows
+        # must sit on arm ends (with no rule on where they sit, the corner is fine)
+        skip = cmask | (amask if rules.end or rules.point else 0)
+        for c in range(h * w):
+            if skip >> c & 1:
+                continue
+            for m, size, varm, _harm, vend, hend, vto, hto in _corner_ls(
+                    h, w, c, cmask, stop, None):
+                if arrows_ok(m, vend, hend, vto, hto, varm):
+                    masks.append(m)
+                    group.append(-1)
+                    sizes.append(size)
+    numbers = [cells[c].value if rules.number else None for c in circ]
+    return Candidates(h, w, masks, group, sizes, circ, numbers)
+
+
+def _fit_by_cell(board: Board, rules: Rules) -> Candidates:
+    """``fit`` without the corner rule (a stats variant): a circle may sit anywhere on
+    its L, so every L through it is tried, from the whole table."""
     h, w = board.h, board.w
     all_shapes, by_corner, by_cell = shapes(h, w)
     circ = board.circles()
