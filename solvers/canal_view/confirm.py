@@ -1,22 +1,20 @@
 """The confirm stage: every banked board re-proved unique by engines that share no code
-with the ladder — the second engine (plain backtracking) where the board is small enough
-for it, and the SAT engine on every board. A board either engine cannot confirm stops the
-build."""
+with the ladder — the second engine (plain backtracking) where the board is small enough for it, and the
+SAT engine on every board (the loop and the counts: ``solvers.confirm``)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from solvers.common import Progress
+from solvers.common import Progress, no_progress
+from solvers.confirm import ConfirmError, confirm_bank
 
 from .board import Answer, Board
 from .brute import brute
 from .sat import solve_sat
 
-
-class ConfirmError(AssertionError):
-    """An independent engine does not find the banked answer alone: the build must stop."""
+__all__ = ["ConfirmError", "confirm_board", "run_confirm"]
 
 
 def confirm_board(board: Board, answer: Answer, brute_max_cells: int) -> dict[str, Any]:
@@ -32,25 +30,11 @@ def confirm_board(board: Board, answer: Answer, brute_max_cells: int) -> dict[st
     return out
 
 
+def _from_json(board: dict[str, Any], answer: dict[str, Any], brute_max_cells: int
+               ) -> dict[str, Any]:
+    return confirm_board(Board.from_json(board), Answer.from_json(answer), brute_max_cells)
+
+
 def run_confirm(inputs: Mapping[str, Any], params: Mapping[str, Any],
-                progress: Progress) -> dict[str, Any]:
-    boards = inputs["bank"]["boards"]
-    rows = []
-    for k, e in enumerate(boards):
-        progress(k, len(boards), f"confirm {e['id']}")
-        row = confirm_board(Board.from_json(e["board"]), Answer.from_json(e["answer"]),
-                            params["brute_max_cells"])
-        bad = [m for m in params["methods"] if row[m] is False]
-        if bad:
-            raise ConfirmError(f"{e['id']}: not confirmed by {', '.join(bad)}")
-        rows.append({"id": e["id"], "size": e["size"], **row})
-    by_method = {m: sum(1 for r in rows if r[m]) for m in params["methods"]}
-    sizes = sorted({r["size"] for r in rows}, key=lambda s: int(s.split("x")[0]))
-    by_size = {s: {"boards": sum(1 for r in rows if r["size"] == s),
-                   **{m: sum(1 for r in rows if r["size"] == s and r[m])
-                      for m in params["methods"]},
-                   "sat_cuts": sum(r["sat_cuts"] for r in rows if r["size"] == s)}
-               for s in sizes}
-    independent = sum(1 for r in rows if any(r[m] for m in params["methods"]))
-    return {"boards": rows, "total": len(rows), "by_method": by_method, "by_size": by_size,
-            "independent": independent, "all": independent == len(rows)}
+                progress: Progress = no_progress) -> dict[str, Any]:
+    return confirm_bank(inputs, params, progress, _from_json)
