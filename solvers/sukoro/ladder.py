@@ -413,13 +413,21 @@ def fixpoint(board: Board, level: str, rules: Rules = STANDARD) -> list[int] | N
     return dom
 
 
+# which engine searches below the probe fixpoint: "auto" (SAT when python-sat is
+# installed, else the bitboard search), "sat" or "search"; tests pin each one
+ENGINE = "auto"
+ENGINES = ("auto", "sat", "search")
+
+
 def solve(board: Board, level: str | None = None, limit: int = 2,
-          rules: Rules = STANDARD) -> SolveResult:
+          rules: Rules = STANDARD, engine: str | None = None) -> SolveResult:
     """The ladder: rungs up to ``level`` (all, then search, when None).
 
     The rungs run on bitboards (``search.py``): the same rules and the same fixpoints as
-    ``propagate`` above, so the grade and the cells a rung fixes are the ladder's; the
-    search below the probe fixpoint keeps propagating and probing at every node."""
+    ``propagate`` above, so the grade and the cells a rung fixes are the ladder's. Below
+    the probe fixpoint, ``engine`` (default ``ENGINE``) finds the answers: the bitboard
+    search, which keeps propagating and probing at every node (``nodes``: its nodes), or
+    CaDiCaL on the undecided cells (``residual.py``; ``nodes``: solver conflicts)."""
     if level is not None and level not in LEVEL:
         raise ValueError(f"unknown rung {level!r}; rungs are {', '.join(RUNGS)}")
     h, w = board.h, board.w
@@ -450,14 +458,29 @@ def solve(board: Board, level: str | None = None, limit: int = 2,
         dec = decided(fast.to_domains(st, h * w))
         fixed = [(i // w, i % w) for i in range(h * w) if flat[i] is None and dec[i]]
         return SolveResult([], rung=None, fixed=fixed)
-    s = fast.Search(g, limit, rules.neq, rules.connect)
-    s.run(st)
+    found, nodes, stats = _below(g, st, limit, rules, engine or ENGINE)
     sols = []
-    for x in s.solutions:
+    for x in found:
         d = fast.to_domains(x, h * w)
         if valid(d, nb, rules):
             sols.append(to_answer(d, h, w))
-    return SolveResult(sols, nodes=s.nodes, rung="search" if sols else None)
+    return SolveResult(sols, nodes=nodes, rung="search" if sols else None, stats=stats)
+
+
+def _below(g, st, limit: int, rules: Rules, engine: str):
+    """(answers as states, nodes, stats) below the probe fixpoint ``st``."""
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}; engines are {', '.join(ENGINES)}")
+    if engine != "search":
+        from . import residual
+        if engine == "sat" or residual.available():
+            r = residual.Residual(g, st, rules.neq, rules.connect)
+            found = r.solve(limit)
+            return found, r.conflicts, {"engine": "sat", "nodes": "solver conflicts",
+                                        "calls": r.calls, "cuts": r.cuts}
+    s = fast.Search(g, limit, rules.neq, rules.connect)
+    s.run(st)
+    return s.solutions, s.nodes, {"engine": "search", "nodes": "search nodes"}
 
 
 def count_solutions(board: Board, limit: int, rules: Rules = STANDARD) -> int:

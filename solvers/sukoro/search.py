@@ -32,6 +32,8 @@ from __future__ import annotations
 
 from functools import cache
 
+from solvers.common import node
+
 State = tuple[int, int, int, int, int]
 
 
@@ -421,7 +423,7 @@ class Closer:
         ``known``: answers already found (complete fixpoints), which support their values.
         Cheap sweeps first (trials without articulation cells), then sweeps under the full
         rules until one narrows nothing, which makes the result the ladder's fixpoint."""
-        res = self._cheap(st)
+        res = self._cheap(st, known or [])
         if res is None:
             return None
         st = res
@@ -429,7 +431,7 @@ class Closer:
             return st
         return self._sweep(st, True, list(known or []))
 
-    def _cheap(self, st: State) -> State | None:
+    def _cheap(self, st: State, known: list[State] | None = None) -> State | None:
         """Trials without articulation cells, as a worklist: a value whose last trial
         succeeded is tried again only once the state changed within two cells of what
         that trial decided. Skipping a trial never removes a value, so this is sound
@@ -442,6 +444,14 @@ class Closer:
 
         log: list[int] = []                 # cells changed by each narrowing
         seen: dict[tuple[int, int], tuple[int, int]] = {}   # value -> (area, log index)
+        for t in known or ():
+            # an answer lies inside every state the sound rules reach: its values' trials
+            # cannot fail, whatever narrows
+            for kk, x in enumerate(t):
+                while x:
+                    lb = x & -x
+                    seen[(kk, lb)] = (0, 0)
+                    x ^= lb
         while True:
             narrowed = False
             und = _undecided(st)
@@ -730,6 +740,7 @@ class Search:
         while stack:
             cur = stack.pop()
             self.nodes += 1
+            node()
             cur2 = self.prop(cur)
             if cur2 is None:
                 continue
