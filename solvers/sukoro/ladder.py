@@ -440,12 +440,18 @@ def solve(board: Board, level: str | None = None, limit: int = 2,
     g = fast.geo(h, w)
     fast.forget_cuts()          # each solve starts afresh (and timings stay honest)
     st: fast.State | None = fast.from_domains(dom)
+    found: list[fast.State] | None = None        # answers the SAT engine found early
+    below: tuple[int, dict] = (0, {})
     for k in range(min(top, 3) + 1):
         assert st is not None
         if k < 3:
             st = fast.propagate(g, st, rules.neq and k >= 1, rules.connect and k >= 2)
-        else:
+        elif top < LEVEL["search"]:
             st = fast.Closer(g, rules.neq, rules.connect).close(st)
+        else:
+            st, found, below = _probe_or_answers(g, st, limit, rules, engine or ENGINE)
+            if found is not None and st is not None and not fast.complete(st):
+                break
         if st is None:
             return SolveResult([], rung=None, stats={"contradiction": True})
         if fast.complete(st):
@@ -458,13 +464,43 @@ def solve(board: Board, level: str | None = None, limit: int = 2,
         dec = decided(fast.to_domains(st, h * w))
         fixed = [(i // w, i % w) for i in range(h * w) if flat[i] is None and dec[i]]
         return SolveResult([], rung=None, fixed=fixed)
-    found, nodes, stats = _below(g, st, limit, rules, engine or ENGINE)
+    if found is not None:
+        nodes, stats = below
+    else:
+        found, nodes, stats = _below(g, st, limit, rules, engine or ENGINE)
     sols = []
     for x in found:
         d = fast.to_domains(x, h * w)
         if valid(d, nb, rules):
             sols.append(to_answer(d, h, w))
     return SolveResult(sols, nodes=nodes, rung="search" if sols else None, stats=stats)
+
+
+def _probe_or_answers(g, st, limit: int, rules: Rules, engine: str):
+    """The probe rung when the search rung may follow: (state, answers or None, (nodes,
+    stats)). The state is the probe fixpoint, or (only when the answers already show the
+    board is not solved by the probe rung) the state the answers were found below.
+
+    With the SAT engine, the answers are found first, below the cheap trials' fixpoint:
+    two answers both survive every rung (each rung is sound), so the probe fixpoint is
+    not complete and the board goes to search without the full trials; one answer
+    supports its values, so the full trials only try the other values."""
+    closer = fast.Closer(g, rules.neq, rules.connect)
+    if engine == "search" or limit < 2 or (engine == "auto" and not _sat_available()):
+        return closer.close(st), None, (0, {})
+    st = closer._cheap(st)
+    if st is None or fast.complete(st):
+        return st, None, (0, {})
+    found, nodes, stats = _below(g, st, limit, rules, "sat")
+    if len(found) >= 2:
+        return st, found, (nodes, stats)
+    st = closer._sweep(st, True, list(found))
+    return st, found, (nodes, stats)
+
+
+def _sat_available() -> bool:
+    from . import residual
+    return residual.available()
 
 
 def _below(g, st, limit: int, rules: Rules, engine: str):

@@ -254,16 +254,57 @@ def forget_cuts() -> None:
 
 
 def _cuts_of(g: Geo, p: int, s: int, b: int, cand: int) -> int:
-    root = s & -s
-    if cand.bit_count() <= 4:
-        out = 0
-        while cand:
-            low = cand & -cand
-            cand ^= low
-            if s & ~_flood(g, root, p & ~low):
-                out |= low
-        return out
-    return _lowlink_cuts(g, p, s, b, root.bit_length() - 1)
+    """The candidates whose removal splits the sure numbers, by floods in step from each
+    of the candidate's neighbours: floods that meet merge, and the check stops as soon as
+    one flood is left (a short way round: not a cut, the usual case, after a few steps) or
+    a flood fills its side (a side with no sure number is dropped; one holding some but
+    not all of them makes the candidate a cut). So a small pocket is settled as soon as it
+    is filled, and only the smallest side of a cell is ever flooded whole."""
+    w, nc0, ncw = g.w, g.nc0, g.ncw
+    out = 0
+    while cand:
+        c = cand & -cand
+        cand ^= c
+        region = p & ~c
+        ring = ((c << w) | (c >> w) | ((c << 1) & nc0) | ((c >> 1) & ncw)) & region
+        fl = []
+        while ring:
+            x = ring & -ring
+            ring ^= x
+            fl.append(x)
+        while len(fl) > 1:
+            nxt = []
+            cut = False
+            for x in fl:
+                y = (x | (x << w) | (x >> w) | ((x << 1) & nc0) | ((x >> 1) & ncw)) & region
+                if y == x:
+                    # a whole side
+                    if s & x:
+                        cut = bool(s & ~x)
+                        nxt = None
+                        break
+                    continue                # a pocket without sure numbers
+                for k, z in enumerate(nxt):
+                    if z & y:
+                        nxt[k] = z | y
+                        break
+                else:
+                    nxt.append(y)
+            if nxt is None:
+                break
+            # floods that met in this step may still overlap an earlier one
+            merged: list[int] = []
+            for y in nxt:
+                for k, z in enumerate(merged):
+                    if z & y:
+                        merged[k] = z | y
+                        break
+                else:
+                    merged.append(y)
+            fl = merged
+        if cut:
+            out |= c
+    return out
 
 
 def _lowlink_cuts(g: Geo, p: int, s: int, b: int, root_i: int) -> int:
