@@ -9,8 +9,9 @@ of its numbered neighbours both ways over the patterns of its undecided neighbou
 values never touch. Connectivity is added lazily: when a model's numbers fall into
 several groups, every group gets a cut over the cells around it (a group holding a sure
 number, with a sure number elsewhere, needs one of those cells numbered; a group with no
-sure number needs one whenever any of its cells holds a number). A connected model is an
-answer; blocking its shape asks for the next.
+sure number needs one whenever any of its cells holds a number, or, when no cell is sure
+at all, whenever one of its cells and one beyond it do). A connected model is an answer;
+blocking its shape asks for the next.
 
 Budgets: the solver runs in slices of ``SLICE`` conflicts; each slice and each call
 counts one node against the active ``Budget`` (``solvers.common.node``), so
@@ -169,13 +170,20 @@ class Residual:
                     s.add_clause(lits)
                 else:
                     continue        # the group holding every sure number needs no cut
-            else:
+            elif sure:
                 # no cell of this group may hold a number unless the ring does
                 x = grp
                 while x:
                     low = x & -x
                     x ^= low
                     s.add_clause([-var[low.bit_length() - 1]] + lits)
+            else:
+                # no sure number anywhere: the group alone may be the answer, so the cut
+                # needs a number beyond it too
+                other = on & ~grp
+                y = (grp & -grp).bit_length() - 1
+                z = (other & -other).bit_length() - 1
+                s.add_clause([-var[y], -var[z]] + lits)
 
     def _state(self, on: int, model: list[int], val: dict[tuple[int, int], int]) -> State:
         planes = [0, 0, 0, 0]
