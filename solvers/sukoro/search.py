@@ -249,8 +249,9 @@ _CUT_MEMO: dict[tuple[int, int, int, int], int] = {}
 
 
 def forget_cuts() -> None:
-    """Empty the memo of cut cells."""
+    """Empty the memo of cut cells and the remembered ways round."""
     _CUT_MEMO.clear()
+    _ROUND.clear()
 
 
 def _cuts_of(g: Geo, p: int, s: int, b: int, cand: int) -> int:
@@ -259,19 +260,30 @@ def _cuts_of(g: Geo, p: int, s: int, b: int, cand: int) -> int:
     one flood is left (a short way round: not a cut, the usual case, after a few steps) or
     a flood fills its side (a side with no sure number is dropped; one holding some but
     not all of them makes the candidate a cut). So a small pocket is settled as soon as it
-    is filled, and only the smallest side of a cell is ever flooded whole."""
+    is filled, and only the smallest side of a cell is ever flooded whole.
+
+    A way round is remembered (``_ROUND``): while every cell of it may still hold a
+    number and the cell has no neighbour outside it, the cell joins its neighbours without
+    a flood, whatever else narrowed (the probe's trials narrow a few cells at a time)."""
     w, nc0, ncw = g.w, g.nc0, g.ncw
     out = 0
+    rounds = _ROUND
+    key0 = g.n * 4096 + g.w
     while cand:
         c = cand & -cand
         cand ^= c
         region = p & ~c
         ring = ((c << w) | (c >> w) | ((c << 1) & nc0) | ((c >> 1) & ncw)) & region
+        key = (key0, c)
+        known = rounds.get(key)
+        if known is not None and not known & ~region and not ring & ~known:
+            continue
         fl = []
         while ring:
             x = ring & -ring
             ring ^= x
             fl.append(x)
+        dropped = False
         while len(fl) > 1:
             nxt = []
             cut = False
@@ -283,6 +295,7 @@ def _cuts_of(g: Geo, p: int, s: int, b: int, cand: int) -> int:
                         cut = bool(s & ~x)
                         nxt = None
                         break
+                    dropped = True
                     continue                # a pocket without sure numbers
                 for k, z in enumerate(nxt):
                     if z & y:
@@ -302,59 +315,19 @@ def _cuts_of(g: Geo, p: int, s: int, b: int, cand: int) -> int:
                 else:
                     merged.append(y)
             fl = merged
+        else:
+            if fl and not dropped:
+                if len(rounds) >= ROUND_MEMO:
+                    rounds.clear()
+                rounds[key] = fl[0]
+            continue
         if cut:
             out |= c
     return out
 
 
-def _lowlink_cuts(g: Geo, p: int, s: int, b: int, root_i: int) -> int:
-    """One lowlink pass (Tarjan) over the cells of ``p`` from a sure number: the cells of
-    ``b`` whose removal leaves sure numbers on both sides."""
-    nb = g.nb
-    n = g.n
-    nfixed = s.bit_count()
-    # -1: not in p (never entered); 0: not reached yet
-    pad = "0" * n
-    disc = [0 if ch == "1" else -1 for ch in (bin(p)[:1:-1] + pad)[:n]]
-    sure = (bin(s)[:1:-1] + pad)[:n]
-    low_ = [0] * n
-    fcnt = [0] * n
-    parent = [-1] * n
-    disc[root_i] = low_[root_i] = 1
-    fcnt[root_i] = 1
-    t = 1
-    out = 0
-    stack = [(root_i, iter(nb[root_i]))]
-    push, pop = stack.append, stack.pop
-    while stack:
-        v, it = stack[-1]
-        for u in it:
-            du = disc[u]
-            if du < 0:
-                continue
-            if not du:
-                t += 1
-                disc[u] = low_[u] = t
-                if sure[u] == "1":
-                    fcnt[u] = 1
-                parent[u] = v
-                push((u, iter(nb[u])))
-                break
-            if du < low_[v] and u != parent[v]:
-                low_[v] = du
-        else:
-            pop()
-            par = parent[v]
-            if par >= 0:
-                lv = low_[v]
-                if lv < low_[par]:  # noqa: PLR1730 (a call to min costs more here)
-                    low_[par] = lv
-                fv = fcnt[v]
-                if fv:
-                    fcnt[par] += fv
-                    if lv >= disc[par] and nfixed > fv and b >> par & 1:
-                        out |= 1 << par
-    return out
+ROUND_MEMO = 1 << 16
+_ROUND: dict[tuple[int, int], int] = {}
 
 
 def _joined(g: Geo, p: int, gone: int) -> bool:
@@ -523,7 +496,7 @@ class Closer:
                     ch = 0
                     for x, y in zip(st, res):
                         ch |= x ^ y
-                    area = grow(grow(ch))
+                    area = grow(ch)
                     mark = (area, len(log))
                     for kk, x in enumerate(singles(res)):
                         x &= ch | low
@@ -651,31 +624,9 @@ def _joined_region(st: State) -> int:
     return p if p & ~st[0] else 0
 
 
-def _support_of(ents: list) -> State:
-    a = b = c = d = e = 0
-    for _, sg, _ in ents:
-        a |= sg[0]
-        b |= sg[1]
-        c |= sg[2]
-        d |= sg[3]
-        e |= sg[4]
-    return a, b, c, d, e
-
-
 def _inside(t: State, st: State) -> bool:
     return not (t[0] & ~st[0] or t[1] & ~st[1] or t[2] & ~st[2] or t[3] & ~st[3]
                 or t[4] & ~st[4])
-
-
-def _support(keep: list[tuple[State, State]]) -> State:
-    a = b = c = d = e = 0
-    for _, sg in keep:
-        a |= sg[0]
-        b |= sg[1]
-        c |= sg[2]
-        d |= sg[3]
-        e |= sg[4]
-    return a, b, c, d, e
 
 
 def _undecided(st: State) -> int:
