@@ -262,9 +262,12 @@ def _cuts_of(g: Geo, p: int, s: int, b: int, cand: int) -> int:
     not all of them makes the candidate a cut). So a small pocket is settled as soon as it
     is filled, and only the smallest side of a cell is ever flooded whole.
 
-    A way round is remembered (``_ROUND``): while every cell of it may still hold a
-    number and the cell has no neighbour outside it, the cell joins its neighbours without
-    a flood, whatever else narrowed (the probe's trials narrow a few cells at a time)."""
+    A cell found not to split them is remembered (``_ROUND``) with shortest paths joining
+    its neighbours beyond the pockets, and the pockets: while every cell of those paths
+    may still hold a number, no pocket holds a sure number or touches a cell that may
+    hold one (but the cell itself), and the cell has no other neighbour, it still splits
+    nothing, without a flood, whatever else changed (the probe's trials narrow a few cells
+    at a time)."""
     w, nc0, ncw = g.w, g.nc0, g.ncw
     out = 0
     rounds = _ROUND
@@ -276,14 +279,18 @@ def _cuts_of(g: Geo, p: int, s: int, b: int, cand: int) -> int:
         ring = ((c << w) | (c >> w) | ((c << 1) & nc0) | ((c >> 1) & ncw)) & region
         key = (key0, c)
         known = rounds.get(key)
-        if known is not None and not known & ~region and not ring & ~known:
-            continue
+        if known is not None:
+            way, pockets, shore = known
+            if not (way & ~region or s & pockets or ring & ~(way | pockets)
+                    or shore & region):
+                continue
+        ring0 = ring
         fl = []
         while ring:
             x = ring & -ring
             ring ^= x
             fl.append(x)
-        dropped = False
+        pockets = 0
         while len(fl) > 1:
             nxt = []
             cut = False
@@ -295,7 +302,7 @@ def _cuts_of(g: Geo, p: int, s: int, b: int, cand: int) -> int:
                         cut = bool(s & ~x)
                         nxt = None
                         break
-                    dropped = True
+                    pockets |= x
                     continue                # a pocket without sure numbers
                 for k, z in enumerate(nxt):
                     if z & y:
@@ -316,18 +323,47 @@ def _cuts_of(g: Geo, p: int, s: int, b: int, cand: int) -> int:
                     merged.append(y)
             fl = merged
         else:
-            if fl and not dropped:
-                if len(rounds) >= ROUND_MEMO:
-                    rounds.clear()
-                rounds[key] = fl[0]
+            if len(rounds) >= ROUND_MEMO:
+                rounds.clear()
+            rest = ring0 & ~pockets
+            shore = ((pockets << w) | (pockets >> w) | ((pockets << 1) & nc0)
+                     | ((pockets >> 1) & ncw)) & ~pockets & ~c
+            rounds[key] = (_paths(g, fl[0], rest) if fl and rest else 0, pockets, shore)
             continue
         if cut:
             out |= c
     return out
 
 
+def _paths(g: Geo, r: int, ring: int) -> int:
+    """Shortest paths inside the connected region ``r`` from one cell of ``ring`` to each
+    of the others: a small connected set holding ``ring``."""
+    w, nc0, ncw = g.w, g.nc0, g.ncw
+    start = ring & -ring
+    layers = [start]
+    x = start
+    while ring & ~x:
+        y = (x | (x << w) | (x >> w) | ((x << 1) & nc0) | ((x >> 1) & ncw)) & r
+        layers.append(y & ~x)
+        x = y
+    out = start
+    todo = ring & ~start
+    while todo:
+        t = todo & -todo
+        todo ^= t
+        d = next(j for j, lay in enumerate(layers) if lay & t)
+        cur = t
+        out |= t
+        for j in range(d - 1, 0, -1):
+            nb = ((cur << w) | (cur >> w) | ((cur << 1) & nc0) | ((cur >> 1) & ncw)) \
+                & layers[j]
+            cur = nb & -nb
+            out |= cur
+    return out
+
+
 ROUND_MEMO = 1 << 16
-_ROUND: dict[tuple[int, int], int] = {}
+_ROUND: dict[tuple[int, int], tuple[int, int, int]] = {}
 
 
 def _joined(g: Geo, p: int, gone: int) -> bool:
@@ -539,10 +575,10 @@ class Closer:
         own trial cannot fail. When the state has narrowed under T, T is repaired (T
         meet state, propagated) before any of its values is tried again."""
         for t in known:
-            self._keep(t, True)
+            self._keep(t, True, _undecided(st))
         while True:
             narrowed = False
-            und = _undecided(st)
+            und = und0 = _undecided(st)
             pj = _joined_region(st)
             g = self.g
             w, nc0, ncw = g.w, g.nc0, g.ncw
@@ -568,7 +604,7 @@ class Closer:
                     if res is None:
                         drop |= 1 << k
                     else:
-                        self._keep(res, cuts)
+                        self._keep(res, cuts, und0)
                 if drop:
                     st3 = tuple(x & ~low if drop >> k & 1 else x for k, x in enumerate(st))
                     st4 = self.prop(st3, cuts)      # type: ignore[arg-type]
@@ -606,11 +642,13 @@ class Closer:
         e[2] = cuts
         return True
 
-    def _keep(self, t: State, full: bool) -> None:
-        """Remember fixpoint t as the support of every value it fixes."""
+    def _keep(self, t: State, full: bool, und: int) -> None:
+        """Remember fixpoint t as the support of every value it fixes among the cells
+        ``und`` (the state's undecided cells: the others are never tried again)."""
         e = [t, None, full]
         by = self.by_value
         for k, x in enumerate(singles(t)):
+            x &= und
             while x:
                 low = x & -x
                 by[(k, low)] = e
