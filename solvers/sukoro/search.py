@@ -93,7 +93,10 @@ def to_domains(st: State, n: int) -> list[int]:
 
 
 def _local(g: Geo, st: State, neq: bool) -> State | None:
-    """``deg`` (and ``neq``) to a fixpoint over the whole board; None on contradiction."""
+    """``deg`` (and ``neq``) to a fixpoint over the whole board; None on contradiction.
+
+    (Shifts past the last row are not masked: the stray high bits only ever meet masks of
+    real cells.)"""
     b, n1, n2, n3, n4 = st
     w, full, nc0, ncw = g.w, g.full, g.nc0, g.ncw
     while True:
@@ -102,72 +105,73 @@ def _local(g: Geo, st: State, neq: bool) -> State | None:
             return None
         s = p & ~b
         # sure-count planes (s0, s1, s2) and possible-count planes (p0, p1, p2)
-        a, c = (s << w) & full, s >> w
+        a, c = s << w, s >> w
         e, f = (s << 1) & nc0, (s >> 1) & ncw
         x1, y1 = a ^ c, a & c
         x2, y2 = e ^ f, e & f
         s0 = x1 ^ x2
-        k = x1 & x2
-        s1 = y1 ^ y2 ^ k
+        s1 = y1 ^ y2 ^ (x1 & x2)
         s2 = y1 & y2
-        a, c = (p << w) & full, p >> w
+        a, c = p << w, p >> w
         e, f = (p << 1) & nc0, (p >> 1) & ncw
         x1, y1 = a ^ c, a & c
         x2, y2 = e ^ f, e & f
         p0 = x1 ^ x2
-        k = x1 & x2
-        p1 = y1 ^ y2 ^ k
+        p1 = y1 ^ y2 ^ (x1 & x2)
         p2 = y1 & y2
-        sge2 = s1 | s2
-        sge3 = s2 | (s1 & s0)
-        pge1 = p0 | p1 | p2
         pge2 = p1 | p2
-        pge3 = p2 | (p1 & p0)
-        m1 = n1 & pge1 & ~sge2
-        m2 = n2 & pge2 & ~sge3
-        m3 = n3 & pge3 & ~s2
+        m1 = n1 & (p0 | pge2) & ~(s1 | s2)
+        m2 = n2 & pge2 & ~(s2 | (s1 & s0))
+        m3 = n3 & (p2 | (p1 & p0)) & ~s2
         m4 = n4 & p2
         # a sure number at its top value blanks its undecided neighbours, at its bottom
         # value numbers them
         u = b & p
-        seq1 = (s0 & ~s1 & ~s2)
-        seq2 = (s1 & ~s0)
-        seq3 = (s1 & s0)
-        top = s & ((m4 & s2) | (m3 & ~m4 & seq3) | (m2 & ~m3 & ~m4 & seq2)
-                   | (m1 & ~m2 & ~m3 & ~m4 & seq1))
-        peq1 = (p0 & ~p1 & ~p2)
-        peq2 = (p1 & ~p0)
-        peq3 = (p1 & p0)
-        bot = s & ((m1 & peq1) | (m2 & ~m1 & peq2) | (m3 & ~m1 & ~m2 & peq3)
-                   | (m4 & ~m1 & ~m2 & ~m3 & p2))
-        nb_ = 0
-        if top:
-            t = ((top << w) | (top >> w) | ((top << 1) & nc0) | ((top >> 1) & ncw)) & u
-            if t:
-                m1 &= ~t
-                m2 &= ~t
-                m3 &= ~t
-                m4 &= ~t
-        if bot:
-            t = ((bot << w) | (bot >> w) | ((bot << 1) & nc0) | ((bot >> 1) & ncw)) & u
-            if t:
-                nb_ = t
-        nbb = b & ~nb_
+        nbb = b
+        if u:
+            h4 = m4
+            h3 = m3 & ~h4
+            h34 = h3 | h4
+            h2 = m2 & ~h34
+            h1 = m1 & ~(m2 | h34)
+            top = s & ((h4 & s2) | (h3 & s1 & s0) | (h2 & s1 & ~s0)
+                       | (h1 & s0 & ~s1 & ~s2))
+            l1 = m1
+            l2 = m2 & ~l1
+            l12 = l1 | l2
+            l3 = m3 & ~l12
+            l4 = m4 & ~(l12 | m3)
+            bot = s & ((l1 & p0 & ~p1 & ~p2) | (l2 & p1 & ~p0) | (l3 & p1 & p0)
+                       | (l4 & p2))
+            if top:
+                t = ((top << w) | (top >> w) | ((top << 1) & nc0) | ((top >> 1) & ncw)) & u
+                if t:
+                    t = ~t
+                    m1 &= t
+                    m2 &= t
+                    m3 &= t
+                    m4 &= t
+            if bot:
+                t = ((bot << w) | (bot >> w) | ((bot << 1) & nc0) | ((bot >> 1) & ncw)) & u
+                if t:
+                    nbb = b & ~t
         if neq:
-            one = nbb ^ full          # cells that cannot be blank
-            for _ in range(1):
-                g1 = m1 & one & ~(m2 | m3 | m4)
-                g2 = m2 & one & ~(m1 | m3 | m4)
-                g3 = m3 & one & ~(m1 | m2 | m4)
-                g4 = m4 & one & ~(m1 | m2 | m3)
-                if g1:
-                    m1 &= ~((g1 << w) | (g1 >> w) | ((g1 << 1) & nc0) | ((g1 >> 1) & ncw))
-                if g2:
-                    m2 &= ~((g2 << w) | (g2 >> w) | ((g2 << 1) & nc0) | ((g2 >> 1) & ncw))
-                if g3:
-                    m3 &= ~((g3 << w) | (g3 >> w) | ((g3 << 1) & nc0) | ((g3 >> 1) & ncw))
-                if g4:
-                    m4 &= ~((g4 << w) | (g4 >> w) | ((g4 << 1) & nc0) | ((g4 >> 1) & ncw))
+            # decided numbers remove their value from their neighbours
+            one = ~nbb
+            o12 = m1 | m2
+            o34 = m3 | m4
+            g1 = m1 & one & ~(m2 | o34)
+            g2 = m2 & one & ~(m1 | o34)
+            g3 = m3 & one & ~(o12 | m4)
+            g4 = m4 & one & ~(o12 | m3)
+            if g1:
+                m1 &= ~((g1 << w) | (g1 >> w) | ((g1 << 1) & nc0) | ((g1 >> 1) & ncw))
+            if g2:
+                m2 &= ~((g2 << w) | (g2 >> w) | ((g2 << 1) & nc0) | ((g2 >> 1) & ncw))
+            if g3:
+                m3 &= ~((g3 << w) | (g3 >> w) | ((g3 << 1) & nc0) | ((g3 >> 1) & ncw))
+            if g4:
+                m4 &= ~((g4 << w) | (g4 >> w) | ((g4 << 1) & nc0) | ((g4 >> 1) & ncw))
         if nbb == b and m1 == n1 and m2 == n2 and m3 == n3 and m4 == n4:
             return st
         b, n1, n2, n3, n4 = nbb, m1, m2, m3, m4
@@ -483,24 +487,26 @@ class Closer:
 
     def _cheap(self, st: State, known: list[State] | None = None) -> State | None:
         """Trials without articulation cells, as a worklist: a value whose last trial
-        succeeded is tried again only once the state changed within two cells of what
-        that trial decided. Skipping a trial never removes a value, so this is sound
-        whatever it skips; the sweeps under the full rules that follow are exhaustive."""
+        succeeded is tried again only once the state changed within one cell of what
+        that trial decided (the trial keeps that area of the state it ran in, to compare).
+        Skipping a trial never removes a value, so this is sound whatever it skips; the
+        sweeps under the full rules that follow are exhaustive."""
         g = self.g
         w, nc0, ncw, full = g.w, g.nc0, g.ncw, g.full
 
         def grow(x: int) -> int:
             return (x | (x << w) | (x >> w) | ((x << 1) & nc0) | ((x >> 1) & ncw)) & full
 
-        log: list[int] = []                 # cells changed by each narrowing
-        seen: dict[tuple[int, int], tuple[int, int]] = {}   # value -> (area, log index)
+        # value -> (area, the state's five masks inside it when its trial succeeded)
+        seen: dict[tuple[int, int], tuple[int, int, int, int, int, int]] = {}
         for t in known or ():
             # an answer lies inside every state the sound rules reach: its values' trials
             # cannot fail, whatever narrows
             for kk, x in enumerate(t):
+                x &= _undecided(st)
                 while x:
                     lb = x & -x
-                    seen[(kk, lb)] = (0, 0)
+                    seen[(kk, lb)] = (0, 0, 0, 0, 0, 0)
                     x ^= lb
         while True:
             narrowed = False
@@ -516,24 +522,26 @@ class Closer:
                 if not _multi(st, low):
                     continue
                 drop = 0
+                b0, b1, b2, b3, b4 = st
                 for k in range(5):
                     if not st[k] & low:
                         continue
                     got = seen.get((k, low))
                     if got is not None:
-                        area, at = got
-                        if not any(m & area for m in log[at:]):
+                        area = got[0]
+                        if (b0 & area == got[1] and b1 & area == got[2]
+                                and b2 & area == got[3] and b3 & area == got[4]
+                                and b4 & area == got[5]):
                             continue
                     self.trials += 1
                     res = self.ok(restrict(st, i, k), False, pj)
                     if res is None:
                         drop |= 1 << k
                         continue
-                    ch = 0
-                    for x, y in zip(st, res):
-                        ch |= x ^ y
+                    ch = (b0 ^ res[0]) | (b1 ^ res[1]) | (b2 ^ res[2]) | (b3 ^ res[3]) \
+                        | (b4 ^ res[4])
                     area = grow(ch)
-                    mark = (area, len(log))
+                    mark = (area, b0 & area, b1 & area, b2 & area, b3 & area, b4 & area)
                     for kk, x in enumerate(singles(res)):
                         x &= ch | low
                         while x:
@@ -545,10 +553,6 @@ class Closer:
                     st4 = self.prop(st3, False)      # type: ignore[arg-type]
                     if st4 is None:
                         return None
-                    ch = 0
-                    for x, y in zip(st, st4):
-                        ch |= x ^ y
-                    log.append(ch)
                     st = st4
                     narrowed = True
                     pj = _joined_region(st)
@@ -556,11 +560,6 @@ class Closer:
                 st4 = self.prop(st)
                 if st4 is None:
                     return None
-                ch = 0
-                for x, y in zip(st, st4):
-                    ch |= x ^ y
-                if ch:
-                    log.append(ch)
                 st = st4
             if complete(st) or not narrowed:
                 return st
