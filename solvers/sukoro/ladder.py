@@ -416,6 +416,9 @@ def fixpoint(board: Board, level: str, rules: Rules = STANDARD) -> list[int] | N
 # which engine searches below the probe fixpoint: "auto" (SAT when python-sat is
 # installed, else the bitboard search), "sat" or "search"; tests pin each one
 ENGINE = "auto"
+# with "auto", the SAT engine runs before the full probe trials (its answers support
+# their values there) once the cheap trials leave at least this many cells undecided
+SAT_FIRST = 64
 ENGINES = ("auto", "sat", "search")
 
 
@@ -486,11 +489,16 @@ def _probe_or_answers(g, st, limit: int, rules: Rules, engine: str):
     not complete and the board goes to search without the full trials; one answer
     supports its values, so the full trials only try the other values."""
     closer = fast.Closer(g, rules.neq, rules.connect)
-    if engine == "search" or limit < 2 or (engine == "auto" and not _sat_available()):
+    if engine == "search" or limit < 2:
         return closer.close(st), None, (0, {})
     st = closer._cheap(st)
     if st is None or fast.complete(st):
         return st, None, (0, {})
+    if engine == "auto" and (fast._undecided(st).bit_count() < SAT_FIRST
+                             or not _sat_available()):
+        # a small residue: the full trials cost less than loading the SAT solver, which
+        # only a board the probe rung leaves open then needs
+        return closer._sweep(st, True, []), None, (0, {})
     found, nodes, stats = _below(g, st, limit, rules, "sat")
     if len(found) >= 2:
         return st, found, (nodes, stats)
