@@ -485,17 +485,54 @@ class Closer:
             return st
         return self._sweep(st, True, list(known or []))
 
-    def _cheap(self, st: State, known: list[State] | None = None) -> State | None:
-        """Trials without articulation cells, as a worklist: a value whose last trial
-        succeeded is tried again only once the state changed within one cell of what
-        that trial decided (the trial keeps that area of the state it ran in, to compare).
-        Skipping a trial never removes a value, so this is sound whatever it skips; the
-        sweeps under the full rules that follow are exhaustive."""
+    def _pass(self, st: State, cuts: bool, skip, kept) -> tuple[State | None, bool]:
+        """One pass of trials over the undecided cells, next to a decided cell first (that
+        is where trials fail). Each value that ``skip(state, cell bit, value)`` does not
+        excuse is tried: a failed one is removed and the state propagated, a successful
+        one's fixpoint goes to ``kept(state, cell bit, fixpoint)``. Returns the state
+        (None: contradiction) and whether it narrowed."""
         g = self.g
         w, nc0, ncw, full = g.w, g.nc0, g.ncw, g.full
+        narrowed = False
+        und = _undecided(st)
+        pj = _joined_region(st)
+        while und:
+            dec = full & ~_undecided(st)
+            near = und & ((dec << w) | (dec >> w) | ((dec << 1) & nc0) | ((dec >> 1) & ncw))
+            pick = near or und
+            low = pick & -pick
+            und ^= low
+            if not _multi(st, low):
+                continue
+            i = low.bit_length() - 1
+            drop = 0
+            for k in range(5):
+                if not st[k] & low or skip(st, low, k):
+                    continue
+                self.trials += 1
+                res = self.ok(restrict(st, i, k), cuts, pj)
+                if res is None:
+                    drop |= 1 << k
+                else:
+                    kept(st, low, res)
+            if drop:
+                st2 = self.prop(tuple(x & ~low if drop >> k & 1 else x  # type: ignore
+                                      for k, x in enumerate(st)), cuts)
+                if st2 is None:
+                    return None, True
+                st = st2
+                narrowed = True
+                pj = _joined_region(st)
+        return st, narrowed
 
-        def grow(x: int) -> int:
-            return (x | (x << w) | (x >> w) | ((x << 1) & nc0) | ((x >> 1) & ncw)) & full
+    def _cheap(self, st: State, known: list[State] | None = None) -> State | None:
+        """Passes of trials without articulation cells, as a worklist: a value whose last
+        trial succeeded is tried again only once the state changed within one cell of
+        what that trial decided (the trial keeps that area of the state it ran in, to
+        compare). Skipping a trial never removes a value, so this is sound whatever it
+        skips; the sweeps under the full rules that follow are exhaustive."""
+        g = self.g
+        w, nc0, ncw, full = g.w, g.nc0, g.ncw, g.full
 
         # value -> (area, the state's five masks inside it when its trial succeeded)
         seen: dict[tuple[int, int], tuple[int, int, int, int, int, int]] = {}
@@ -508,59 +545,40 @@ class Closer:
                     lb = x & -x
                     seen[(kk, lb)] = (0, 0, 0, 0, 0, 0)
                     x ^= lb
+
+        def skip(st: State, low: int, k: int) -> bool:
+            got = seen.get((k, low))
+            if got is None:
+                return False
+            area = got[0]
+            return (st[0] & area == got[1] and st[1] & area == got[2]
+                    and st[2] & area == got[3] and st[3] & area == got[4]
+                    and st[4] & area == got[5])
+
+        def kept(st: State, low: int, res: State) -> None:
+            b0, b1, b2, b3, b4 = st
+            ch = (b0 ^ res[0]) | (b1 ^ res[1]) | (b2 ^ res[2]) | (b3 ^ res[3]) \
+                | (b4 ^ res[4])
+            area = (ch | (ch << w) | (ch >> w) | ((ch << 1) & nc0) | ((ch >> 1) & ncw)) \
+                & full
+            mark = (area, b0 & area, b1 & area, b2 & area, b3 & area, b4 & area)
+            for kk, x in enumerate(singles(res)):
+                x &= ch | low
+                while x:
+                    lb = x & -x
+                    seen[(kk, lb)] = mark
+                    x ^= lb
+
         while True:
-            narrowed = False
-            und = _undecided(st)
-            pj = _joined_region(st)
-            while und:
-                dec = full & ~_undecided(st)
-                near = und & grow(dec)
-                pick = near or und
-                low = pick & -pick
-                und ^= low
-                i = low.bit_length() - 1
-                if not _multi(st, low):
-                    continue
-                drop = 0
-                b0, b1, b2, b3, b4 = st
-                for k in range(5):
-                    if not st[k] & low:
-                        continue
-                    got = seen.get((k, low))
-                    if got is not None:
-                        area = got[0]
-                        if (b0 & area == got[1] and b1 & area == got[2]
-                                and b2 & area == got[3] and b3 & area == got[4]
-                                and b4 & area == got[5]):
-                            continue
-                    self.trials += 1
-                    res = self.ok(restrict(st, i, k), False, pj)
-                    if res is None:
-                        drop |= 1 << k
-                        continue
-                    ch = (b0 ^ res[0]) | (b1 ^ res[1]) | (b2 ^ res[2]) | (b3 ^ res[3]) \
-                        | (b4 ^ res[4])
-                    area = grow(ch)
-                    mark = (area, b0 & area, b1 & area, b2 & area, b3 & area, b4 & area)
-                    for kk, x in enumerate(singles(res)):
-                        x &= ch | low
-                        while x:
-                            lb = x & -x
-                            seen[(kk, lb)] = mark
-                            x ^= lb
-                if drop:
-                    st3 = tuple(x & ~low if drop >> k & 1 else x for k, x in enumerate(st))
-                    st4 = self.prop(st3, False)      # type: ignore[arg-type]
-                    if st4 is None:
-                        return None
-                    st = st4
-                    narrowed = True
-                    pj = _joined_region(st)
+            res, narrowed = self._pass(st, False, skip, kept)
+            if res is None:
+                return None
+            st = res
             if narrowed:
-                st4 = self.prop(st)
-                if st4 is None:
+                res = self.prop(st)
+                if res is None:
                     return None
-                st = st4
+                st = res
             if complete(st) or not narrowed:
                 return st
 
@@ -576,49 +594,20 @@ class Closer:
         for t in known:
             self._keep(t, True, _undecided(st))
         while True:
-            narrowed = False
-            und = und0 = _undecided(st)
-            pj = _joined_region(st)
-            g = self.g
-            w, nc0, ncw = g.w, g.nc0, g.ncw
-            while und:
-                # next to a decided cell first: that is where trials fail
-                dec = g.full & ~_undecided(st)
-                near = und & ((dec << w) | (dec >> w) | ((dec << 1) & nc0)
-                              | ((dec >> 1) & ncw))
-                pick = near or und
-                low = pick & -pick
-                und ^= low
-                i = low.bit_length() - 1
-                if not _multi(st, low):
-                    continue
-                drop = 0
-                for k in range(5):
-                    if not st[k] & low:
-                        continue
-                    if self._supported(st, low, k, cuts):
-                        continue
-                    self.trials += 1
-                    res = self.ok(restrict(st, i, k), cuts, pj)
-                    if res is None:
-                        drop |= 1 << k
-                    else:
-                        self._keep(res, cuts, und0)
-                if drop:
-                    st3 = tuple(x & ~low if drop >> k & 1 else x for k, x in enumerate(st))
-                    st4 = self.prop(st3, cuts)      # type: ignore[arg-type]
-                    if st4 is None:
-                        return None
-                    st = st4
-                    narrowed = True
-                    pj = _joined_region(st)
+            und0 = _undecided(st)
+            res, narrowed = self._pass(
+                st, cuts, lambda s, low, k: self._supported(s, low, k, cuts),
+                lambda s, low, t, und0=und0: self._keep(t, cuts, und0))
+            if res is None:
+                return None
+            st = res
             if narrowed and not cuts:
                 # the cheap sweeps propagated without articulation cells: close the state
                 # under the full rules before the next sweep
-                st4 = self.prop(st)
-                if st4 is None:
+                res = self.prop(st)
+                if res is None:
                     return None
-                st = st4
+                st = res
             if complete(st) or not narrowed:
                 return st
 
