@@ -274,20 +274,23 @@ def _cuts_of(g: Geo, p: int, s: int, b: int, cand: int) -> int:
     at a time)."""
     w, nc0, ncw = g.w, g.nc0, g.ncw
     out = 0
-    rounds = _ROUND
-    key0 = g.n * 4096 + g.w
+    rounds = _ROUND.get((g.h, g.w))
+    if rounds is None:
+        rounds = _ROUND[(g.h, g.w)] = {}
+    get = rounds.get
     while cand:
         c = cand & -cand
         cand ^= c
+        known = get(c)
+        if known is not None:
+            way, pockets, shore, ok = known
+            # p & ok: the cell's neighbours that may hold a number outside its paths and
+            # pockets; way & ~p: a cell of the paths that went
+            if not (way & ~p or s & pockets or shore & p or p & ok):
+                continue
         region = p & ~c
         ring = ((c << w) | (c >> w) | ((c << 1) & nc0) | ((c >> 1) & ncw)) & region
-        key = (key0, c)
-        known = rounds.get(key)
-        if known is not None:
-            way, pockets, shore = known
-            if not (way & ~region or s & pockets or ring & ~(way | pockets)
-                    or shore & region):
-                continue
+        key = c
         ring0 = ring
         fl = []
         while ring:
@@ -332,7 +335,9 @@ def _cuts_of(g: Geo, p: int, s: int, b: int, cand: int) -> int:
             rest = ring0 & ~pockets
             shore = ((pockets << w) | (pockets >> w) | ((pockets << 1) & nc0)
                      | ((pockets >> 1) & ncw)) & ~pockets & ~c
-            rounds[key] = (_paths(g, fl[0], rest) if fl and rest else 0, pockets, shore)
+            way = _paths(g, fl[0], rest) if fl and rest else 0
+            nbs = (c << w) | (c >> w) | ((c << 1) & nc0) | ((c >> 1) & ncw)
+            rounds[key] = (way, pockets, shore, nbs & ~(way | pockets))
             continue
         if cut:
             out |= c
@@ -367,7 +372,8 @@ def _paths(g: Geo, r: int, ring: int) -> int:
 
 
 ROUND_MEMO = 1 << 16
-_ROUND: dict[tuple[int, int], tuple[int, int, int]] = {}
+# (h, w) -> cell bit -> (paths, pockets, their shore, other neighbours)
+_ROUND: dict[tuple[int, int], dict[int, tuple[int, int, int, int]]] = {}
 
 
 def _joined(g: Geo, p: int, gone: int) -> bool:
