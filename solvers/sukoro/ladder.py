@@ -417,8 +417,10 @@ def fixpoint(board: Board, level: str, rules: Rules = STANDARD) -> list[int] | N
 # installed, else the bitboard search), "sat" or "search"; tests pin each one
 ENGINE = "auto"
 # with "auto", the SAT engine runs before the full probe trials (its answers support
-# their values there) once the cheap trials leave at least this many cells undecided
-SAT_FIRST = 64
+# their values there, and two answers skip them) once the cheap trials leave at least
+# this many cells undecided; below, the full trials run first (they cost less than the
+# solver on the minimal-clue 16x16 boards, which the probe rung mostly finishes)
+SAT_FIRST = 110
 ENGINES = ("auto", "sat", "search")
 
 
@@ -496,8 +498,8 @@ def _probe_or_answers(g, st, limit: int, rules: Rules, engine: str):
         return st, None, (0, {})
     if engine == "auto" and (fast._undecided(st).bit_count() < SAT_FIRST
                              or not _sat_available()):
-        # a small residue: the full trials cost less than loading the SAT solver, which
-        # only a board the probe rung leaves open then needs
+        # a small residue: the full trials first; the SAT solver loads only if the
+        # probe rung leaves the board open
         return closer._sweep(st, True, []), None, (0, {})
     found, nodes, stats = _below(g, st, limit, rules, "sat")
     if len(found) >= 2:
