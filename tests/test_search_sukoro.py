@@ -129,6 +129,48 @@ def test_grades_equal_reference(engine: str):
     assert {"probe", "search"} <= seen
 
 
+def test_witness_windows_keep_the_grades(monkeypatch: pytest.MonkeyPatch):
+    """Windows tried on small boards whenever SAT finds one answer: the grades stay the
+    reference's (on boards this small the windows find no proof, and the full trials
+    decide)."""
+    import solvers.sukoro.ladder as L
+    monkeypatch.setattr(L, "WITNESS_MIN", 0)
+    monkeypatch.setattr(L, "WINDOW_MIN", 5)
+    rng = random.Random(91)
+    grades = set()
+    for t in range(30):
+        h, w = rng.choice([(6, 7), (7, 7), (8, 8)])
+        b = generate(h, w, rng)[0] if t % 2 else clued(h, w, rng, rng.choice([0.2, 0.35]))
+        want, _ = reference_rung(b, Rules())
+        res = solve(b, limit=2, engine="sat")
+        if want in ("probe", "search"):
+            assert res.rung == want
+        grades.add(res.rung)
+    assert {"probe", "search"} <= grades
+
+
+def test_witness_is_a_probe_fixpoint_left_open():
+    """On a large board a window proves the search grade: the state it finds is left as
+    it is by the full trials, lies inside the rungs' fixpoint below probe, and is open;
+    the full probe rung agrees that the board stays open."""
+    import solvers.sukoro.ladder as L
+    e = _corpus("30x30")[0]
+    b = Board.from_json(e["board"])
+    res = solve(b, limit=2, engine="sat")
+    assert res.rung == "search" and res.stats.get("witness")
+    assert res.solutions == [Answer.from_json(e["answer"])]
+    g = fast.geo(b.h, b.w)
+    st = fast.from_domains(initial(b))
+    for k in range(3):
+        st = fast.propagate(g, st, k >= 1, k >= 2)
+    ans = fast.from_domains([1 << v for v in res.solutions[0].flat()])
+    x = L._witness(g, st, ans, Rules())
+    assert x is not None and not fast.complete(x)
+    assert all(not a & ~y for a, y in zip(x, st))
+    assert fast.Closer(g, True, True)._sweep(x, True, []) == x
+    assert solve(b, level="probe").rung is None
+
+
 @pytest.mark.parametrize("engine", ENGINES)
 def test_search_agrees_with_brute_on_random_boards(engine: str):
     rng = random.Random(31)

@@ -421,6 +421,10 @@ ENGINE = "auto"
 # this many cells undecided; below, the full trials run first (they cost less than the
 # solver on the minimal-clue 16x16 boards, which the probe rung mostly finishes)
 SAT_FIRST = 110
+# and from this many, windows look for a proof that the probe rung leaves the board open
+# before the full trials run on the whole board (``_witness``)
+WITNESS_MIN = 250
+WINDOW_MIN = 12             # the windows' least side
 ENGINES = ("auto", "sat", "search")
 
 
@@ -504,8 +508,43 @@ def _probe_or_answers(g, st, limit: int, rules: Rules, engine: str):
     found, nodes, stats = _below(g, st, limit, rules, "sat")
     if len(found) >= 2:
         return st, found, (nodes, stats)
+    if (len(found) == 1 and fast._undecided(st).bit_count() >= WITNESS_MIN
+            and _witness(g, st, found[0], rules) is not None):
+        return st, found, (nodes, dict(stats, witness=True))
     st = closer._sweep(st, True, list(found))
     return st, found, (nodes, stats)
+
+
+def _witness(g, st, answer, rules: Rules):
+    """A state inside ``st`` that the full trials leave open (or None when the windows
+    tried find none): proof that the probe fixpoint is not complete, at a fraction of
+    the cost of computing it on a large board.
+
+    Each try keeps the cells of a window as they are in ``st`` and fixes the others to
+    the answer, then runs the full trials there to their fixpoint X. X is a fixpoint of
+    the rungs below probe in which every value's trial succeeds, so it lies inside the
+    probe fixpoint of any state holding it (the probe rung only removes values whose
+    trial fails, and a trial in a larger state succeeds where it does inside X); if X
+    has an undecided cell, so has the probe fixpoint, and the board is graded search."""
+    h, w = g.h, g.w
+    k = max(WINDOW_MIN, min(h, w) // 2)
+    if k >= min(h, w):
+        return None
+    spots = sorted({0, (h - k) // 2, h - k}), sorted({0, (w - k) // 2, w - k})
+    for r0 in spots[0]:
+        for c0 in spots[1]:
+            row = ((1 << k) - 1) << c0
+            win = 0
+            for r in range(r0, r0 + k):
+                win |= row << (r * w)
+            x = tuple((a & ~win) | (y & win) for a, y in zip(answer, st))
+            x = fast.propagate(g, x, rules.neq, rules.connect)      # type: ignore[arg-type]
+            if x is None:
+                continue
+            x = fast.Closer(g, rules.neq, rules.connect)._sweep(x, True, [answer])
+            if x is not None and not fast.complete(x):
+                return x
+    return None
 
 
 def _sat_available() -> bool:
