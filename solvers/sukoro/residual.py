@@ -5,8 +5,9 @@ A Sukoro answer is fixed by which cells hold numbers (a number is its count of n
 neighbours), so the residual problem is binary: ``x_i`` says the undecided cell i holds a
 number; cells the rungs decided are constants. For every cell that may hold a number,
 ``v_{i,k}`` (k in the values its domain still allows) says it holds k, tied to the count
-of its numbered neighbours both ways over the patterns of its undecided neighbours; equal
-values never touch. Connectivity is added lazily: when a model's numbers fall into
+of its numbered neighbours (for each subset of its undecided neighbours: enough of them
+numbered, not too many); a cell holding a number holds one of its values; equal values
+never touch. Connectivity is added lazily: when a model's numbers fall into
 several groups, every group gets a cut over the cells around it (a group holding a sure
 number, with a sure number elsewhere, needs one of those cells numbered; a group with no
 sure number needs one whenever any of its cells holds a number, or, when no cell is sure
@@ -21,7 +22,7 @@ conflicts.
 
 from __future__ import annotations
 
-from itertools import product
+from itertools import combinations
 
 from solvers.common import node
 
@@ -86,16 +87,17 @@ class Residual:
             for k, v in vs.items():
                 if xi is not None:
                     cls.append([-v, xi])
-            for bits in product((0, 1), repeat=len(open_nb)):
-                cnt = sure_nb + sum(bits)
-                pat = [-o if bit else o for o, bit in zip(open_nb, bits)]
-                # pat holds exactly when the pattern is false; a numbered cell with this
-                # pattern holds cnt (or the pattern is impossible)
-                v = vs.get(cnt)
-                cls.append(head + pat + ([v] if v else []))
-                for k, vk in vs.items():
-                    if k != cnt:
-                        cls.append([-vk] + pat)
+            m = len(open_nb)
+            for k, v in vs.items():
+                # k means k - sure_nb of the open neighbours hold numbers: among any
+                # m - r + 1 of them one does, among any r + 1 one does not
+                r = k - sure_nb
+                if r > 0:
+                    for sub in combinations(open_nb, m - r + 1):
+                        cls.append([-v, *sub])
+                if r < m:
+                    for sub in combinations(open_nb, r + 1):
+                        cls.append([-v] + [-o for o in sub])
         if not p & ~b:
             cls.append(list(var.values()))      # an answer has a number
         if self.neq:
