@@ -425,6 +425,10 @@ SAT_FIRST = 110
 # before the full trials run on the whole board (``_witness``)
 WITNESS_MIN = 250
 WINDOW_MIN = 12             # the windows' least side
+# from this many cells left open by the rungs below probe, the SAT engine and the
+# windows (at most EARLY_TRIES of them) run before any trial on the whole board
+EARLY_MIN = 400
+EARLY_TRIES = 3
 ENGINES = ("auto", "sat", "search")
 
 
@@ -497,6 +501,16 @@ def _probe_or_answers(g, st, limit: int, rules: Rules, engine: str):
     closer = fast.Closer(g, rules.neq, rules.connect)
     if engine == "search" or limit < 2:
         return closer.close(st), None, (0, {})
+    if fast._undecided(st).bit_count() >= EARLY_MIN and (engine == "sat"
+                                                          or _sat_available()):
+        # a large board: the answers first, then windows from the state as it is, and
+        # only then all the trials (with the answer's values supported)
+        found, nodes, stats = _below(g, st, limit, rules, "sat")
+        if len(found) >= 2:
+            return st, found, (nodes, stats)
+        if len(found) == 1 and _witness(g, st, found[0], rules, EARLY_TRIES) is not None:
+            return st, found, (nodes, dict(stats, witness=True))
+        return closer.close(st, found), found, (nodes, stats)
     st = closer._cheap(st)
     if st is None or fast.complete(st):
         return st, None, (0, {})
@@ -515,13 +529,14 @@ def _probe_or_answers(g, st, limit: int, rules: Rules, engine: str):
     return st, found, (nodes, stats)
 
 
-def _witness(g, st, answer, rules: Rules):
+def _witness(g, st, answer, rules: Rules, tries: int = 9):
     """A state inside ``st`` that the full trials leave open (or None when the windows
     tried find none): proof that the probe fixpoint is not complete, at a fraction of
     the cost of computing it on a large board.
 
-    Each try keeps the cells of a window as they are in ``st`` and fixes the others to
-    the answer, then runs the full trials there to their fixpoint X. X is a fixpoint of
+    Each try (at most ``tries``, the windows' corners on a 3 x 3 grid) keeps the cells of
+    a window as they are in ``st`` and fixes the others to the answer, then runs the
+    probe rung's trials there to their fixpoint X. X is a fixpoint of
     the rungs below probe in which every value's trial succeeds, so it lies inside the
     probe fixpoint of any state holding it (the probe rung only removes values whose
     trial fails, and a trial in a larger state succeeds where it does inside X); if X
@@ -531,19 +546,18 @@ def _witness(g, st, answer, rules: Rules):
     if k >= min(h, w):
         return None
     spots = sorted({0, (h - k) // 2, h - k}), sorted({0, (w - k) // 2, w - k})
-    for r0 in spots[0]:
-        for c0 in spots[1]:
-            row = ((1 << k) - 1) << c0
-            win = 0
-            for r in range(r0, r0 + k):
-                win |= row << (r * w)
-            x = tuple((a & ~win) | (y & win) for a, y in zip(answer, st))
-            x = fast.propagate(g, x, rules.neq, rules.connect)      # type: ignore[arg-type]
-            if x is None:
-                continue
-            x = fast.Closer(g, rules.neq, rules.connect)._sweep(x, True, [answer])
-            if x is not None and not fast.complete(x):
-                return x
+    for r0, c0 in [(r, c) for r in spots[0] for c in spots[1]][:tries]:
+        row = ((1 << k) - 1) << c0
+        win = 0
+        for r in range(r0, r0 + k):
+            win |= row << (r * w)
+        x = tuple((a & ~win) | (y & win) for a, y in zip(answer, st))
+        x = fast.propagate(g, x, rules.neq, rules.connect)      # type: ignore[arg-type]
+        if x is None:
+            continue
+        x = fast.Closer(g, rules.neq, rules.connect).close(x, [answer])
+        if x is not None and not fast.complete(x):
+            return x
     return None
 
 
