@@ -426,8 +426,9 @@ SAT_FIRST = 110
 WITNESS_MIN = 250
 WINDOW_MIN = 12             # the windows' least side
 # from this many cells left open by the rungs below probe, the SAT engine and the
-# windows (at most EARLY_TRIES of them) run before any trial on the whole board
-EARLY_MIN = 400
+# windows (at most EARLY_TRIES of them) run before any trial on the whole board (20x20
+# and 30x30 minimal-clue boards: 250-600; 16x16: 150-200)
+EARLY_MIN = 250
 EARLY_TRIES = 3
 ENGINES = ("auto", "sat", "search")
 
