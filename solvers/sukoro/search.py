@@ -12,7 +12,8 @@ operations whatever the board size:
 * ``neq``: a decided number v removes v from its neighbours.
 * ``conn``: cells the sure numbers cannot reach through possible numbers are blank (a sure
   number out of reach is a contradiction); an undecided cell whose removal would split
-  the sure numbers is numbered (articulation cells, one Tarjan pass).
+  the sure numbers is numbered (articulation cells: floods from each candidate's
+  neighbours, with the ways round they find remembered across states).
 
 ``close`` computes the ``probe`` rung's fixpoint (singleton consistency over those rules):
 cheap trials first (reachability without articulation cells; a failure there is a
@@ -25,7 +26,9 @@ rules at every node, branches on whether a cell holds a number (a value follows 
 shape), picks the undecided cell next to the sure numbers with the fewest ways left, and
 probes that cell's two states before it commits (a failed state is learnt for the rest
 of the subtree). It keeps its own stack (no recursion), so board size is not limited by
-Python's recursion depth.
+Python's recursion depth. It counts each node against the active Budget. The ladder uses
+it when python-sat is missing or ``engine="search"`` is asked for; otherwise the answers
+come from CaDiCaL on the open cells (``residual.py``).
 """
 
 from __future__ import annotations
@@ -225,8 +228,8 @@ def _cutting(g: Geo, r: int) -> int:
 
 def _cuts(g: Geo, st: State) -> int:
     """Undecided cells whose removal would split the sure numbers. Candidates are the
-    undecided cells that cut their own neighbourhood; a few are checked with a flood each,
-    more with one Tarjan pass over the cells that may hold a number."""
+    undecided cells that cut their own neighbourhood, each checked by floods from its
+    neighbours or by a way round remembered from an earlier check (``_cuts_of``)."""
     b, n1, n2, n3, n4 = st
     p = n1 | n2 | n3 | n4
     s = p & ~b
