@@ -3,7 +3,10 @@
 * every rung's fixpoint on bitboards equals the list-based reference (``propagate``), so
   grades and the cells a rung fixes cannot move;
 * the search's answer sets equal the second engine's on random small boards;
-* the committed hard corpus: a few boards proved unique, with their stored answers.
+* the committed hard corpus: a few boards proved unique, with their stored answers;
+* both engines below the probe fixpoint (the bitboard search and CaDiCaL on the undecided
+  cells, ``residual.py``) give the same answers, verdicts and grades, and both stop at
+  the active Budget.
 """
 
 from __future__ import annotations
@@ -12,6 +15,9 @@ import json
 import random
 from pathlib import Path
 
+import pytest
+
+from solvers.common import Budget, BudgetExceeded, active
 from solvers.sukoro import search as fast
 from solvers.sukoro.board import Answer, Board
 from solvers.sukoro.brute import brute
@@ -97,7 +103,11 @@ def test_fast_rungs_equal_reference_fixpoints():
     assert compared > 150
 
 
-def test_grades_equal_reference():
+ENGINES = ["search", "sat"]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_grades_equal_reference(engine: str):
     rng = random.Random(77)
     seen = set()
     for t in range(60):
@@ -107,7 +117,7 @@ def test_grades_equal_reference():
         else:
             b = clued(h, w, rng, rng.choice([0.2, 0.35, 0.6]))
         want, _ = reference_rung(b, Rules())
-        res = solve(b, limit=2)
+        res = solve(b, limit=2, engine=engine)
         if want == "search" or want is None:
             # below the probe fixpoint only search can tell; the verdict is brute's
             n = len(brute(b, limit=2).solutions)
@@ -119,7 +129,50 @@ def test_grades_equal_reference():
     assert {"probe", "search"} <= seen
 
 
-def test_search_agrees_with_brute_on_random_boards():
+def test_witness_windows_keep_the_grades(monkeypatch: pytest.MonkeyPatch):
+    """Windows tried on small boards whenever SAT finds one answer: the grades stay the
+    reference's (on boards this small the windows find no proof, and the full trials
+    decide)."""
+    import solvers.sukoro.ladder as L
+    monkeypatch.setattr(L, "WITNESS_MIN", 0)
+    monkeypatch.setattr(L, "WINDOW_MIN", 5)
+    rng = random.Random(91)
+    grades = set()
+    for t in range(30):
+        h, w = rng.choice([(6, 7), (7, 7), (8, 8)])
+        b = generate(h, w, rng)[0] if t % 2 else clued(h, w, rng, rng.choice([0.2, 0.35]))
+        want, _ = reference_rung(b, Rules())
+        res = solve(b, limit=2, engine="sat")
+        if want in ("probe", "search"):
+            assert res.rung == want
+        grades.add(res.rung)
+    assert {"probe", "search"} <= grades
+
+
+def test_witness_is_a_probe_fixpoint_left_open():
+    """On a large board a window proves the search grade: the state it finds is left as
+    it is by the full trials, lies inside the rungs' fixpoint below probe, and is open;
+    the full probe rung agrees that the board stays open."""
+    import solvers.sukoro.ladder as L
+    e = _corpus("30x30")[0]
+    b = Board.from_json(e["board"])
+    res = solve(b, limit=2, engine="sat")
+    assert res.rung == "search" and res.stats.get("witness")
+    assert res.solutions == [Answer.from_json(e["answer"])]
+    g = fast.geo(b.h, b.w)
+    st = fast.from_domains(initial(b))
+    for k in range(3):
+        st = fast.propagate(g, st, k >= 1, k >= 2)
+    ans = fast.from_domains([1 << v for v in res.solutions[0].flat()])
+    x = L._witness(g, st, ans, Rules())
+    assert x is not None and not fast.complete(x)
+    assert all(not a & ~y for a, y in zip(x, st))
+    assert fast.Closer(g, True, True)._sweep(x, True, []) == x
+    assert solve(b, level="probe").rung is None
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_search_agrees_with_brute_on_random_boards(engine: str):
     rng = random.Random(31)
     multi = 0
     for _ in range(45):
@@ -132,11 +185,11 @@ def test_search_agrees_with_brute_on_random_boards():
                 flat[i] = rng.choice([1, 2, 3, 4, "?"])
             b = Board.from_flat(h, w, flat)
         rules = rng.choice([Rules(), Rules(), Rules(neq=False), Rules(connect=False)])
-        got = answers_of(solve(b, limit=10 ** 6, rules=rules))
+        got = answers_of(solve(b, limit=10 ** 6, rules=rules, engine=engine))
         want = answers_of(brute(b, limit=None, neq=rules.neq, connect=rules.connect))
         assert got == want, b
         multi += len(want) > 1
-        two = solve(b, limit=2, rules=rules)
+        two = solve(b, limit=2, rules=rules, engine=engine)
         assert len(two.solutions) == min(2, len(want))
         assert answers_of(two) <= want
     assert multi > 8
@@ -167,6 +220,42 @@ def test_corpus_boards_proved_unique():
         assert len(res.solutions) == 1
         assert res.solutions[0] == Answer.from_json(e["answer"])
         assert res.rung in ("probe", "search")
+
+
+def test_engines_agree_on_generated_and_corpus_boards():
+    """Minimal-clue boards (unique) and the same boards with a clue taken away (often
+    several answers): the two engines give the same verdict and grade, and the same
+    answer when it is unique."""
+    rng = random.Random(23)
+    boards = [Board.from_json(e["board"]) for e in _corpus("16x16")[2:4]]
+    for _ in range(6):
+        boards.append(generate(rng.choice([7, 8, 9]), rng.choice([7, 8, 9]), rng)[0])
+    loose = []
+    for b in boards[:6]:
+        flat = b.flat()
+        clues = [i for i, v in enumerate(flat) if v is not None]
+        flat[rng.choice(clues)] = None
+        loose.append(Board.from_flat(b.h, b.w, flat))
+    several = 0
+    for b in boards + loose:
+        a = solve(b, limit=2, engine="search")
+        s = solve(b, limit=2, engine="sat")
+        assert (a.rung, len(a.solutions)) == (s.rung, len(s.solutions))
+        if len(a.solutions) == 1:
+            assert a.solutions == s.solutions
+        several += len(a.solutions) == 2
+        assert s.stats.get("engine", "sat") == "sat"
+    assert several >= 2
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_engines_stop_at_the_budget(engine: str):
+    b = Board.from_json(_corpus("16x16")[3]["board"])     # graded search
+    with pytest.raises(BudgetExceeded), active(Budget(max_nodes=1)):
+        solve(b, limit=2, engine=engine)
+    with active(Budget(max_nodes=10 ** 6)) as budget:
+        res = solve(b, limit=2, engine=engine)
+    assert res.rung == "search" and len(res.solutions) == 1 and budget.nodes >= 1
 
 
 def _cuts_by_definition(g, st) -> int:

@@ -413,13 +413,35 @@ def fixpoint(board: Board, level: str, rules: Rules = STANDARD) -> list[int] | N
     return dom
 
 
+# which engine searches below the probe fixpoint: "auto" (SAT when python-sat is
+# installed, else the bitboard search), "sat" or "search"; tests pin each one
+ENGINE = "auto"
+# with "auto", the SAT engine runs before the full probe trials (its answers support
+# their values there, and two answers skip them) once the cheap trials leave at least
+# this many cells undecided; below, the full trials run first (they cost less than the
+# solver on the minimal-clue 16x16 boards, which the probe rung mostly finishes)
+SAT_FIRST = 110
+# and from this many, windows look for a proof that the probe rung leaves the board open
+# before the full trials run on the whole board (``_witness``)
+WITNESS_MIN = 250
+WINDOW_MIN = 12             # the windows' least side
+# from this many cells left open by the rungs below probe, the SAT engine and the
+# windows (at most EARLY_TRIES of them) run before any trial on the whole board (20x20
+# and 30x30 minimal-clue boards: 250-600; 16x16: 150-200)
+EARLY_MIN = 250
+EARLY_TRIES = 3
+ENGINES = ("auto", "sat", "search")
+
+
 def solve(board: Board, level: str | None = None, limit: int = 2,
-          rules: Rules = STANDARD) -> SolveResult:
+          rules: Rules = STANDARD, engine: str | None = None) -> SolveResult:
     """The ladder: rungs up to ``level`` (all, then search, when None).
 
     The rungs run on bitboards (``search.py``): the same rules and the same fixpoints as
-    ``propagate`` above, so the grade and the cells a rung fixes are the ladder's; the
-    search below the probe fixpoint keeps propagating and probing at every node."""
+    ``propagate`` above, so the grade and the cells a rung fixes are the ladder's. Below
+    the probe fixpoint, ``engine`` (default ``ENGINE``) finds the answers: the bitboard
+    search, which keeps propagating and probing at every node (``nodes``: its nodes), or
+    CaDiCaL on the undecided cells (``residual.py``; ``nodes``: solver conflicts)."""
     if level is not None and level not in LEVEL:
         raise ValueError(f"unknown rung {level!r}; rungs are {', '.join(RUNGS)}")
     h, w = board.h, board.w
@@ -432,12 +454,18 @@ def solve(board: Board, level: str | None = None, limit: int = 2,
     g = fast.geo(h, w)
     fast.forget_cuts()          # each solve starts afresh (and timings stay honest)
     st: fast.State | None = fast.from_domains(dom)
+    found: list[fast.State] | None = None        # answers the SAT engine found early
+    below: tuple[int, dict] = (0, {})
     for k in range(min(top, 3) + 1):
         assert st is not None
         if k < 3:
             st = fast.propagate(g, st, rules.neq and k >= 1, rules.connect and k >= 2)
-        else:
+        elif top < LEVEL["search"]:
             st = fast.Closer(g, rules.neq, rules.connect).close(st)
+        else:
+            st, found, below = _probe_or_answers(g, st, limit, rules, engine or ENGINE)
+            if found is not None and st is not None and not fast.complete(st):
+                break
         if st is None:
             return SolveResult([], rung=None, stats={"contradiction": True})
         if fast.complete(st):
@@ -450,14 +478,109 @@ def solve(board: Board, level: str | None = None, limit: int = 2,
         dec = decided(fast.to_domains(st, h * w))
         fixed = [(i // w, i % w) for i in range(h * w) if flat[i] is None and dec[i]]
         return SolveResult([], rung=None, fixed=fixed)
-    s = fast.Search(g, limit, rules.neq, rules.connect)
-    s.run(st)
+    if found is not None:
+        nodes, stats = below
+    else:
+        found, nodes, stats = _below(g, st, limit, rules, engine or ENGINE)
     sols = []
-    for x in s.solutions:
+    for x in found:
         d = fast.to_domains(x, h * w)
         if valid(d, nb, rules):
             sols.append(to_answer(d, h, w))
-    return SolveResult(sols, nodes=s.nodes, rung="search" if sols else None)
+    return SolveResult(sols, nodes=nodes, rung="search" if sols else None, stats=stats)
+
+
+def _probe_or_answers(g, st, limit: int, rules: Rules, engine: str):
+    """The probe rung when the search rung may follow: (state, answers or None, (nodes,
+    stats)). The state is the probe fixpoint, or (only when the answers already show the
+    board is not solved by the probe rung) the state the answers were found below.
+
+    With the SAT engine, the answers are found first, below the cheap trials' fixpoint:
+    two answers both survive every rung (each rung is sound), so the probe fixpoint is
+    not complete and the board goes to search without the full trials; one answer
+    supports its values, so the full trials only try the other values."""
+    closer = fast.Closer(g, rules.neq, rules.connect)
+    if engine == "search" or limit < 2:
+        return closer.close(st), None, (0, {})
+    if fast._undecided(st).bit_count() >= EARLY_MIN and (engine == "sat"
+                                                          or _sat_available()):
+        # a large board: the answers first, then windows from the state as it is, and
+        # only then all the trials (with the answer's values supported)
+        found, nodes, stats = _below(g, st, limit, rules, "sat")
+        if len(found) >= 2:
+            return st, found, (nodes, stats)
+        if len(found) == 1 and _witness(g, st, found[0], rules, EARLY_TRIES) is not None:
+            return st, found, (nodes, dict(stats, witness=True))
+        return closer.close(st, found), found, (nodes, stats)
+    st = closer._cheap(st)
+    if st is None or fast.complete(st):
+        return st, None, (0, {})
+    if engine == "auto" and (fast._undecided(st).bit_count() < SAT_FIRST
+                             or not _sat_available()):
+        # a small residue: the full trials first; the SAT solver loads only if the
+        # probe rung leaves the board open
+        return closer._sweep(st, True, []), None, (0, {})
+    found, nodes, stats = _below(g, st, limit, rules, "sat")
+    if len(found) >= 2:
+        return st, found, (nodes, stats)
+    if (len(found) == 1 and fast._undecided(st).bit_count() >= WITNESS_MIN
+            and _witness(g, st, found[0], rules) is not None):
+        return st, found, (nodes, dict(stats, witness=True))
+    st = closer._sweep(st, True, list(found))
+    return st, found, (nodes, stats)
+
+
+def _witness(g, st, answer, rules: Rules, tries: int = 9):
+    """A state inside ``st`` that the full trials leave open (or None when the windows
+    tried find none): proof that the probe fixpoint is not complete, at a fraction of
+    the cost of computing it on a large board.
+
+    Each try (at most ``tries``, the windows' corners on a 3 x 3 grid) keeps the cells of
+    a window as they are in ``st`` and fixes the others to the answer, then runs the
+    probe rung's trials there to their fixpoint X. X is a fixpoint of
+    the rungs below probe in which every value's trial succeeds, so it lies inside the
+    probe fixpoint of any state holding it (the probe rung only removes values whose
+    trial fails, and a trial in a larger state succeeds where it does inside X); if X
+    has an undecided cell, so has the probe fixpoint, and the board is graded search."""
+    h, w = g.h, g.w
+    k = max(WINDOW_MIN, min(h, w) // 2)
+    if k >= min(h, w):
+        return None
+    spots = sorted({0, (h - k) // 2, h - k}), sorted({0, (w - k) // 2, w - k})
+    for r0, c0 in [(r, c) for r in spots[0] for c in spots[1]][:tries]:
+        row = ((1 << k) - 1) << c0
+        win = 0
+        for r in range(r0, r0 + k):
+            win |= row << (r * w)
+        x = tuple((a & ~win) | (y & win) for a, y in zip(answer, st))
+        x = fast.propagate(g, x, rules.neq, rules.connect)      # type: ignore[arg-type]
+        if x is None:
+            continue
+        x = fast.Closer(g, rules.neq, rules.connect).close(x, [answer])
+        if x is not None and not fast.complete(x):
+            return x
+    return None
+
+
+def _sat_available() -> bool:
+    from . import residual
+    return residual.available()
+
+
+def _below(g, st, limit: int, rules: Rules, engine: str):
+    """(answers as states, nodes, stats) below the probe fixpoint ``st``."""
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}; engines are {', '.join(ENGINES)}")
+    if engine != "search":
+        from . import residual
+        if engine == "sat" or residual.available():
+            r = residual.Residual(g, st, rules.neq, rules.connect)
+            found = r.solve(limit)
+            return found, r.conflicts, {"engine": "sat", "nodes": "solver conflicts",
+                                        "calls": r.calls, "cuts": r.cuts}
+    s = fast.Search(g, limit, rules.neq, rules.connect)
+    s.run(st)
+    return s.solutions, s.nodes, {"engine": "search", "nodes": "search nodes"}
 
 
 def count_solutions(board: Board, limit: int, rules: Rules = STANDARD) -> int:

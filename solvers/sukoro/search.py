@@ -12,7 +12,8 @@ operations whatever the board size:
 * ``neq``: a decided number v removes v from its neighbours.
 * ``conn``: cells the sure numbers cannot reach through possible numbers are blank (a sure
   number out of reach is a contradiction); an undecided cell whose removal would split
-  the sure numbers is numbered (articulation cells, one Tarjan pass).
+  the sure numbers is numbered (articulation cells: floods from each candidate's
+  neighbours, with the ways round they find remembered across states).
 
 ``close`` computes the ``probe`` rung's fixpoint (singleton consistency over those rules):
 cheap trials first (reachability without articulation cells; a failure there is a
@@ -25,12 +26,16 @@ rules at every node, branches on whether a cell holds a number (a value follows 
 shape), picks the undecided cell next to the sure numbers with the fewest ways left, and
 probes that cell's two states before it commits (a failed state is learnt for the rest
 of the subtree). It keeps its own stack (no recursion), so board size is not limited by
-Python's recursion depth.
+Python's recursion depth. It counts each node against the active Budget. The ladder uses
+it when python-sat is missing or ``engine="search"`` is asked for; otherwise the answers
+come from CaDiCaL on the open cells (``residual.py``).
 """
 
 from __future__ import annotations
 
 from functools import cache
+
+from solvers.common import node
 
 State = tuple[int, int, int, int, int]
 
@@ -91,7 +96,10 @@ def to_domains(st: State, n: int) -> list[int]:
 
 
 def _local(g: Geo, st: State, neq: bool) -> State | None:
-    """``deg`` (and ``neq``) to a fixpoint over the whole board; None on contradiction."""
+    """``deg`` (and ``neq``) to a fixpoint over the whole board; None on contradiction.
+
+    (Shifts past the last row are not masked: the stray high bits only ever meet masks of
+    real cells.)"""
     b, n1, n2, n3, n4 = st
     w, full, nc0, ncw = g.w, g.full, g.nc0, g.ncw
     while True:
@@ -100,72 +108,73 @@ def _local(g: Geo, st: State, neq: bool) -> State | None:
             return None
         s = p & ~b
         # sure-count planes (s0, s1, s2) and possible-count planes (p0, p1, p2)
-        a, c = (s << w) & full, s >> w
+        a, c = s << w, s >> w
         e, f = (s << 1) & nc0, (s >> 1) & ncw
         x1, y1 = a ^ c, a & c
         x2, y2 = e ^ f, e & f
         s0 = x1 ^ x2
-        k = x1 & x2
-        s1 = y1 ^ y2 ^ k
+        s1 = y1 ^ y2 ^ (x1 & x2)
         s2 = y1 & y2
-        a, c = (p << w) & full, p >> w
+        a, c = p << w, p >> w
         e, f = (p << 1) & nc0, (p >> 1) & ncw
         x1, y1 = a ^ c, a & c
         x2, y2 = e ^ f, e & f
         p0 = x1 ^ x2
-        k = x1 & x2
-        p1 = y1 ^ y2 ^ k
+        p1 = y1 ^ y2 ^ (x1 & x2)
         p2 = y1 & y2
-        sge2 = s1 | s2
-        sge3 = s2 | (s1 & s0)
-        pge1 = p0 | p1 | p2
         pge2 = p1 | p2
-        pge3 = p2 | (p1 & p0)
-        m1 = n1 & pge1 & ~sge2
-        m2 = n2 & pge2 & ~sge3
-        m3 = n3 & pge3 & ~s2
+        m1 = n1 & (p0 | pge2) & ~(s1 | s2)
+        m2 = n2 & pge2 & ~(s2 | (s1 & s0))
+        m3 = n3 & (p2 | (p1 & p0)) & ~s2
         m4 = n4 & p2
         # a sure number at its top value blanks its undecided neighbours, at its bottom
         # value numbers them
         u = b & p
-        seq1 = (s0 & ~s1 & ~s2)
-        seq2 = (s1 & ~s0)
-        seq3 = (s1 & s0)
-        top = s & ((m4 & s2) | (m3 & ~m4 & seq3) | (m2 & ~m3 & ~m4 & seq2)
-                   | (m1 & ~m2 & ~m3 & ~m4 & seq1))
-        peq1 = (p0 & ~p1 & ~p2)
-        peq2 = (p1 & ~p0)
-        peq3 = (p1 & p0)
-        bot = s & ((m1 & peq1) | (m2 & ~m1 & peq2) | (m3 & ~m1 & ~m2 & peq3)
-                   | (m4 & ~m1 & ~m2 & ~m3 & p2))
-        nb_ = 0
-        if top:
-            t = ((top << w) | (top >> w) | ((top << 1) & nc0) | ((top >> 1) & ncw)) & u
-            if t:
-                m1 &= ~t
-                m2 &= ~t
-                m3 &= ~t
-                m4 &= ~t
-        if bot:
-            t = ((bot << w) | (bot >> w) | ((bot << 1) & nc0) | ((bot >> 1) & ncw)) & u
-            if t:
-                nb_ = t
-        nbb = b & ~nb_
+        nbb = b
+        if u:
+            h4 = m4
+            h3 = m3 & ~h4
+            h34 = h3 | h4
+            h2 = m2 & ~h34
+            h1 = m1 & ~(m2 | h34)
+            top = s & ((h4 & s2) | (h3 & s1 & s0) | (h2 & s1 & ~s0)
+                       | (h1 & s0 & ~s1 & ~s2))
+            l1 = m1
+            l2 = m2 & ~l1
+            l12 = l1 | l2
+            l3 = m3 & ~l12
+            l4 = m4 & ~(l12 | m3)
+            bot = s & ((l1 & p0 & ~p1 & ~p2) | (l2 & p1 & ~p0) | (l3 & p1 & p0)
+                       | (l4 & p2))
+            if top:
+                t = ((top << w) | (top >> w) | ((top << 1) & nc0) | ((top >> 1) & ncw)) & u
+                if t:
+                    t = ~t
+                    m1 &= t
+                    m2 &= t
+                    m3 &= t
+                    m4 &= t
+            if bot:
+                t = ((bot << w) | (bot >> w) | ((bot << 1) & nc0) | ((bot >> 1) & ncw)) & u
+                if t:
+                    nbb = b & ~t
         if neq:
-            one = nbb ^ full          # cells that cannot be blank
-            for _ in range(1):
-                g1 = m1 & one & ~(m2 | m3 | m4)
-                g2 = m2 & one & ~(m1 | m3 | m4)
-                g3 = m3 & one & ~(m1 | m2 | m4)
-                g4 = m4 & one & ~(m1 | m2 | m3)
-                if g1:
-                    m1 &= ~((g1 << w) | (g1 >> w) | ((g1 << 1) & nc0) | ((g1 >> 1) & ncw))
-                if g2:
-                    m2 &= ~((g2 << w) | (g2 >> w) | ((g2 << 1) & nc0) | ((g2 >> 1) & ncw))
-                if g3:
-                    m3 &= ~((g3 << w) | (g3 >> w) | ((g3 << 1) & nc0) | ((g3 >> 1) & ncw))
-                if g4:
-                    m4 &= ~((g4 << w) | (g4 >> w) | ((g4 << 1) & nc0) | ((g4 >> 1) & ncw))
+            # decided numbers remove their value from their neighbours
+            one = ~nbb
+            o12 = m1 | m2
+            o34 = m3 | m4
+            g1 = m1 & one & ~(m2 | o34)
+            g2 = m2 & one & ~(m1 | o34)
+            g3 = m3 & one & ~(o12 | m4)
+            g4 = m4 & one & ~(o12 | m3)
+            if g1:
+                m1 &= ~((g1 << w) | (g1 >> w) | ((g1 << 1) & nc0) | ((g1 >> 1) & ncw))
+            if g2:
+                m2 &= ~((g2 << w) | (g2 >> w) | ((g2 << 1) & nc0) | ((g2 >> 1) & ncw))
+            if g3:
+                m3 &= ~((g3 << w) | (g3 >> w) | ((g3 << 1) & nc0) | ((g3 >> 1) & ncw))
+            if g4:
+                m4 &= ~((g4 << w) | (g4 >> w) | ((g4 << 1) & nc0) | ((g4 >> 1) & ncw))
         if nbb == b and m1 == n1 and m2 == n2 and m3 == n3 and m4 == n4:
             return st
         b, n1, n2, n3, n4 = nbb, m1, m2, m3, m4
@@ -219,8 +228,8 @@ def _cutting(g: Geo, r: int) -> int:
 
 def _cuts(g: Geo, st: State) -> int:
     """Undecided cells whose removal would split the sure numbers. Candidates are the
-    undecided cells that cut their own neighbourhood; a few are checked with a flood each,
-    more with one Tarjan pass over the cells that may hold a number."""
+    undecided cells that cut their own neighbourhood, each checked by floods from its
+    neighbours or by a way round remembered from an earlier check (``_cuts_of``)."""
     b, n1, n2, n3, n4 = st
     p = n1 | n2 | n3 | n4
     s = p & ~b
@@ -247,71 +256,127 @@ _CUT_MEMO: dict[tuple[int, int, int, int], int] = {}
 
 
 def forget_cuts() -> None:
-    """Empty the memo of cut cells."""
+    """Empty the memo of cut cells and the remembered ways round."""
     _CUT_MEMO.clear()
+    _ROUND.clear()
 
 
 def _cuts_of(g: Geo, p: int, s: int, b: int, cand: int) -> int:
-    root = s & -s
-    if cand.bit_count() <= 4:
-        out = 0
-        while cand:
-            low = cand & -cand
-            cand ^= low
-            if s & ~_flood(g, root, p & ~low):
-                out |= low
-        return out
-    return _lowlink_cuts(g, p, s, b, root.bit_length() - 1)
+    """The candidates whose removal splits the sure numbers, by floods in step from each
+    of the candidate's neighbours: floods that meet merge, and the check stops as soon as
+    one flood is left (a short way round: not a cut, the usual case, after a few steps) or
+    a flood fills its side (a side with no sure number is dropped; one holding some but
+    not all of them makes the candidate a cut). So a small pocket is settled as soon as it
+    is filled, and only the smallest side of a cell is ever flooded whole.
 
-
-def _lowlink_cuts(g: Geo, p: int, s: int, b: int, root_i: int) -> int:
-    """One lowlink pass (Tarjan) over the cells of ``p`` from a sure number: the cells of
-    ``b`` whose removal leaves sure numbers on both sides."""
-    nb = g.nb
-    n = g.n
-    nfixed = s.bit_count()
-    # -1: not in p (never entered); 0: not reached yet
-    pad = "0" * n
-    disc = [0 if ch == "1" else -1 for ch in (bin(p)[:1:-1] + pad)[:n]]
-    sure = (bin(s)[:1:-1] + pad)[:n]
-    low_ = [0] * n
-    fcnt = [0] * n
-    parent = [-1] * n
-    disc[root_i] = low_[root_i] = 1
-    fcnt[root_i] = 1
-    t = 1
+    A cell found not to split them is remembered (``_ROUND``) with shortest paths joining
+    its neighbours beyond the pockets, and the pockets: while every cell of those paths
+    may still hold a number, no pocket holds a sure number or touches a cell that may
+    hold one (but the cell itself), and the cell has no other neighbour, it still splits
+    nothing, without a flood, whatever else changed (the probe's trials narrow a few cells
+    at a time)."""
+    w, nc0, ncw = g.w, g.nc0, g.ncw
     out = 0
-    stack = [(root_i, iter(nb[root_i]))]
-    push, pop = stack.append, stack.pop
-    while stack:
-        v, it = stack[-1]
-        for u in it:
-            du = disc[u]
-            if du < 0:
+    rounds = _ROUND.get((g.h, g.w))
+    if rounds is None:
+        rounds = _ROUND[(g.h, g.w)] = {}
+    get = rounds.get
+    while cand:
+        c = cand & -cand
+        cand ^= c
+        known = get(c)
+        if known is not None:
+            way, pockets, shore, ok = known
+            # p & ok: the cell's neighbours that may hold a number outside its paths and
+            # pockets; way & ~p: a cell of the paths that went
+            if not (way & ~p or s & pockets or shore & p or p & ok):
                 continue
-            if not du:
-                t += 1
-                disc[u] = low_[u] = t
-                if sure[u] == "1":
-                    fcnt[u] = 1
-                parent[u] = v
-                push((u, iter(nb[u])))
+        region = p & ~c
+        ring = ((c << w) | (c >> w) | ((c << 1) & nc0) | ((c >> 1) & ncw)) & region
+        key = c
+        ring0 = ring
+        fl = []
+        while ring:
+            x = ring & -ring
+            ring ^= x
+            fl.append(x)
+        pockets = 0
+        while len(fl) > 1:
+            nxt = []
+            cut = False
+            for x in fl:
+                y = (x | (x << w) | (x >> w) | ((x << 1) & nc0) | ((x >> 1) & ncw)) & region
+                if y == x:
+                    # a whole side
+                    if s & x:
+                        cut = bool(s & ~x)
+                        nxt = None
+                        break
+                    pockets |= x
+                    continue                # a pocket without sure numbers
+                for k, z in enumerate(nxt):
+                    if z & y:
+                        nxt[k] = z | y
+                        break
+                else:
+                    nxt.append(y)
+            if nxt is None:
                 break
-            if du < low_[v] and u != parent[v]:
-                low_[v] = du
+            # floods that met in this step may still overlap an earlier one
+            merged: list[int] = []
+            for y in nxt:
+                for k, z in enumerate(merged):
+                    if z & y:
+                        merged[k] = z | y
+                        break
+                else:
+                    merged.append(y)
+            fl = merged
         else:
-            pop()
-            par = parent[v]
-            if par >= 0:
-                lv = low_[v]
-                if lv < low_[par]:  # noqa: PLR1730 (a call to min costs more here)
-                    low_[par] = lv
-                fv = fcnt[v]
-                if fv:
-                    fcnt[par] += fv
-                    if lv >= disc[par] and nfixed > fv and b >> par & 1:
-                        out |= 1 << par
+            if len(rounds) >= ROUND_MEMO:
+                rounds.clear()
+            rest = ring0 & ~pockets
+            shore = ((pockets << w) | (pockets >> w) | ((pockets << 1) & nc0)
+                     | ((pockets >> 1) & ncw)) & ~pockets & ~c
+            way = _paths(g, fl[0], rest) if fl and rest else 0
+            nbs = (c << w) | (c >> w) | ((c << 1) & nc0) | ((c >> 1) & ncw)
+            rounds[key] = (way, pockets, shore, nbs & ~(way | pockets))
+            continue
+        if cut:
+            out |= c
     return out
+
+
+def _paths(g: Geo, r: int, ring: int) -> int:
+    """Shortest paths inside the connected region ``r`` from one cell of ``ring`` to each
+    of the others: a small connected set holding ``ring``."""
+    w, nc0, ncw = g.w, g.nc0, g.ncw
+    start = ring & -ring
+    layers = [start]
+    x = start
+    while ring & ~x:
+        y = (x | (x << w) | (x >> w) | ((x << 1) & nc0) | ((x >> 1) & ncw)) & r
+        layers.append(y & ~x)
+        x = y
+    out = start
+    todo = ring & ~start
+    while todo:
+        t = todo & -todo
+        todo ^= t
+        d = next(j for j, lay in enumerate(layers) if lay & t)
+        cur = t
+        out |= t
+        for j in range(d - 1, 0, -1):
+            nb = ((cur << w) | (cur >> w) | ((cur << 1) & nc0) | ((cur >> 1) & ncw)) \
+                & layers[j]
+            cur = nb & -nb
+            out |= cur
+    return out
+
+
+ROUND_MEMO = 1 << 16
+# (h, w) -> cell bit -> (paths, pockets, their shore, other neighbours)
+_ROUND: dict[tuple[int, int], dict[int, tuple[int, int, int, int]]] = {}
 
 
 def _joined(g: Geo, p: int, gone: int) -> bool:
@@ -421,7 +486,7 @@ class Closer:
         ``known``: answers already found (complete fixpoints), which support their values.
         Cheap sweeps first (trials without articulation cells), then sweeps under the full
         rules until one narrows nothing, which makes the result the ladder's fixpoint."""
-        res = self._cheap(st)
+        res = self._cheap(st, known or [])
         if res is None:
             return None
         st = res
@@ -429,79 +494,100 @@ class Closer:
             return st
         return self._sweep(st, True, list(known or []))
 
-    def _cheap(self, st: State) -> State | None:
-        """Trials without articulation cells, as a worklist: a value whose last trial
-        succeeded is tried again only once the state changed within two cells of what
-        that trial decided. Skipping a trial never removes a value, so this is sound
-        whatever it skips; the sweeps under the full rules that follow are exhaustive."""
+    def _pass(self, st: State, cuts: bool, skip, kept) -> tuple[State | None, bool]:
+        """One pass of trials over the undecided cells, next to a decided cell first (that
+        is where trials fail). Each value that ``skip(state, cell bit, value)`` does not
+        excuse is tried: a failed one is removed and the state propagated, a successful
+        one's fixpoint goes to ``kept(state, cell bit, fixpoint)``. Returns the state
+        (None: contradiction) and whether it narrowed."""
+        g = self.g
+        w, nc0, ncw, full = g.w, g.nc0, g.ncw, g.full
+        narrowed = False
+        und = _undecided(st)
+        pj = _joined_region(st)
+        while und:
+            dec = full & ~_undecided(st)
+            near = und & ((dec << w) | (dec >> w) | ((dec << 1) & nc0) | ((dec >> 1) & ncw))
+            pick = near or und
+            low = pick & -pick
+            und ^= low
+            if not _multi(st, low):
+                continue
+            i = low.bit_length() - 1
+            drop = 0
+            for k in range(5):
+                if not st[k] & low or skip(st, low, k):
+                    continue
+                self.trials += 1
+                res = self.ok(restrict(st, i, k), cuts, pj)
+                if res is None:
+                    drop |= 1 << k
+                else:
+                    kept(st, low, res)
+            if drop:
+                st2 = self.prop(tuple(x & ~low if drop >> k & 1 else x  # type: ignore
+                                      for k, x in enumerate(st)), cuts)
+                if st2 is None:
+                    return None, True
+                st = st2
+                narrowed = True
+                pj = _joined_region(st)
+        return st, narrowed
+
+    def _cheap(self, st: State, known: list[State] | None = None) -> State | None:
+        """Passes of trials without articulation cells, as a worklist: a value whose last
+        trial succeeded is tried again only once the state changed within one cell of
+        what that trial decided (the trial keeps that area of the state it ran in, to
+        compare). Skipping a trial never removes a value, so this is sound whatever it
+        skips; the sweeps under the full rules that follow are exhaustive."""
         g = self.g
         w, nc0, ncw, full = g.w, g.nc0, g.ncw, g.full
 
-        def grow(x: int) -> int:
-            return (x | (x << w) | (x >> w) | ((x << 1) & nc0) | ((x >> 1) & ncw)) & full
+        # value -> (area, the state's five masks inside it when its trial succeeded)
+        seen: dict[tuple[int, int], tuple[int, int, int, int, int, int]] = {}
+        for t in known or ():
+            # an answer lies inside every state the sound rules reach: its values' trials
+            # cannot fail, whatever narrows
+            for kk, x in enumerate(t):
+                x &= _undecided(st)
+                while x:
+                    lb = x & -x
+                    seen[(kk, lb)] = (0, 0, 0, 0, 0, 0)
+                    x ^= lb
 
-        log: list[int] = []                 # cells changed by each narrowing
-        seen: dict[tuple[int, int], tuple[int, int]] = {}   # value -> (area, log index)
+        def skip(st: State, low: int, k: int) -> bool:
+            got = seen.get((k, low))
+            if got is None:
+                return False
+            area = got[0]
+            return (st[0] & area == got[1] and st[1] & area == got[2]
+                    and st[2] & area == got[3] and st[3] & area == got[4]
+                    and st[4] & area == got[5])
+
+        def kept(st: State, low: int, res: State) -> None:
+            b0, b1, b2, b3, b4 = st
+            ch = (b0 ^ res[0]) | (b1 ^ res[1]) | (b2 ^ res[2]) | (b3 ^ res[3]) \
+                | (b4 ^ res[4])
+            area = (ch | (ch << w) | (ch >> w) | ((ch << 1) & nc0) | ((ch >> 1) & ncw)) \
+                & full
+            mark = (area, b0 & area, b1 & area, b2 & area, b3 & area, b4 & area)
+            for kk, x in enumerate(singles(res)):
+                x &= ch | low
+                while x:
+                    lb = x & -x
+                    seen[(kk, lb)] = mark
+                    x ^= lb
+
         while True:
-            narrowed = False
-            und = _undecided(st)
-            pj = _joined_region(st)
-            while und:
-                dec = full & ~_undecided(st)
-                near = und & grow(dec)
-                pick = near or und
-                low = pick & -pick
-                und ^= low
-                i = low.bit_length() - 1
-                if not _multi(st, low):
-                    continue
-                drop = 0
-                for k in range(5):
-                    if not st[k] & low:
-                        continue
-                    got = seen.get((k, low))
-                    if got is not None:
-                        area, at = got
-                        if not any(m & area for m in log[at:]):
-                            continue
-                    self.trials += 1
-                    res = self.ok(restrict(st, i, k), False, pj)
-                    if res is None:
-                        drop |= 1 << k
-                        continue
-                    ch = 0
-                    for x, y in zip(st, res):
-                        ch |= x ^ y
-                    area = grow(grow(ch))
-                    mark = (area, len(log))
-                    for kk, x in enumerate(singles(res)):
-                        x &= ch | low
-                        while x:
-                            lb = x & -x
-                            seen[(kk, lb)] = mark
-                            x ^= lb
-                if drop:
-                    st3 = tuple(x & ~low if drop >> k & 1 else x for k, x in enumerate(st))
-                    st4 = self.prop(st3, False)      # type: ignore[arg-type]
-                    if st4 is None:
-                        return None
-                    ch = 0
-                    for x, y in zip(st, st4):
-                        ch |= x ^ y
-                    log.append(ch)
-                    st = st4
-                    narrowed = True
-                    pj = _joined_region(st)
+            res, narrowed = self._pass(st, False, skip, kept)
+            if res is None:
+                return None
+            st = res
             if narrowed:
-                st4 = self.prop(st)
-                if st4 is None:
+                res = self.prop(st)
+                if res is None:
                     return None
-                ch = 0
-                for x, y in zip(st, st4):
-                    ch |= x ^ y
-                if ch:
-                    log.append(ch)
-                st = st4
+                st = res
             if complete(st) or not narrowed:
                 return st
 
@@ -515,51 +601,22 @@ class Closer:
         own trial cannot fail. When the state has narrowed under T, T is repaired (T
         meet state, propagated) before any of its values is tried again."""
         for t in known:
-            self._keep(t, True)
+            self._keep(t, True, _undecided(st))
         while True:
-            narrowed = False
-            und = _undecided(st)
-            pj = _joined_region(st)
-            g = self.g
-            w, nc0, ncw = g.w, g.nc0, g.ncw
-            while und:
-                # next to a decided cell first: that is where trials fail
-                dec = g.full & ~_undecided(st)
-                near = und & ((dec << w) | (dec >> w) | ((dec << 1) & nc0)
-                              | ((dec >> 1) & ncw))
-                pick = near or und
-                low = pick & -pick
-                und ^= low
-                i = low.bit_length() - 1
-                if not _multi(st, low):
-                    continue
-                drop = 0
-                for k in range(5):
-                    if not st[k] & low:
-                        continue
-                    if self._supported(st, low, k, cuts):
-                        continue
-                    self.trials += 1
-                    res = self.ok(restrict(st, i, k), cuts, pj)
-                    if res is None:
-                        drop |= 1 << k
-                    else:
-                        self._keep(res, cuts)
-                if drop:
-                    st3 = tuple(x & ~low if drop >> k & 1 else x for k, x in enumerate(st))
-                    st4 = self.prop(st3, cuts)      # type: ignore[arg-type]
-                    if st4 is None:
-                        return None
-                    st = st4
-                    narrowed = True
-                    pj = _joined_region(st)
+            und0 = _undecided(st)
+            res, narrowed = self._pass(
+                st, cuts, lambda s, low, k: self._supported(s, low, k, cuts),
+                lambda s, low, t, und0=und0: self._keep(t, cuts, und0))
+            if res is None:
+                return None
+            st = res
             if narrowed and not cuts:
                 # the cheap sweeps propagated without articulation cells: close the state
                 # under the full rules before the next sweep
-                st4 = self.prop(st)
-                if st4 is None:
+                res = self.prop(st)
+                if res is None:
                     return None
-                st = st4
+                st = res
             if complete(st) or not narrowed:
                 return st
 
@@ -582,11 +639,13 @@ class Closer:
         e[2] = cuts
         return True
 
-    def _keep(self, t: State, full: bool) -> None:
-        """Remember fixpoint t as the support of every value it fixes."""
+    def _keep(self, t: State, full: bool, und: int) -> None:
+        """Remember fixpoint t as the support of every value it fixes among the cells
+        ``und`` (the state's undecided cells: the others are never tried again)."""
         e = [t, None, full]
         by = self.by_value
         for k, x in enumerate(singles(t)):
+            x &= und
             while x:
                 low = x & -x
                 by[(k, low)] = e
@@ -600,31 +659,9 @@ def _joined_region(st: State) -> int:
     return p if p & ~st[0] else 0
 
 
-def _support_of(ents: list) -> State:
-    a = b = c = d = e = 0
-    for _, sg, _ in ents:
-        a |= sg[0]
-        b |= sg[1]
-        c |= sg[2]
-        d |= sg[3]
-        e |= sg[4]
-    return a, b, c, d, e
-
-
 def _inside(t: State, st: State) -> bool:
     return not (t[0] & ~st[0] or t[1] & ~st[1] or t[2] & ~st[2] or t[3] & ~st[3]
                 or t[4] & ~st[4])
-
-
-def _support(keep: list[tuple[State, State]]) -> State:
-    a = b = c = d = e = 0
-    for _, sg in keep:
-        a |= sg[0]
-        b |= sg[1]
-        c |= sg[2]
-        d |= sg[3]
-        e |= sg[4]
-    return a, b, c, d, e
 
 
 def _undecided(st: State) -> int:
@@ -730,6 +767,7 @@ class Search:
         while stack:
             cur = stack.pop()
             self.nodes += 1
+            node()
             cur2 = self.prop(cur)
             if cur2 is None:
                 continue

@@ -1,0 +1,225 @@
+"""The search below the ladder's rungs, on a SAT solver (python-sat, CaDiCaL), when it
+is installed: only the cells the rungs left undecided become variables.
+
+A Sukoro answer is fixed by which cells hold numbers (a number is its count of numbered
+neighbours), so the residual problem is binary: ``x_i`` says the undecided cell i holds a
+number; cells the rungs decided are constants. For every cell that may hold a number,
+``v_{i,k}`` (k in the values its domain still allows) says it holds k, tied to the count
+of its numbered neighbours (for each subset of its undecided neighbours: enough of them
+numbered, not too many); a cell holding a number holds one of its values; equal values
+never touch. Connectivity is added lazily: when a model's numbers fall into
+several groups, every group gets a cut over the cells around it (a group holding a sure
+number, with a sure number elsewhere, needs one of those cells numbered; a group with no
+sure number needs one whenever any of its cells holds a number, or, when no cell is sure
+at all, whenever one of its cells and one beyond it do). A connected model is an answer;
+blocking its shape asks for the next.
+
+Budgets: the solver runs in slices of ``SLICE`` conflicts; each slice and each call
+counts one node against the active ``Budget`` (``solvers.common.node``), so
+``--max-nodes`` and ``--timeout`` stop it between slices. ``nodes`` reports solver
+conflicts.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from solvers.common import node
+
+from .search import Geo, State
+
+SOLVER = "cadical153"
+SLICE = 2000        # conflicts per solver slice (between budget checks)
+
+
+def available() -> bool:
+    try:
+        import pysat.solvers  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+class Residual:
+    """Up to ``limit`` answers below a fixpoint ``st`` of the rungs."""
+
+    def __init__(self, g: Geo, st: State, neq: bool = True, connect: bool = True) -> None:
+        self.g, self.st, self.neq, self.connect = g, st, neq, connect
+        self.calls = self.cuts = self.conflicts = 0
+
+    def _encode(self) -> tuple[list[list[int]], dict[int, int], dict[tuple[int, int], int]]:
+        g, st = self.g, self.st
+        b = st[0]
+        p = st[1] | st[2] | st[3] | st[4]
+        und = b & p
+        var: dict[int, int] = {}         # undecided cell -> variable
+        x = und
+        while x:
+            low = x & -x
+            x ^= low
+            var[low.bit_length() - 1] = len(var) + 1
+        top = len(var)
+        val: dict[tuple[int, int], int] = {}
+        cls: list[list[int]] = []
+        nb = g.nb
+        q = p
+        while q:
+            low = q & -q
+            q ^= low
+            i = low.bit_length() - 1
+            allowed = [k for k in range(1, 5) if st[k] >> i & 1]
+            sure_nb = 0
+            open_nb = []
+            for j in nb[i]:
+                if p >> j & 1:
+                    if j in var:
+                        open_nb.append(var[j])
+                    else:
+                        sure_nb += 1
+            xi = var.get(i)             # None: the cell surely holds a number
+            vs = {}
+            for k in allowed:
+                if sure_nb <= k <= sure_nb + len(open_nb):
+                    top += 1
+                    vs[k] = val[(i, k)] = top
+            head = [] if xi is None else [-xi]
+            cls.append(head + list(vs.values()))      # a number has some value
+            for k, v in vs.items():
+                if xi is not None:
+                    cls.append([-v, xi])
+            m = len(open_nb)
+            for k, v in vs.items():
+                # k means k - sure_nb of the open neighbours hold numbers: among any
+                # m - r + 1 of them one does, among any r + 1 one does not
+                r = k - sure_nb
+                if r > 0:
+                    for sub in combinations(open_nb, m - r + 1):
+                        cls.append([-v, *sub])
+                if r < m:
+                    for sub in combinations(open_nb, r + 1):
+                        cls.append([-v] + [-o for o in sub])
+        if not p & ~b:
+            cls.append(list(var.values()))      # an answer has a number
+        if self.neq:
+            for (i, k), v in val.items():
+                for j in nb[i]:
+                    if j > i:
+                        u = val.get((j, k))
+                        if u:
+                            cls.append([-v, -u])
+        return cls, var, val
+
+    def solve(self, limit: int) -> list[State]:
+        from pysat.solvers import Solver
+
+        g, st = self.g, self.st
+        cls, var, val = self._encode()
+        b = st[0]
+        p = st[1] | st[2] | st[3] | st[4]
+        sure = p & ~b
+        cells = list(var)
+        found: list[State] = []
+        if any(not c for c in cls):
+            return found
+        with Solver(name=SOLVER, bootstrap_with=cls) as s:
+            while len(found) < limit:
+                ok = self._call(s)
+                if not ok:
+                    break
+                model = s.get_model()
+                on = sure
+                for i, v in var.items():
+                    if model[v - 1] > 0:
+                        on |= 1 << i
+                if self.connect and on:
+                    parts = _groups(g, on)
+                    if len(parts) > 1:
+                        self._cut(s, parts, on, sure, var)
+                        continue
+                found.append(self._state(on, model, val))
+                if not cells:
+                    break
+                s.add_clause([-var[i] if on >> i & 1 else var[i] for i in cells])
+        return found
+
+    def _call(self, s) -> bool:
+        self.calls += 1
+        node()
+        while True:
+            s.conf_budget(SLICE)
+            res = s.solve_limited()
+            self.conflicts = s.accum_stats().get("conflicts", self.conflicts)
+            if res is not None:
+                return res
+            node()
+
+    def _cut(self, s, parts: list[int], on: int, sure: int, var: dict[int, int]) -> None:
+        g = self.g
+        p = self.st[1] | self.st[2] | self.st[3] | self.st[4]
+        w, nc0, ncw = g.w, g.nc0, g.ncw
+        for grp in parts:
+            ring = ((grp << w) | (grp >> w) | ((grp << 1) & nc0) | ((grp >> 1) & ncw)) \
+                & p & ~grp
+            if sure & ~grp:
+                # a way out of the group to the sure numbers beyond leaves through a ring
+                # cell joined to them outside the group: only those cells need be in the cut
+                ring &= _flood_in(g, sure & ~grp, p & ~grp)
+            lits = []
+            x = ring
+            while x:
+                low = x & -x
+                x ^= low
+                lits.append(var[low.bit_length() - 1])   # ring cells are blank: undecided
+            self.cuts += 1
+            if grp & sure:
+                if sure & ~grp:
+                    s.add_clause(lits)
+                else:
+                    continue        # the group holding every sure number needs no cut
+            elif sure:
+                # no cell of this group may hold a number unless the ring does
+                x = grp
+                while x:
+                    low = x & -x
+                    x ^= low
+                    s.add_clause([-var[low.bit_length() - 1]] + lits)
+            else:
+                # no sure number anywhere: the group alone may be the answer, so the cut
+                # needs a number beyond it too
+                other = on & ~grp
+                y = (grp & -grp).bit_length() - 1
+                z = (other & -other).bit_length() - 1
+                s.add_clause([-var[y], -var[z]] + lits)
+
+    def _state(self, on: int, model: list[int], val: dict[tuple[int, int], int]) -> State:
+        planes = [0, 0, 0, 0]
+        for (i, k), v in val.items():
+            if model[v - 1] > 0:
+                planes[k - 1] |= 1 << i
+        return (self.g.full & ~on, planes[0], planes[1], planes[2], planes[3])
+
+
+def _flood_in(g: Geo, seed: int, region: int) -> int:
+    w, nc0, ncw = g.w, g.nc0, g.ncw
+    x = seed
+    while True:
+        y = (x | (x << w) | (x >> w) | ((x << 1) & nc0) | ((x >> 1) & ncw)) & region
+        if y == x:
+            return x
+        x = y
+
+
+def _groups(g: Geo, on: int) -> list[int]:
+    w, nc0, ncw = g.w, g.nc0, g.ncw
+    out = []
+    left = on
+    while left:
+        x = left & -left
+        while True:
+            y = (x | (x << w) | (x >> w) | ((x << 1) & nc0) | ((x >> 1) & ncw)) & left
+            if y == x:
+                break
+            x = y
+        out.append(x)
+        left &= ~x
+    return out
