@@ -284,7 +284,9 @@ def cmd_solve(args: argparse.Namespace, root: Path) -> int:
         print(puzzle.render_board(board, first))
     elif res.fixed:
         print(f"no complete solution at level {args.level}; cells fixed: {len(res.fixed)}")
-    print(f"completed by rung: {res.rung or '—'}; search nodes: {res.nodes}; time: {ms:.1f} ms")
+    # a SAT back end counts solver conflicts, not search nodes; the result says which
+    what = res.stats.get("nodes", "search nodes") if isinstance(res.stats, dict) else "nodes"
+    print(f"completed by rung: {res.rung or '—'}; {what}: {res.nodes}; time: {ms:.1f} ms")
     return 0
 
 

@@ -248,6 +248,28 @@ def test_engines_agree_on_generated_and_corpus_boards():
     assert several >= 2
 
 
+def test_answers_without_the_grade_are_the_graded_answers():
+    """grade=False skips the probe rung's full trials: the same verdict and, when it is
+    unique, the same answer; a rung only when a cheap rung finished the board."""
+    rng = random.Random(29)
+    boards = [Board.from_json(e["board"]) for e in _corpus("16x16")[:3]]
+    for _ in range(8):
+        b = generate(rng.choice([6, 8]), rng.choice([6, 8]), rng)[0]
+        boards.append(b)
+        flat = b.flat()
+        flat[rng.choice([i for i, v in enumerate(flat) if v is not None])] = None
+        boards.append(Board.from_flat(b.h, b.w, flat))
+    for engine in ENGINES[1:]:
+        for b in boards:
+            full = solve(b, limit=2, engine=engine)
+            quick = solve(b, limit=2, engine=engine, grade=False)
+            assert len(quick.solutions) == len(full.solutions)
+            if len(full.solutions) == 1:
+                assert quick.solutions == full.solutions
+            assert quick.rung in (None, full.rung)
+            assert quick.rung in (None, "deg", "neq", "conn")
+
+
 @pytest.mark.parametrize("engine", ENGINES)
 def test_engines_stop_at_the_budget(engine: str):
     b = Board.from_json(_corpus("16x16")[3]["board"])     # graded search

@@ -434,14 +434,21 @@ ENGINES = ("auto", "sat", "search")
 
 
 def solve(board: Board, level: str | None = None, limit: int = 2,
-          rules: Rules = STANDARD, engine: str | None = None) -> SolveResult:
+          rules: Rules = STANDARD, engine: str | None = None,
+          grade: bool = True) -> SolveResult:
     """The ladder: rungs up to ``level`` (all, then search, when None).
 
     The rungs run on bitboards (``search.py``): the same rules and the same fixpoints as
     ``propagate`` above, so the grade and the cells a rung fixes are the ladder's. Below
     the probe fixpoint, ``engine`` (default ``ENGINE``) finds the answers: the bitboard
     search, which keeps propagating and probing at every node (``nodes``: its nodes), or
-    CaDiCaL on the undecided cells (``residual.py``; ``nodes``: solver conflicts)."""
+    CaDiCaL on the undecided cells (``residual.py``; ``nodes``: solver conflicts).
+
+    ``grade=False`` asks only for the answers and the verdict: when the three cheap
+    rungs leave the board open, the engine takes it from there, without the probe rung's
+    full trials, which the grade needs and which cost most of a hard board's time.
+    ``rung`` is then ``None`` unless a cheap rung finished the board, and
+    ``stats["graded"]`` is False."""
     if level is not None and level not in LEVEL:
         raise ValueError(f"unknown rung {level!r}; rungs are {', '.join(RUNGS)}")
     h, w = board.h, board.w
@@ -462,6 +469,10 @@ def solve(board: Board, level: str | None = None, limit: int = 2,
             st = fast.propagate(g, st, rules.neq and k >= 1, rules.connect and k >= 2)
         elif top < LEVEL["search"]:
             st = fast.Closer(g, rules.neq, rules.connect).close(st)
+        elif not grade:
+            found, nodes, stats = _below(g, st, limit, rules, engine or ENGINE)
+            return SolveResult(_answers(found, h, w, nb, rules), nodes=nodes, rung=None,
+                               stats=dict(stats, graded=False))
         else:
             st, found, below = _probe_or_answers(g, st, limit, rules, engine or ENGINE)
             if found is not None and st is not None and not fast.complete(st):
@@ -482,12 +493,17 @@ def solve(board: Board, level: str | None = None, limit: int = 2,
         nodes, stats = below
     else:
         found, nodes, stats = _below(g, st, limit, rules, engine or ENGINE)
-    sols = []
+    sols = _answers(found, h, w, nb, rules)
+    return SolveResult(sols, nodes=nodes, rung="search" if sols else None, stats=stats)
+
+
+def _answers(found, h: int, w: int, nb, rules: Rules) -> list[Answer]:
+    out = []
     for x in found:
         d = fast.to_domains(x, h * w)
         if valid(d, nb, rules):
-            sols.append(to_answer(d, h, w))
-    return SolveResult(sols, nodes=nodes, rung="search" if sols else None, stats=stats)
+            out.append(to_answer(d, h, w))
+    return out
 
 
 def _probe_or_answers(g, st, limit: int, rules: Rules, engine: str):
