@@ -335,6 +335,9 @@ class Puzzle:
     # regenerate budget, meant for a cluster. Their files, when present, are read like the
     # others' (``load_stages``); a plain build neither runs nor needs them.
     on_request: tuple[Stage, ...] = ()
+    # solve also takes grade=False: the answers and the verdict without the rung work
+    # only the grade needs (``rung`` then None unless a cheap rung finished the board)
+    ungraded: bool = False
 
     @property
     def stage_names(self) -> tuple[str, ...]:

@@ -134,6 +134,26 @@ def test_bounds_stop_with_exit_3(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 3 and "time limit of 0.5 s" in err
 
 
+def test_no_grade_gives_the_same_answer_without_a_grade(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    root = Path(__file__).resolve().parents[1]
+    e = json.loads((root / "benchmarks/hard/sukoro-20x20.json").read_text())["boards"][0]
+    runs = []
+    for extra in ([], ["--no-grade"]):
+        code, out, _ = _run(["solve", "sukoro", e["url"], "--json", *extra], capsys)
+        assert code == 0
+        runs.append(json.loads(out))
+    graded, quick = runs
+    assert graded["solutions"] == quick["solutions"] == 1
+    assert graded["answer"] == quick["answer"]
+    assert graded["graded"] and graded["rung"] in ("probe", "search")
+    assert not quick["graded"] and quick["rung"] is None
+    # a puzzle whose grade costs nothing extra grades anyway
+    code, out, _ = _run(["solve", "canal-view", "canal/3/3/g1h", "--json", "--no-grade"],
+                        capsys)
+    assert code == 0 and json.loads(out)["graded"]
+
+
 def test_inputs_that_once_crashed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     deep = tmp_path / "deep.json"
     deep.write_text("[" * 100_000 + "]" * 100_000)

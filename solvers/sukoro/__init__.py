@@ -69,6 +69,7 @@ PUZZLE = Puzzle(
         Stage("timing", "solvers.sukoro.timing:timing", TIMING_PARAMS, deps=("bank",)),
     ),
     confirm={"sat": _confirm_sat},
+    ungraded=True,
 )
 
 __all__ = ["PUZZLE", "RULES", "RUNGS", "Answer", "Board", "brute", "decode", "encode",

@@ -445,7 +445,7 @@ def solve(board: Board, level: str | None = None, limit: int = 2,
     CaDiCaL on the undecided cells (``residual.py``; ``nodes``: solver conflicts).
 
     ``grade=False`` asks only for the answers and the verdict: when the three cheap
-    rungs leave the board open, the engine takes it from there, without the probe rung's
+    rungs leave ``SAT_FIRST`` or more cells open, the engine takes it from there, without the probe rung's
     full trials, which the grade needs and which cost most of a hard board's time.
     ``rung`` is then ``None`` unless a cheap rung finished the board, and
     ``stats["graded"]`` is False."""
@@ -469,7 +469,9 @@ def solve(board: Board, level: str | None = None, limit: int = 2,
             st = fast.propagate(g, st, rules.neq and k >= 1, rules.connect and k >= 2)
         elif top < LEVEL["search"]:
             st = fast.Closer(g, rules.neq, rules.connect).close(st)
-        elif not grade:
+        elif not grade and fast._undecided(st).bit_count() >= SAT_FIRST:
+            # (a smaller residue is graded anyway: its trials cost less than loading
+            # the SAT solver)
             found, nodes, stats = _below(g, st, limit, rules, engine or ENGINE)
             return SolveResult(_answers(found, h, w, nb, rules), nodes=nodes, rung=None,
                                stats=dict(stats, graded=False))
