@@ -723,9 +723,11 @@ class _Search:
 
 def _split_from_probes(ctx: Ctx, F: int, D: int, cache: dict[int, list[tuple[int, int]]]
                        ) -> list[tuple[int, int]] | None:
-    """The children of a node from its probes: the number with the fewest splits still
-    alive (ties: the one whose weakest split decides the most cells), each child starting
-    from what its split was propagated to. None: no probed number is open."""
+    """The children of a node from its probes, each starting from what its split was
+    propagated to. The number split is the one whose weakest split decides the most
+    cells per child (then the most cells over all its splits): a lookahead choice, so
+    that both sides of a split that matters shrink the board. None: no probed number
+    is open."""
     best = None
     bkey = None
     free = ctx.full & ~(F | D)
@@ -734,16 +736,19 @@ def _split_from_probes(ctx: Ctx, F: int, D: int, cache: dict[int, list[tuple[int
         if not nums[k][3] & free:
             continue
         alive = []
-        gain = None
+        gains = []
         for RF, RD in kept:
             if RF & D or RD & F:
                 continue
-            g = ((RF | RD) & free).bit_count()
-            gain = g if gain is None or g < gain else gain
+            gains.append(((RF | RD) & free).bit_count())
             alive.append((RF | F, RD | D))
-        if len(alive) == 1 and alive[0] == (F, D):
+        if len(alive) < 2:
+            if alive and alive[0] != (F, D):
+                return alive             # a forced split the probes had not applied
+            if not alive:
+                return alive             # no split fits: the node fails
             continue
-        key = (len(alive), -(gain or 0), k)
+        key = (-min(gains) / len(gains), -sum(gains), k)
         if bkey is None or key < bkey:
             best, bkey = alive, key
     return best
@@ -780,7 +785,9 @@ def _probe_numbers(ctx: Ctx, F: int, D: int, ch: int = -1,
     else:
         near = _grow(ctx, _grow(ctx, ch))
         queue = [k for k in range(len(nums)) if unions[k] & near and unions[k] & ~(F | D)]
-    queue.sort(key=lambda k: -_count_compositions(ctx, k, F, D))
+    # fewest splits last, so first off the stack: their deductions shrink the others
+    queue.sort(key=lambda k: -(len(cache[k]) if k in cache else
+                               _count_compositions(ctx, k, F, D)))
     inq = set(queue)
     while True:
         while queue:
