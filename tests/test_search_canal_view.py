@@ -72,10 +72,20 @@ def test_probing_search_agrees_with_brute(rules) -> None:
 
 
 def test_probing_and_plain_search_agree_on_larger_boards() -> None:
+    """Same answer sets; with a limit below the count, each finds that many of them (the
+    probing search branches in its own order, so not necessarily the same ones)."""
     rng = random.Random(23)
+    several = 0
     for _ in range(12):
         b = _board(rng, 9)
-        assert _search(b, STANDARD, True, 3) == _search(b, STANDARD, False, 3)
+        every = _search(b, STANDARD, False, 500)
+        if len(every) >= 500:
+            continue
+        assert _search(b, STANDARD, True, 500) == every
+        some = _search(b, STANDARD, True, 3)
+        assert len(some) == min(3, len(every)) and set(some) <= set(every)
+        several += len(every) > 3
+    assert several >= 1
 
 
 def test_grades_unchanged_by_the_search() -> None:
