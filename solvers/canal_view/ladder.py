@@ -627,7 +627,13 @@ class _Search:
     Each node propagates the rungs to their fixpoint, starting the arm rung from the
     numbers whose cells the branch changed (the others are at their fixpoint already),
     then branches on the number with the fewest compositions left, or when every number
-    is settled on a free cell next to the canal (flooded first)."""
+    is settled on a free cell next to the canal (flooded first).
+
+    With probing (every solve without a node cap), each node also probes the numbers,
+    keeping every live split's propagated state for its children (``_probe_numbers``),
+    and branches on the probed number chosen by ``_split_from_probes``, each child
+    starting from its split's propagated state. The node-capped surveys keep the plain
+    search, node for node."""
 
     def __init__(self, ctx: Ctx, limit: int, node_cap: int | None = None):
         self.ctx = ctx
