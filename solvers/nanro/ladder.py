@@ -282,52 +282,48 @@ def _reach(g: Geometry, st: State, cuts: bool = True) -> bool:
             st.num |= cut
             changed = True
         return changed
-    # articulation points of the possible cells that separate sure numbers
+    # articulation points of the possible cells that separate sure numbers: one depth-
+    # first pass (lowlinks). Cells outside the group get a discovery time past every
+    # real one, so they never lower a lowlink and need no test; the edge back to the
+    # parent is not skipped either, as it cannot change which cells are cuts.
     n = g.n
-    inc = format(comp, "b").zfill(n)[::-1]      # inc[i] == "1": cell i is in the group
+    big = n + 2
+    disc = [0 if ch == "1" else big for ch in format(comp, "b").zfill(n)[::-1]]
     isnum = format(num, "b").zfill(n)[::-1]
     root = (num & -num).bit_length() - 1
-    disc = [0] * n
     low = [0] * n
-    sub = [0] * n
-    nxt = [0] * n
-    parent = [-1] * n
+    sub = [False] * n
     nbrs = g.nbrs
-    disc[root] = low[root] = sub[root] = 1
+    disc[root] = low[root] = 1
     t = 1
-    stack = [root]
+    stack = [(root, iter(nbrs[root]))]
     cut = 0
     while stack:
-        v = stack[-1]
-        nb = nbrs[v]
-        i = nxt[v]
-        pushed = False
-        while i < len(nb):
-            x = nb[i]
-            i += 1
-            if inc[x] != "1" or x == parent[v]:
-                continue
+        v, it = stack[-1]
+        for x in it:
             dx = disc[x]
             if dx:
-                low[v] = min(low[v], dx)
+                lv = low[v]
+                low[v] = min(lv, dx)
             else:
                 t += 1
                 disc[x] = low[x] = t
-                sub[x] = 1 if isnum[x] == "1" else 0
-                parent[x] = v
-                nxt[v] = i
-                stack.append(x)
-                pushed = True
+                sub[x] = isnum[x] == "1"
+                stack.append((x, iter(nbrs[x])))
                 break
-        if pushed:
-            continue
-        stack.pop()
-        p = parent[v]
-        if p >= 0:
-            low[p] = min(low[p], low[v])
-            sub[p] += sub[v]
-            if low[v] >= disc[p] and sub[v] and p != root:
-                cut |= 1 << p
+        else:
+            stack.pop()
+            if stack and sub[v]:
+                p = stack[-1][0]
+                sub[p] = True
+                lv, lp = low[v], low[p]
+                low[p] = min(lp, lv)
+                if lv >= disc[p] and p != root:
+                    cut |= 1 << p
+            elif stack:
+                p = stack[-1][0]
+                lv, lp = low[v], low[p]
+                low[p] = min(lp, lv)
     cut &= cand
     if cut:
         st.num |= cut
@@ -370,45 +366,80 @@ def propagate(g: Geometry, st: State, level: int, off: frozenset[str] = frozense
         return False
 
 
-def _probe_pass(g: Geometry, st: State, off: frozenset[str], light: bool) -> bool:
+def _covers(st: State, w: State) -> bool:
+    """Whether the closed state ``w`` holds everything ``st`` holds (cells and labels)."""
+    if st.num & ~w.num or st.blank & ~w.blank:
+        return False
+    return all(not a & ~b for a, b in zip(st.dom, w.dom))
+
+
+def _probe(g: Geometry, st: State, off: frozenset[str]) -> bool:
+    """Trials to a fixpoint through ``reach``: each undecided cell tried numbered, then
+    blank; a trial that contradicts itself decides the cell the other way.
+
+    Propagation is monotone (more decided, more deduced; a state that propagates without
+    contradiction has no subset that contradicts), so a trial that once propagated to a
+    consistent state ``w`` stays consistent while the base stays inside ``w``: every
+    trial's outcome is kept as a witness, and a trial is run again only after the base
+    has grown past its witness. A consistent trial also witnesses every other cell it
+    decided (that cell's own trial lies inside it). Light trials (no cut-cell search)
+    come first: a contradiction they find, the full trial finds too, and a full trial's
+    witness serves the light trials as well. The last pass is one of full trials that
+    changes nothing, so the fixpoint is the one plain passes of full trials reach."""
     changed = False
+    light_wit: dict[tuple[int, bool], State] = {}
+    full_wit: dict[tuple[int, bool], State] = {}
+    while True:
+        if _probe_pass(g, st, off, light_wit, None):
+            changed = True
+            continue
+        if _probe_pass(g, st, off, full_wit, light_wit):
+            changed = True
+            continue
+        return changed
+
+
+def _probe_pass(g: Geometry, st: State, off: frozenset[str],
+                wit: dict[tuple[int, bool], State],
+                light_wit: dict[tuple[int, bool], State] | None) -> bool:
+    """One pass of trials over the undecided cells (light when ``light_wit`` is None;
+    a full pass also files its witnesses under ``light_wit``)."""
+    light = light_wit is None
+    progress = False
     und = g.full & ~(st.num | st.blank)
     while und:
         b = und & -und
         und ^= b
         if (st.num | st.blank) & b:
             continue
-        t = st.copy()
-        t.num |= b
-        if not propagate(g, t, 3, off, light):
-            st.blank |= b
-            if not propagate(g, st, 3, off):
-                raise Contradiction
-            changed = True
-            continue
-        t = st.copy()
-        t.blank |= b
-        if not propagate(g, t, 3, off, light):
-            st.num |= b
-            if not propagate(g, st, 3, off):
-                raise Contradiction
-            changed = True
-    return changed
-
-
-def _probe(g: Geometry, st: State, off: frozenset[str]) -> bool:
-    """Trials to a fixpoint through ``reach``. Passes whose trials skip the cut-cell
-    search come first: a contradiction they find, the full trial finds too; a last
-    full pass confirms the fixpoint, so the result is that of full trials alone."""
-    changed = False
-    while True:
-        if _probe_pass(g, st, off, True):
-            changed = True
-            continue
-        if _probe_pass(g, st, off, False):
-            changed = True
-            continue
-        return changed
+        for as_num in (True, False):
+            w = wit.get((b, as_num))
+            if w is not None and _covers(st, w):
+                continue
+            t = st.copy()
+            if as_num:
+                t.num |= b
+            else:
+                t.blank |= b
+            if not propagate(g, t, 3, off, light):
+                if as_num:
+                    st.blank |= b
+                else:
+                    st.num |= b
+                if not propagate(g, st, 3, off):
+                    raise Contradiction
+                progress = True
+                break
+            new = (t.num & ~st.num) | (t.blank & ~st.blank)
+            nn = t.num
+            while new:
+                c = new & -new
+                new ^= c
+                key = (c, bool(nn & c))
+                wit[key] = t
+                if light_wit is not None:
+                    light_wit[key] = t
+    return progress
 
 
 def complete(g: Geometry, st: State) -> bool:
