@@ -7,16 +7,19 @@ of its cells are numbered (small regions: every pattern of its cells written out
 ones: a cardinality encoding switched on by the label). A printed number fixes its cell
 and its region's label, a ``?`` its cell, a label hint the label. No 2×2 block is all
 numbered; two numbered cells that touch across a border never carry the same label.
-Connectivity comes from ``solvers.satcut``: a model whose numbers fall into several
-groups gets one cut per group, and the search goes on. Imported lazily (pysat is needed
-only when this engine runs).
+Connectivity is added lazily, as in ``solvers.satcut`` but on bitboards: a model whose
+numbers fall into several groups gets, for each group G, the cut "if a cell of G and a
+numbered cell outside G are both numbered, some neighbour of G is numbered", and the
+solver goes on. Implied by connectivity and written up front (it spares most cuts): when
+the board has two regions or more, a numbered cell has a numbered neighbour. Imported
+lazily (pysat is needed only when this engine runs).
 """
 
 from __future__ import annotations
 
 from itertools import product
 
-from solvers.satcut import SatResult, neighbours, solve_with_cuts
+from solvers.satcut import SatResult, neighbours
 
 from .board import Answer, Board
 
@@ -68,6 +71,9 @@ def encode(board: Board) -> list[list[int]]:
                 a, b = lab[fr[i]], lab[fr[j]]
                 for v in range(1, min(len(a), len(b))):
                     cls.append([-(i + 1), -(j + 1), -a[v], -b[v]])
+    if k_count > 1:
+        for i in range(n):
+            cls.append([-(i + 1)] + [j + 1 for j in neighbours(h, w, i)])
     for i, v in enumerate(board.flat()):
         if v is None:
             continue
@@ -82,9 +88,50 @@ def encode(board: Board) -> list[list[int]]:
 
 def solve_sat(board: Board, limit: int = 2) -> SatResult:
     """Up to ``limit`` answers of ``board`` (the numbered cells fix the answer)."""
+    from pysat.solvers import Solver
+
     h, w = board.h, board.w
+    n = h * w
+    full = (1 << n) - 1
+    not_first = sum(1 << i for i in range(n) if i % w)
+    not_last = sum(1 << i for i in range(n) if i % w != w - 1)
 
-    def answer(model: list[int], on: set[int]) -> Answer:
-        return Answer.from_flat(h, w, [i in on for i in range(h * w)])
+    def spread(x: int) -> int:
+        return (x | ((x << 1) & not_first) | ((x >> 1) & not_last) | (x << w)
+                | (x >> w)) & full
 
-    return solve_with_cuts(encode(board), h, w, limit, answer)
+    found: list[Answer] = []
+    calls = cuts = 0
+    with Solver(name="cadical153", bootstrap_with=encode(board)) as s:
+        while len(found) < limit:
+            calls += 1
+            if not s.solve():
+                break
+            model = s.get_model()
+            on = int("".join("1" if v > 0 else "0" for v in reversed(model[:n])), 2)
+            parts = []
+            rest = on
+            while rest:
+                grp = rest & -rest
+                while True:
+                    nxt = spread(grp) & on
+                    if nxt == grp:
+                        break
+                    grp = nxt
+                parts.append(grp)
+                rest &= ~grp
+            if len(parts) > 1:
+                for k, grp in enumerate(parts):
+                    other = parts[(k + 1) % len(parts)]
+                    border = spread(grp) & ~grp
+                    clause = [-(grp & -grp).bit_length(), -(other & -other).bit_length()]
+                    while border:
+                        b = border & -border
+                        border ^= b
+                        clause.append(b.bit_length())
+                    s.add_clause(clause)
+                    cuts += 1
+                continue
+            found.append(Answer.from_flat(h, w, [on >> i & 1 for i in range(n)]))
+            s.add_clause([-(i + 1) if on >> i & 1 else i + 1 for i in range(n)])
+    return SatResult(found, calls, cuts)
