@@ -368,10 +368,9 @@ def propagate(g: Geometry, st: State, level: int, off: frozenset[str] = frozense
 
 
 def _covers(st: State, w: State) -> bool:
-    """Whether the closed state ``w`` holds everything ``st`` holds (cells and labels)."""
-    if st.num & ~w.num or st.blank & ~w.blank:
-        return False
-    return all(not a & ~b for a, b in zip(st.dom, w.dom))
+    """Whether the closed state ``w`` holds every cell ``st`` has decided (its label sets
+    then lie inside those of ``st`` too: they follow from the cells by propagation)."""
+    return not (st.num & ~w.num or st.blank & ~w.blank)
 
 
 def _probe(g: Geometry, st: State, off: frozenset[str], answer: int | None = None) -> bool:
@@ -540,12 +539,13 @@ def completes(board: Board, level: str | int, off: frozenset[str] = frozenset())
 
 
 SAT_MAX_CELLS = 2500    # larger boards keep to the pure-Python search (bounded by node())
+SAT_MIN_CELLS = 144     # below 12×12 probing and search alone are quicker than the SAT round
 
 
 def _sat_answers(board: Board) -> tuple[list[Answer], dict[str, int]] | None:
     """Up to two answers from the SAT engine, or None when python-sat is missing (the
     pure-Python search then does the work) or the board is past ``SAT_MAX_CELLS``."""
-    if board.h * board.w > SAT_MAX_CELLS:
+    if not SAT_MIN_CELLS <= board.h * board.w <= SAT_MAX_CELLS:
         return None
     try:
         from .sat import solve_sat
