@@ -360,8 +360,11 @@ def propagate(g: Geometry, st: State, level: int, off: frozenset[str] = frozense
                 continue
             if use_reach and _reach(g, st, not light):
                 continue
-            if level >= 4 and _probe(g, st, off, answer):
-                continue
+            if level >= 4:
+                # _probe stops at a fixpoint of its own (a full pass that changed
+                # nothing, every change followed by the rungs up to reach): another
+                # round here would only repeat that pass
+                _probe(g, st, off, answer)
             return True
     except Contradiction:
         return False
