@@ -78,9 +78,11 @@ def make_board(slug: str, size: str, k: int) -> dict[str, Any]:
 
 def _nanro_board(h: int, w: int, rng: random.Random):
     """Nanro's generator (a partition, an answer, clues minimal for the probe rung), then
-    every clue the search does not need taken back: a minimal clue set for uniqueness."""
+    every clue the search does not need taken back: a minimal clue set for uniqueness.
+    Only the count of answers is asked (``count_answers``: the same verdict as
+    ``solve(limit=2)``, without grading each trial board)."""
     from solvers.nanro.generate import LEVEL, make_answer, reveal
-    from solvers.nanro.ladder import solve
+    from solvers.nanro.ladder import count_answers
     while True:
         made = make_answer(h, w, rng)
         if made is None:
@@ -95,7 +97,7 @@ def _nanro_board(h: int, w: int, rng: random.Random):
     for i in order:
         keep = flat[i]
         flat[i] = None
-        if len(solve(b.with_clues(flat), limit=2).solutions) != 1:
+        if count_answers(b.with_clues(flat)) != 1:
             flat[i] = keep
     return b.with_clues(flat), ans
 

@@ -34,7 +34,7 @@ HOWTO = """noqx is not bundled. To compare against it:
     git clone https://github.com/T0nyX1ang/noqx /tmp/noqx
     .venv/bin/python benchmarks/peers.py --noqx /tmp/noqx"""
 
-NOQX_NAME = {"sukoro": "sukoro", "canal-view": "canal"}
+NOQX_NAME = {"sukoro": "sukoro", "canal-view": "canal", "nanro": "nanro"}
 
 
 class Noqx:
@@ -57,15 +57,50 @@ class Noqx:
     def puzzle(self, slug: str, board: dict[str, Any]) -> Any:
         p = self.Puzzle(NOQX_NAME[slug], "", {})
         p.row, p.col = board["h"], board["w"]
+        if slug == "nanro":
+            return self._nanro(p, board)
         for r, row in enumerate(board["clues"]):
             for c, v in enumerate(row):
                 if v is not None:
                     p.text[self.Point(r, c)] = v
         return p
 
+    def _nanro(self, p: Any, board: dict[str, Any]) -> Any:
+        """Nanro for noqx: regions as borders (an edge on the left or top side of a cell
+        whose neighbour there lies in another region; noqx finds the rooms by a flood
+        inside the borders), numbers as cell text, a region's value without a cell
+        (our label hint) as the corner text of the region's first cell. A ``?`` given
+        has no noqx text: it goes in as one extra line, "this cell is not blank"."""
+        regions = board["regions"]
+        p.extra = []
+        for r, row in enumerate(regions):
+            for c, k in enumerate(row):
+                if c and row[c - 1] != k:
+                    p.edge[self.Point(r, c, "left")] = True
+                if r and regions[r - 1][c] != k:
+                    p.edge[self.Point(r, c, "top")] = True
+                v = board["clues"][r][c]
+                if v == "?":
+                    p.extra.append(f":- gray({r}, {c}).")
+                elif v is not None:
+                    p.text[self.Point(r, c)] = v
+        labels = board.get("labels") or []
+        first: dict[int, tuple[int, int]] = {}
+        for r, row in enumerate(regions):
+            for c, k in enumerate(row):
+                first.setdefault(k, (r, c))
+        for k, v in enumerate(labels):       # region ids are numbered by first appearance
+            if v is not None:
+                r, c = first[k]
+                p.text[self.Point(r, c, "center", "corner_top_left")] = v
+        return p
+
     def solve(self, slug: str, puzzle: Any) -> list[str]:
         """Program generation, grounding and solving; the raw models."""
         program = self.modules[NOQX_NAME[slug]].solve(puzzle)
+        extra = getattr(puzzle, "extra", None)
+        if extra:
+            program += "\n" + "\n".join(extra)
         inst = self.ClingoSolver()
         inst.solve(program)
         return inst.solution()
@@ -78,6 +113,9 @@ def model_rows(slug: str, model: str, h: int, w: int) -> list[str]:
         for r, c, n in re.findall(r"number\((\d+),(\d+),(\d+)\)", model):
             if int(n):
                 grid[int(r)][int(c)] = n
+    elif slug == "nanro":              # a numbered cell is one that is not gray
+        for r, c, _ in re.findall(r"number\((\d+),(\d+),(\d+)\)", model):
+            grid[int(r)][int(c)] = "#"
     else:
         for r, c in re.findall(r"black\((\d+),(\d+)\)", model):
             grid[int(r)][int(c)] = "#"

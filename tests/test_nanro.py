@@ -268,3 +268,115 @@ def test_no_banked_board_prints_every_number():
     for e in bank["data"]["boards"]:
         b, a = Board.from_json(e["board"]), Answer.from_json(e["answer"])
         assert sum(v is not None for v in b.flat()) < sum(map(bool, a.flat())), e["id"]
+
+
+# --- the SAT engine, the probe with witnesses, and the graded solve -------------------
+
+def _plain_probe_fixpoint(board: Board):
+    """Reference: the rungs up to reach, then plain passes of full trials (every
+    undecided cell tried numbered and blank, no witnesses) until a pass changes nothing."""
+    from solvers.nanro import ladder as lad
+    g = lad.geometry(board.h, board.w, board.regions)
+    st = lad.initial(board, g)
+    if st is None or not lad.propagate(g, st, 3):
+        return None
+    while True:
+        changed = False
+        for i in range(g.n):
+            b = 1 << i
+            if (st.num | st.blank) & b:
+                continue
+            for as_num in (True, False):
+                t = st.copy()
+                if as_num:
+                    t.num |= b
+                else:
+                    t.blank |= b
+                if not lad.propagate(g, t, 3):
+                    if as_num:
+                        st.blank |= b
+                    else:
+                        st.num |= b
+                    if not lad.propagate(g, st, 3):
+                        return None
+                    changed = True
+                    break
+        if not changed:
+            return st
+
+
+def _graded_boards():
+    out = [b for b, _ in _random_boards(30, 21, sizes=(5, 6))]
+    rng = random.Random(31)
+    for _ in range(4):                          # boards minimal for the probe rung
+        made = make_answer(7, 7, rng)
+        if made is not None:
+            b = reveal(made[0], made[1], LEVEL["probe"], rng)
+            if b is not None:
+                out.append(b)
+    return out
+
+
+def test_probe_with_witnesses_reaches_the_plain_fixpoint():
+    for board in _graded_boards():
+        ref = _plain_probe_fixpoint(board)
+        _g, st = fixpoint(board, "probe")
+        if ref is None:
+            assert st is None
+        else:
+            assert st is not None and (st.num, st.blank, st.dom) == (ref.num, ref.blank, ref.dom)
+
+
+def test_sat_engine_agrees_with_brute_force():
+    sat = pytest.importorskip("solvers.nanro.sat")
+    for board, _ in _random_boards(40, 17):
+        truth = rows_of(brute(board, limit=None))
+        got = [tuple(a.rows()) for a in sat.solve_sat(board, len(truth) + 1).answers]
+        assert len(got) == len(truth) and set(got) == truth
+
+
+def test_sat_engine_reads_marks_labels_and_large_regions():
+    sat = pytest.importorskip("solvers.nanro.sat")
+    b = decode(SAMPLE)
+    no_clues = tuple(tuple(None for _ in row) for row in b.clues)
+    labelled = Board(b.h, b.w, b.regions, no_clues, (2, None, 1, None, None))
+    marked = b.with_clues([("?" if v is not None else None) for v in b.flat()])
+    one_room = Board(3, 4, ((0,) * 4,) * 3, ((None,) * 4,) * 3)    # 12 cells: cardinality
+    for board in (b, labelled, marked, one_room):
+        truth = rows_of(brute(board, limit=None))
+        got = [tuple(a.rows()) for a in sat.solve_sat(board, len(truth) + 1).answers]
+        assert len(got) == len(truth) and set(got) == truth
+
+
+def test_solve_with_and_without_the_sat_engine_agrees(monkeypatch):
+    """Answers, their order, the rung and the decided cells are those of the pure-Python
+    ladder (probe fixpoint, then search) whether or not the SAT engine is used."""
+    pytest.importorskip("solvers.nanro.sat")
+    from solvers.nanro import ladder as lad
+    boards = _graded_boards()
+    rng = random.Random(41)
+    for b in list(boards):                      # and with clues taken away: many answers
+        flat = [v if rng.random() < 0.5 else None for v in b.flat()]
+        boards.append(b.with_clues(flat))
+    runs = [(b, lim) for b in boards for lim in (1, 2)] + [(b, None) for b in boards[:10]]
+    monkeypatch.setattr(lad, "SAT_MIN_CELLS", 0)       # (small boards skip it otherwise)
+    with_sat = [(solve(b, limit=lim), lad.count_answers(b)) for b, lim in runs]
+    monkeypatch.setattr(lad, "_sat_answers", lambda board: None)
+    plain = [(solve(b, limit=lim), lad.count_answers(b)) for b, lim in runs]
+    assert len({r.rung for r, _ in plain}) >= 2
+    for (b, _), (r1, c1), (r2, c2) in zip(runs, with_sat, plain):
+        assert [a.rows() for a in r1.solutions] == [a.rows() for a in r2.solutions]
+        assert (r1.rung, r1.fixed, c1) == (r2.rung, r2.fixed, c2)
+        assert c1 == len(solve(b, limit=2).solutions)
+
+
+def test_hard_corpus_boards_solve_to_their_stored_answers():
+    import json
+    from pathlib import Path
+    files = sorted((Path(__file__).resolve().parents[1] / "benchmarks" / "hard")
+                   .glob("nanro-*.json"))
+    assert files
+    for p in files:
+        for e in json.loads(p.read_text())["boards"]:
+            res = solve(Board.from_json(e["board"]), limit=2)
+            assert [a.rows() for a in res.solutions] == [e["answer"]["rows"]], e["id"]

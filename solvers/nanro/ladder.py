@@ -282,52 +282,48 @@ def _reach(g: Geometry, st: State, cuts: bool = True) -> bool:
             st.num |= cut
             changed = True
         return changed
-    # articulation points of the possible cells that separate sure numbers
+    # articulation points of the possible cells that separate sure numbers: one depth-
+    # first pass (lowlinks). Cells outside the group get a discovery time past every
+    # real one, so they never lower a lowlink and need no test; the edge back to the
+    # parent is not skipped either, as it cannot change which cells are cuts.
     n = g.n
-    inc = format(comp, "b").zfill(n)[::-1]      # inc[i] == "1": cell i is in the group
+    big = n + 2
+    disc = [0 if ch == "1" else big for ch in format(comp, "b").zfill(n)[::-1]]
     isnum = format(num, "b").zfill(n)[::-1]
     root = (num & -num).bit_length() - 1
-    disc = [0] * n
     low = [0] * n
-    sub = [0] * n
-    nxt = [0] * n
-    parent = [-1] * n
+    sub = [False] * n
     nbrs = g.nbrs
-    disc[root] = low[root] = sub[root] = 1
+    disc[root] = low[root] = 1
     t = 1
-    stack = [root]
+    stack = [(root, iter(nbrs[root]))]
     cut = 0
     while stack:
-        v = stack[-1]
-        nb = nbrs[v]
-        i = nxt[v]
-        pushed = False
-        while i < len(nb):
-            x = nb[i]
-            i += 1
-            if inc[x] != "1" or x == parent[v]:
-                continue
+        v, it = stack[-1]
+        for x in it:
             dx = disc[x]
             if dx:
-                low[v] = min(low[v], dx)
+                lv = low[v]
+                low[v] = min(lv, dx)
             else:
                 t += 1
                 disc[x] = low[x] = t
-                sub[x] = 1 if isnum[x] == "1" else 0
-                parent[x] = v
-                nxt[v] = i
-                stack.append(x)
-                pushed = True
+                sub[x] = isnum[x] == "1"
+                stack.append((x, iter(nbrs[x])))
                 break
-        if pushed:
-            continue
-        stack.pop()
-        p = parent[v]
-        if p >= 0:
-            low[p] = min(low[p], low[v])
-            sub[p] += sub[v]
-            if low[v] >= disc[p] and sub[v] and p != root:
-                cut |= 1 << p
+        else:
+            stack.pop()
+            if stack and sub[v]:
+                p = stack[-1][0]
+                sub[p] = True
+                lv, lp = low[v], low[p]
+                low[p] = min(lp, lv)
+                if lv >= disc[p] and p != root:
+                    cut |= 1 << p
+            elif stack:
+                p = stack[-1][0]
+                lv, lp = low[v], low[p]
+                low[p] = min(lp, lv)
     cut &= cand
     if cut:
         st.num |= cut
@@ -336,9 +332,10 @@ def _reach(g: Geometry, st: State, cuts: bool = True) -> bool:
 
 
 def propagate(g: Geometry, st: State, level: int, off: frozenset[str] = frozenset(),
-              light: bool = False) -> bool:
+              light: bool = False, answer: int | None = None) -> bool:
     """Run the rungs up to ``level`` (0 count … 4 probe) to a fixpoint; False on a
-    contradiction. ``off`` names rules left out (for the ablation study)."""
+    contradiction. ``off`` names rules left out (for the ablation study); ``answer``: see
+    ``_probe``."""
     use_count = "count" not in off
     use_block = level >= 1 and "block" not in off
     use_clash = level >= 2 and "clash" not in off
@@ -363,52 +360,98 @@ def propagate(g: Geometry, st: State, level: int, off: frozenset[str] = frozense
                 continue
             if use_reach and _reach(g, st, not light):
                 continue
-            if level >= 4 and _probe(g, st, off):
-                continue
+            if level >= 4:
+                # _probe stops at a fixpoint of its own (a full pass that changed
+                # nothing, every change followed by the rungs up to reach): another
+                # round here would only repeat that pass
+                _probe(g, st, off, answer)
             return True
     except Contradiction:
         return False
 
 
-def _probe_pass(g: Geometry, st: State, off: frozenset[str], light: bool) -> bool:
+def _covers(st: State, w: State) -> bool:
+    """Whether the closed state ``w`` holds every cell ``st`` has decided (its label sets
+    then lie inside those of ``st`` too: they follow from the cells by propagation)."""
+    return not (st.num & ~w.num or st.blank & ~w.blank)
+
+
+def _probe(g: Geometry, st: State, off: frozenset[str], answer: int | None = None) -> bool:
+    """Trials to a fixpoint through ``reach``: each undecided cell tried numbered, then
+    blank; a trial that contradicts itself decides the cell the other way.
+
+    Propagation is monotone (more decided, more deduced; a state that propagates without
+    contradiction has no subset that contradicts), so a trial that once propagated to a
+    consistent state ``w`` stays consistent while the base stays inside ``w``: every
+    trial's outcome is kept as a witness, and a trial is run again only after the base
+    has grown past its witness. A consistent trial also witnesses every other cell it
+    decided (that cell's own trial lies inside it). Light trials (no cut-cell search)
+    come first: a contradiction they find, the full trial finds too, and a full trial's
+    witness serves the light trials as well. The last pass is one of full trials that
+    changes nothing, so the fixpoint is the one plain passes of full trials reach.
+
+    With ``answer`` (the numbered cells of the board's one answer, which the state lies
+    inside) only the trials against the answer are run: a trial that agrees with an
+    answer never contradicts itself (every rung is sound), so it decides nothing."""
     changed = False
+    skip = None if answer is None else (answer, g.full & ~answer)
+    light_wit: dict[tuple[int, bool], State] = {}
+    full_wit: dict[tuple[int, bool], State] = {}
+    while True:
+        if _probe_pass(g, st, off, light_wit, None, skip):
+            changed = True
+            continue
+        if _probe_pass(g, st, off, full_wit, light_wit, skip):
+            changed = True
+            continue
+        return changed
+
+
+def _probe_pass(g: Geometry, st: State, off: frozenset[str],
+                wit: dict[tuple[int, bool], State],
+                light_wit: dict[tuple[int, bool], State] | None,
+                skip: tuple[int, int] | None = None) -> bool:
+    """One pass of trials over the undecided cells (light when ``light_wit`` is None;
+    a full pass also files its witnesses under ``light_wit``). ``skip``: the cells whose
+    numbered trial, and those whose blank trial, are known to hold."""
+    light = light_wit is None
+    progress = False
     und = g.full & ~(st.num | st.blank)
     while und:
         b = und & -und
         und ^= b
         if (st.num | st.blank) & b:
             continue
-        t = st.copy()
-        t.num |= b
-        if not propagate(g, t, 3, off, light):
-            st.blank |= b
-            if not propagate(g, st, 3, off):
-                raise Contradiction
-            changed = True
-            continue
-        t = st.copy()
-        t.blank |= b
-        if not propagate(g, t, 3, off, light):
-            st.num |= b
-            if not propagate(g, st, 3, off):
-                raise Contradiction
-            changed = True
-    return changed
-
-
-def _probe(g: Geometry, st: State, off: frozenset[str]) -> bool:
-    """Trials to a fixpoint through ``reach``. Passes whose trials skip the cut-cell
-    search come first: a contradiction they find, the full trial finds too; a last
-    full pass confirms the fixpoint, so the result is that of full trials alone."""
-    changed = False
-    while True:
-        if _probe_pass(g, st, off, True):
-            changed = True
-            continue
-        if _probe_pass(g, st, off, False):
-            changed = True
-            continue
-        return changed
+        for as_num in (True, False):
+            if skip is not None and skip[0 if as_num else 1] & b:
+                continue
+            w = wit.get((b, as_num))
+            if w is not None and _covers(st, w):
+                continue
+            t = st.copy()
+            if as_num:
+                t.num |= b
+            else:
+                t.blank |= b
+            if not propagate(g, t, 3, off, light):
+                if as_num:
+                    st.blank |= b
+                else:
+                    st.num |= b
+                if not propagate(g, st, 3, off):
+                    raise Contradiction
+                progress = True
+                break
+            new = (t.num & ~st.num) | (t.blank & ~st.blank)
+            nn = t.num
+            while new:
+                c = new & -new
+                new ^= c
+                key = (c, bool(nn & c))
+                wit[key] = t
+                if light_wit is not None:
+                    light_wit[key] = t
+    return progress
 
 
 def complete(g: Geometry, st: State) -> bool:
@@ -498,10 +541,35 @@ def completes(board: Board, level: str | int, off: frozenset[str] = frozenset())
     return st is not None and valid_complete(g, st)
 
 
+SAT_MAX_CELLS = 2500    # larger boards keep to the pure-Python search (bounded by node())
+SAT_MIN_CELLS = 144     # below 12×12 probing and search alone are quicker than the SAT round
+
+
+def _sat_answers(board: Board) -> tuple[list[Answer], dict[str, int]] | None:
+    """Up to two answers from the SAT engine, or None when python-sat is missing (the
+    pure-Python search then does the work) or the board is past ``SAT_MAX_CELLS``."""
+    if not SAT_MIN_CELLS <= board.h * board.w <= SAT_MAX_CELLS:
+        return None
+    try:
+        from .sat import solve_sat
+    except ImportError:
+        return None
+    node()
+    r = solve_sat(board, 2)
+    return r.answers, {"sat_calls": r.calls, "sat_cuts": r.cuts}
+
+
 def solve(board: Board, level: str | None = None, limit: int | None = 2,
           cap: int | None = None) -> SolveResult:
     """The ladder: each rung up to ``level`` in turn; then search (when ``level`` is
-    None or ``"search"``). ``rung`` is the lowest rung that completed the board."""
+    None or ``"search"``). ``rung`` is the lowest rung that completed the board.
+
+    With search on, after the cheap rungs the SAT engine (``sat.py``, when python-sat is
+    there) counts the answers up to two. One answer S: the probe rung is run with only
+    the trials against S (the others cannot contradict), which decides whether probing
+    completes the board (rung "probe") or not (rung "search", answer S) with no search.
+    None: no answer. Two or more: the ladder's own search, which finds the same answers
+    in the same order as always."""
     if level is not None and level not in LEVEL:
         raise ValueError(f"unknown rung {level!r}; rungs are {', '.join(RUNGS)}")
     top = LEVEL["search"] if level is None else LEVEL[level]
@@ -510,8 +578,19 @@ def solve(board: Board, level: str | None = None, limit: int | None = 2,
     if st is None:
         return SolveResult([], rung=None, stats={"contradiction": True})
     given = st.num
+    answer = None
+    stats: dict[str, int] = {}
     for k in range(min(top, 4) + 1):
-        if not propagate(g, st, k):
+        if k == LEVEL["probe"] and top == LEVEL["search"] and cap is None and (
+                limit is None or limit >= 1):
+            got = _sat_answers(board)
+            if got is not None:
+                sols, stats = got
+                if not sols:
+                    return SolveResult([], rung=None, stats=stats)
+                if len(sols) == 1:
+                    answer = sum(1 << i for i, v in enumerate(sols[0].flat()) if v)
+        if not propagate(g, st, k, answer=answer):
             return SolveResult([], rung=None, stats={"contradiction": True})
         if complete(g, st):
             ok = valid_complete(g, st)
@@ -522,9 +601,22 @@ def solve(board: Board, level: str | None = None, limit: int | None = 2,
         done = st.num | st.blank
         fixed = [divmod(i, g.w) for i in range(g.n) if done >> i & 1 and not given >> i & 1]
         return SolveResult([], rung=None, fixed=fixed)
+    if answer is not None:
+        # the probe fixpoint is short of the one answer: search would only find it again
+        return SolveResult([Answer.from_flat(g.h, g.w, [answer >> i & 1 for i in range(g.n)])],
+                           rung="search", stats=stats)
     sols, nodes = search(g, st, limit, cap=cap)
     return SolveResult([to_answer(g, s) for s in sols], nodes=nodes,
                        rung="search" if sols else None)
+
+
+def count_answers(board: Board) -> int:
+    """How many answers the board has, up to 2 (the drawing of hard boards asks this
+    many times): the SAT engine when it is there, else ``solve``."""
+    got = _sat_answers(board)
+    if got is not None:
+        return len(got[0])
+    return len(solve(board, limit=2).solutions)
 
 
 def prove(board: Board, cap: int | None = None) -> tuple[int, int]:

@@ -1,0 +1,137 @@
+"""Nanro as a SAT problem (python-sat), with connectivity added lazily as cuts.
+
+An engine of its own beside the ladder's search: it shares no deduction with it.
+Variables: ``x_i`` (cell i is numbered) is variable i + 1; ``L_{k,v}`` (region k holds
+v numbers) follows. Each region takes exactly one label, and label v holds exactly when v
+of its cells are numbered (small regions: every pattern of its cells written out; large
+ones: a cardinality encoding switched on by the label). A printed number fixes its cell
+and its region's label, a ``?`` its cell, a label hint the label. No 2×2 block is all
+numbered; two numbered cells that touch across a border never carry the same label.
+Connectivity is added lazily, as in ``solvers.satcut`` but on bitboards: a model whose
+numbers fall into several groups gets, for each group G, the cut "if a cell of G and a
+numbered cell outside G are both numbered, some neighbour of G is numbered", and the
+solver goes on. Implied by connectivity and written up front (it spares most cuts): when
+the board has two regions or more, a numbered cell has a numbered neighbour. Imported
+lazily (pysat is needed only when this engine runs).
+"""
+
+from __future__ import annotations
+
+from itertools import product
+
+from solvers.satcut import SatResult, neighbours
+
+from .board import Answer, Board
+
+SPELL_OUT = 8     # regions up to this size get every pattern of their cells written out
+
+
+def encode(board: Board) -> list[list[int]]:
+    """Clauses for every rule except connectivity."""
+    h, w = board.h, board.w
+    n = h * w
+    fr = board.flat_regions()
+    k_count = board.region_count()
+    cells: list[list[int]] = [[] for _ in range(k_count)]
+    for i, k in enumerate(fr):
+        cells[k].append(i)
+    top = n
+    lab: list[list[int]] = []          # lab[k][v]: variable of "region k holds v numbers"
+    for k in range(k_count):
+        lab.append([0] + [top + v for v in range(1, len(cells[k]) + 1)])
+        top += len(cells[k])
+    cls: list[list[int]] = []
+    for k in range(k_count):
+        cs, ls = cells[k], lab[k][1:]
+        s = len(cs)
+        cls.append(list(ls))                                  # some label
+        for a in range(len(ls)):
+            for b in range(a + 1, len(ls)):
+                cls.append([-ls[a], -ls[b]])                  # at most one label
+        cls.append([i + 1 for i in cs])                       # a number in every region
+        if s <= SPELL_OUT:
+            for bits in product((0, 1), repeat=s):
+                c = sum(bits)
+                if c:                  # this pattern of numbers -> label c
+                    cls.append([-(i + 1) if b else i + 1 for i, b in zip(cs, bits)]
+                               + [lab[k][c]])
+        else:
+            from pysat.card import CardEnc, EncType
+            for v in range(1, s + 1):
+                enc = CardEnc.equals(lits=[i + 1 for i in cs], bound=v, top_id=top,
+                                     encoding=EncType.seqcounter)
+                top = max(top, enc.nv)
+                cls.extend([-lab[k][v]] + c for c in enc.clauses)
+    for i in range(n):
+        r, c = divmod(i, w)
+        if r + 1 < h and c + 1 < w:
+            cls.append([-(i + 1), -(i + 2), -(i + w + 1), -(i + w + 2)])
+        for j in neighbours(h, w, i):
+            if j > i and fr[j] != fr[i]:
+                a, b = lab[fr[i]], lab[fr[j]]
+                for v in range(1, min(len(a), len(b))):
+                    cls.append([-(i + 1), -(j + 1), -a[v], -b[v]])
+    if k_count > 1:
+        for i in range(n):
+            cls.append([-(i + 1)] + [j + 1 for j in neighbours(h, w, i)])
+    for i, v in enumerate(board.flat()):
+        if v is None:
+            continue
+        cls.append([i + 1])
+        if v != "?":
+            cls.append([lab[fr[i]][v]])
+    for k, v in enumerate(board.labels):
+        if v is not None:
+            cls.append([lab[k][v]])
+    return cls
+
+
+def solve_sat(board: Board, limit: int = 2) -> SatResult:
+    """Up to ``limit`` answers of ``board`` (the numbered cells fix the answer)."""
+    from pysat.solvers import Solver
+
+    h, w = board.h, board.w
+    n = h * w
+    full = (1 << n) - 1
+    not_first = sum(1 << i for i in range(n) if i % w)
+    not_last = sum(1 << i for i in range(n) if i % w != w - 1)
+
+    def spread(x: int) -> int:
+        return (x | ((x << 1) & not_first) | ((x >> 1) & not_last) | (x << w)
+                | (x >> w)) & full
+
+    found: list[Answer] = []
+    calls = cuts = 0
+    with Solver(name="cadical153", bootstrap_with=encode(board)) as s:
+        while len(found) < limit:
+            calls += 1
+            if not s.solve():
+                break
+            model = s.get_model()
+            on = int("".join("1" if v > 0 else "0" for v in reversed(model[:n])), 2)
+            parts = []
+            rest = on
+            while rest:
+                grp = rest & -rest
+                while True:
+                    nxt = spread(grp) & on
+                    if nxt == grp:
+                        break
+                    grp = nxt
+                parts.append(grp)
+                rest &= ~grp
+            if len(parts) > 1:
+                for k, grp in enumerate(parts):
+                    other = parts[(k + 1) % len(parts)]
+                    border = spread(grp) & ~grp
+                    clause = [-(grp & -grp).bit_length(), -(other & -other).bit_length()]
+                    while border:
+                        b = border & -border
+                        border ^= b
+                        clause.append(b.bit_length())
+                    s.add_clause(clause)
+                    cuts += 1
+                continue
+            found.append(Answer.from_flat(h, w, [on >> i & 1 for i in range(n)]))
+            s.add_clause([-(i + 1) if on >> i & 1 else i + 1 for i in range(n)])
+    return SatResult(found, calls, cuts)
