@@ -7,7 +7,8 @@
 
 Per board, in one process and one thread, the two engines take turns (ours, noqx, ours,
 noqx, ...; ``--repeat`` rounds, best of each): ours is ``solve(board, limit=2)`` from a
-Board (grade included); noqx is its own program for the puzzle built from the same clues
+Board (grade included; with ``--no-grade``, answers and verdict only where the solver
+can skip the grade, which is all noqx computes); noqx is its own program for the puzzle built from the same clues
 (noqx's solver class), grounded and solved by clingo with noqx's settings, one thread,
 asked for two models. Both prove the board unique; the models are checked against the
 stored answer. Printed: per-board times and ratios (noqx / ours), median and worst.
@@ -131,6 +132,9 @@ def main() -> int:
     ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
                     help="wall: perf_counter; cpu: this process's CPU time (fairer on a "
                          "loaded machine; clingo runs in this thread)")
+    ap.add_argument("--no-grade", action="store_true",
+                    help="ours proves uniqueness without grading (as noqx does) where the "
+                         "solver can skip the grade (Puzzle.ungraded)")
     args = ap.parse_args()
     clock = time.perf_counter if args.clock == "wall" else time.process_time
     if args.noqx is None or not (args.noqx / "noqx" / "clingo.py").exists():
@@ -150,7 +154,9 @@ def main() -> int:
     all_ratios: list[float] = []
     slower = 0
     wrong = 0
-    print(f"clock: {args.clock}; best of {args.repeat} alternating rounds per board")
+    from solvers import registry
+    print(f"clock: {args.clock}; best of {args.repeat} alternating rounds per board; ours "
+          f"{'without the grade where it can skip it' if args.no_grade else 'graded'}")
     print(f"{'board':24} {'ours ms':>9} {'noqx ms':>9} {'noqx/ours':>9}")
     for slug in slugs:
         for size in args.sizes:
@@ -158,6 +164,7 @@ def main() -> int:
             if not es:
                 continue
             read, solve, read_answer = hard.solver_for(slug)
+            kw = {"grade": False} if args.no_grade and registry.get(slug).ungraded else {}
             ours_ms, noqx_ms, ratios = [], [], []
             for e in es:
                 board = read(e["board"])
@@ -168,7 +175,7 @@ def main() -> int:
                     if cached is not None:
                         cached.cache_clear()
                     t0 = clock()
-                    res = solve(board, limit=2)
+                    res = solve(board, limit=2, **kw)
                     best_o = min(best_o, (clock() - t0) * 1000)
                     t0 = clock()
                     models = nq.solve(slug, puzzle)

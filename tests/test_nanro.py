@@ -380,3 +380,26 @@ def test_hard_corpus_boards_solve_to_their_stored_answers():
         for e in json.loads(p.read_text())["boards"]:
             res = solve(Board.from_json(e["board"]), limit=2)
             assert [a.rows() for a in res.solutions] == [e["answer"]["rows"]], e["id"]
+
+
+def test_answers_without_the_grade_are_the_graded_answers(monkeypatch):
+    """grade=False returns the SAT engine's answers without the probe trials: the same
+    count, the same answer when it is unique, and no grade unless a cheap rung finished."""
+    pytest.importorskip("solvers.nanro.sat")
+    from solvers.nanro import ladder as lad
+    monkeypatch.setattr(lad, "SAT_MIN_CELLS", 0)
+    boards = _graded_boards()
+    rng = random.Random(43)
+    for b in list(boards):
+        boards.append(b.with_clues([v if rng.random() < 0.5 else None for v in b.flat()]))
+    ungraded = 0
+    for b in boards:
+        for lim in (1, 2):
+            full = solve(b, limit=lim)
+            quick = solve(b, limit=lim, grade=False)
+            assert len(quick.solutions) == len(full.solutions)
+            if len(solve(b, limit=2).solutions) == 1:
+                assert [a.rows() for a in quick.solutions] == [a.rows() for a in full.solutions]
+            assert quick.rung in (None, full.rung)
+            ungraded += quick.stats.get("graded") is False
+    assert ungraded

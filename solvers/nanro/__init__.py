@@ -60,6 +60,7 @@ PUZZLE = Puzzle(
     ),
     brute_max_cells=36,
     irreparable=irreparable,
+    ungraded=True,
 )
 
 __all__ = ["PUZZLE", "RULES", "RUNGS", "Answer", "Board", "brute", "decode", "encode",

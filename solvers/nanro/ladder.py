@@ -560,7 +560,7 @@ def _sat_answers(board: Board) -> tuple[list[Answer], dict[str, int]] | None:
 
 
 def solve(board: Board, level: str | None = None, limit: int | None = 2,
-          cap: int | None = None) -> SolveResult:
+          cap: int | None = None, grade: bool = True) -> SolveResult:
     """The ladder: each rung up to ``level`` in turn; then search (when ``level`` is
     None or ``"search"``). ``rung`` is the lowest rung that completed the board.
 
@@ -569,7 +569,11 @@ def solve(board: Board, level: str | None = None, limit: int | None = 2,
     the trials against S (the others cannot contradict), which decides whether probing
     completes the board (rung "probe") or not (rung "search", answer S) with no search.
     None: no answer. Two or more: the ladder's own search, which finds the same answers
-    in the same order as always."""
+    in the same order as always.
+
+    ``grade=False`` (answers and verdict only, ``limit`` 1 or 2): where the SAT engine
+    runs, its answers are the result, without the probe trials the grade needs; ``rung``
+    is then None unless a cheap rung finished the board, and ``stats["graded"]`` False."""
     if level is not None and level not in LEVEL:
         raise ValueError(f"unknown rung {level!r}; rungs are {', '.join(RUNGS)}")
     top = LEVEL["search"] if level is None else LEVEL[level]
@@ -586,6 +590,9 @@ def solve(board: Board, level: str | None = None, limit: int | None = 2,
             got = _sat_answers(board)
             if got is not None:
                 sols, stats = got
+                if not grade and limit is not None and limit <= 2:
+                    return SolveResult(sols[:limit], rung=None,
+                                       stats=dict(stats, graded=False))
                 if not sols:
                     return SolveResult([], rung=None, stats=stats)
                 if len(sols) == 1:
