@@ -133,11 +133,12 @@ def sightlines(board: Board, ans: Answer) -> dict[str, int]:
 
 
 def composition_counts(board: Board) -> list[tuple[int, int]]:
-    """Per number: (cells in its rays up to a clue or the edge, compositions that fit)."""
-    ctx = make_ctx(board)
+    """Per number: (cells in its rays up to a clue or the edge, compositions that fit).
+    The rays are measured here, to the clue or the edge: the solver keeps only the first
+    v + 1 cells of each, the only ones its arms can reach."""
     out = []
-    for _, v, rays, _, _ in ctx.nums:
-        lens = [len(r) for r in rays]
+    for r, c, v in _numbers(board):
+        lens = [len(_ray(board, r, c, d, stop_at_clue=True)) for d in range(len(DIRS))]
         poly = [1] + [0] * v
         for m in lens:
             new = [0] * (v + 1)
