@@ -26,7 +26,7 @@ from itertools import combinations
 
 from solvers.common import node
 
-from .search import Geo, State
+from .search import Geo, State, _flood
 
 SOLVER = "cadical153"
 SLICE = 2000        # conflicts per solver slice (between budget checks)
@@ -163,7 +163,7 @@ class Residual:
             if sure & ~grp:
                 # a way out of the group to the sure numbers beyond leaves through a ring
                 # cell joined to them outside the group: only those cells need be in the cut
-                ring &= _flood_in(g, sure & ~grp, p & ~grp)
+                ring &= _flood(g, sure & ~grp, p & ~grp)
             lits = []
             x = ring
             while x:
@@ -197,16 +197,6 @@ class Residual:
             if model[v - 1] > 0:
                 planes[k - 1] |= 1 << i
         return (self.g.full & ~on, planes[0], planes[1], planes[2], planes[3])
-
-
-def _flood_in(g: Geo, seed: int, region: int) -> int:
-    w, nc0, ncw = g.w, g.nc0, g.ncw
-    x = seed
-    while True:
-        y = (x | (x << w) | (x >> w) | ((x << 1) & nc0) | ((x >> 1) & ncw)) & region
-        if y == x:
-            return x
-        x = y
 
 
 def _groups(g: Geo, on: int) -> list[int]:
