@@ -556,7 +556,7 @@ def _sat_answers(board: Board) -> tuple[list[Answer], dict[str, int]] | None:
         return None
     node()
     r = solve_sat(board, 2)
-    return r.answers, {"sat_calls": r.calls, "sat_cuts": r.cuts}
+    return r.answers, {"sat_calls": r.calls, "sat_cuts": r.cuts, "nodes": "SAT solver calls"}
 
 
 def solve(board: Board, level: str | None = None, limit: int | None = 2,
@@ -591,10 +591,10 @@ def solve(board: Board, level: str | None = None, limit: int | None = 2,
             if got is not None:
                 sols, stats = got
                 if not grade and limit is not None and limit <= 2:
-                    return SolveResult(sols[:limit], rung=None,
+                    return SolveResult(sols[:limit], nodes=stats["sat_calls"], rung=None,
                                        stats=dict(stats, graded=False))
                 if not sols:
-                    return SolveResult([], rung=None, stats=stats)
+                    return SolveResult([], nodes=stats["sat_calls"], rung=None, stats=stats)
                 if len(sols) == 1:
                     answer = sum(1 << i for i, v in enumerate(sols[0].flat()) if v)
         if not propagate(g, st, k, answer=answer):
@@ -611,7 +611,7 @@ def solve(board: Board, level: str | None = None, limit: int | None = 2,
     if answer is not None:
         # the probe fixpoint is short of the one answer: search would only find it again
         return SolveResult([Answer.from_flat(g.h, g.w, [answer >> i & 1 for i in range(g.n)])],
-                           rung="search", stats=stats)
+                           nodes=stats["sat_calls"], rung="search", stats=stats)
     sols, nodes = search(g, st, limit, cap=cap)
     return SolveResult([to_answer(g, s) for s in sols], nodes=nodes,
                        rung="search" if sols else None)
