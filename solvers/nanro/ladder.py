@@ -554,7 +554,6 @@ def _sat_answers(board: Board) -> tuple[list[Answer], dict[str, int]] | None:
         from .sat import solve_sat
     except ImportError:
         return None
-    node()
     r = solve_sat(board, 2)
     return r.answers, {"sat_calls": r.calls, "sat_cuts": r.cuts, "nodes": "SAT solver calls"}
 

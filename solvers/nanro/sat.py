@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from itertools import product
 
+from solvers.common import node
 from solvers.satcut import SatResult, neighbours
 
 from .board import Answer, Board
@@ -105,6 +106,7 @@ def solve_sat(board: Board, limit: int = 2) -> SatResult:
     with Solver(name="cadical153", bootstrap_with=encode(board)) as s:
         while len(found) < limit:
             calls += 1
+            node()              # each solver call counts against --max-nodes
             if not s.solve():
                 break
             model = s.get_model()
