@@ -87,6 +87,21 @@ def encode(board: Board) -> list[list[int]]:
     return cls
 
 
+SLICE = 2000        # conflicts per solver slice: between two, an alarm or a budget can stop it
+
+
+def _solve_sliced(s) -> bool:
+    """``s.solve()`` in slices of ``SLICE`` conflicts, each counted as a node: the C
+    solver cannot be interrupted, so --max-nodes and the CLI's time alarm act between
+    slices (a fuzzed 50x50 board held one call for 7 s against a 1 s timeout)."""
+    while True:
+        node()
+        s.conf_budget(SLICE)
+        res = s.solve_limited()
+        if res is not None:
+            return res
+
+
 def solve_sat(board: Board, limit: int = 2) -> SatResult:
     """Up to ``limit`` answers of ``board`` (the numbered cells fix the answer)."""
     from pysat.solvers import Solver
@@ -106,8 +121,7 @@ def solve_sat(board: Board, limit: int = 2) -> SatResult:
     with Solver(name="cadical153", bootstrap_with=encode(board)) as s:
         while len(found) < limit:
             calls += 1
-            node()              # each solver call counts against --max-nodes
-            if not s.solve():
+            if not _solve_sliced(s):
                 break
             model = s.get_model()
             on = int("".join("1" if v > 0 else "0" for v in reversed(model[:n])), 2)
