@@ -543,12 +543,21 @@ def completes(board: Board, level: str | int, off: frozenset[str] = frozenset())
 
 SAT_MAX_CELLS = 2500    # larger boards keep to the pure-Python search (bounded by node())
 SAT_MIN_CELLS = 144     # below 12×12 probing and search alone are quicker than the SAT round
+# a region of s cells costs the encoding about s³/2 clauses (its label's counters): an
+# empty 50×50 board, one region, grew by 130 MB a second before this cap
+SAT_MAX_REGION = 24
 
 
 def _sat_answers(board: Board) -> tuple[list[Answer], dict[str, int]] | None:
     """Up to two answers from the SAT engine, or None when python-sat is missing (the
-    pure-Python search then does the work) or the board is past ``SAT_MAX_CELLS``."""
+    pure-Python search then does the work), the board is past ``SAT_MAX_CELLS`` or a
+    region past ``SAT_MAX_REGION``."""
     if not SAT_MIN_CELLS <= board.h * board.w <= SAT_MAX_CELLS:
+        return None
+    sizes: dict[int, int] = {}
+    for k in board.flat_regions():
+        sizes[k] = sizes.get(k, 0) + 1
+    if max(sizes.values()) > SAT_MAX_REGION:
         return None
     try:
         from .sat import solve_sat
