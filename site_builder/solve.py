@@ -1,0 +1,165 @@
+"""`build-site solve`: one board from a puzz.link URL or a board file, solved under a
+time and node budget.
+
+``solve_report`` is the whole solve without the command line: the solve page runs it in
+the browser (Pyodide), so a board gives the same JSON in both places.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from site_builder.errors import UserError
+from solvers.common import Budget, BudgetExceeded, PuzzleError, active
+
+DEFAULT_TIMEOUT = 60.0
+EXIT_BOUND = 3  # solve stopped at --timeout or --max-nodes
+MAX_BOARD_FILE = 4 << 20  # a 100x100 board is about 50 KB of JSON
+_URL_START = re.compile(r"^(https?://|[A-Za-z0-9_]+/)")
+
+
+def looks_like_url(text: str) -> bool:
+    """A puzz.link URL (any host) or its bare ``pid/W/H/body`` form, as opposed to a path.
+    Decided before any file lookup, so a long URL is never tried as a file name."""
+    return bool(_URL_START.match(text)) and not text.endswith(".json")
+
+
+def load_board(puzzle: Any, text: str) -> Any:
+    """A board from a puzz.link URL, or from a JSON file (a board or a bank entry)."""
+    if looks_like_url(text):
+        return puzzle.decode(text)
+    path = Path(text)
+    try:
+        is_file = path.is_file()
+    except (OSError, ValueError) as e:  # a name too long, a NUL byte
+        raise UserError(f"{text[:60]!r}: neither a puzz.link URL nor a readable file ({e})")
+    if not is_file:
+        raise UserError(f"{text[:200]}: no such file, and not a puzz.link URL "
+                        f"(expected https://puzz.link/p?{puzzle.pid}/W/H/...)")
+    from site_builder.jsonio import read_json
+
+    doc = read_json(path, max_bytes=MAX_BOARD_FILE)
+    if isinstance(doc, dict) and isinstance(doc.get("board"), dict):
+        doc = doc["board"]
+    try:
+        return puzzle.board_from_json(doc)
+    except PuzzleError as e:
+        raise UserError(f"{path}: {e}") from None
+    except RecursionError:
+        raise UserError(f"{path}: the board is nested too deeply to be a board") from None
+
+
+def _progress_line(nodes: int, seconds: float) -> None:
+    rate = nodes / seconds if seconds > 0 else 0.0
+    print(f"\rsolving: {nodes:,} nodes, {rate:,.0f} nodes/s, {seconds:.0f} s elapsed",
+          end="", file=sys.stderr, flush=True)
+
+
+def solve_bounded(puzzle: Any, board: Any, *, level: str | None = None, limit: int = 2,
+                  timeout: float = DEFAULT_TIMEOUT, max_nodes: int | None = None,
+                  grade: bool = True,
+                  progress: Callable[[int, float], None] | None = None) -> Any:
+    """``puzzle.solve`` under a time and node budget. Searches count their nodes against
+    it; where the host has interval timers (not in the browser), an alarm also stops work
+    that visits no node (a long propagation)."""
+    budget = Budget(max_nodes=max_nodes, timeout=timeout, progress=progress)
+
+    late = f"time limit of {timeout:g} s reached"
+    rang = []
+
+    def alarm(signum: int, frame: object) -> None:
+        # the next search node stops the solve too: the raise below is lost when the
+        # signal lands in a finaliser or a gc callback (under the fuzz test, eleven
+        # alarms in a row were, and a 0.5 s limit took 5.6 s)
+        rang.append(True)
+        budget.max_nodes = budget.nodes
+        raise BudgetExceeded(late, budget.nodes, budget.elapsed())
+
+    use_alarm = hasattr(signal, "setitimer") and sys.platform != "emscripten" and threading_main()
+    if use_alarm:
+        previous = signal.signal(signal.SIGALRM, alarm)
+        # repeats every 0.5 s: an alarm that lands in a finaliser (where Python can only
+        # report the exception, not raise it) is followed by another
+        signal.setitimer(signal.ITIMER_REAL, timeout + 0.5, 0.5)
+    try:
+        with active(budget):
+            if not grade and puzzle.ungraded and level is None:
+                return puzzle.solve(board, limit=limit, grade=False)
+            return puzzle.solve(board, level=level, limit=limit)
+    except BudgetExceeded as e:
+        if rang and not e.reason.startswith("time"):
+            raise BudgetExceeded(late, e.nodes, e.seconds) from None
+        raise
+    finally:
+        if use_alarm:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+        if progress is not None and budget.nodes >= 256:
+            print(file=sys.stderr)
+
+
+def threading_main() -> bool:
+    threading = sys.modules.get("threading")
+    if threading is None:  # no thread was ever started through it: this is the main one
+        return True
+    return threading.current_thread() is threading.main_thread()
+
+
+def result_json(puzzle: Any, res: Any, ms: float) -> dict[str, Any]:
+    """What ``build-site solve --json`` prints for a finished solve."""
+    first = res.solutions[0] if res.solutions else None
+    return {"solutions": len(res.solutions),
+            "answer": puzzle.answer_rows(first) if first is not None else None,
+            "rung": res.rung, "graded": res.stats.get("graded", True) is not False,
+            "nodes": res.nodes, "ms": round(ms, 3)}
+
+
+def run(args: Any, root: Path) -> int:
+    from solvers import registry
+
+    puzzle = registry.get(args.slug)
+    if args.level is not None and args.level not in puzzle.rungs:
+        raise UserError(f"unknown rung {args.level!r} for {args.slug} "
+                        f"(rungs: {', '.join(puzzle.rungs)})")
+    board = load_board(puzzle, args.input)
+    t0 = time.perf_counter()
+    try:
+        res = solve_bounded(puzzle, board, level=args.level, limit=args.limit,
+                            timeout=args.timeout, max_nodes=args.max_nodes,
+                            grade=not args.no_grade,
+                            progress=_progress_line if sys.stderr.isatty() else None)
+    except BudgetExceeded as e:
+        print(f"build-site: stopped: {e}; no verdict (raise --timeout or --max-nodes)",
+              file=sys.stderr)
+        return EXIT_BOUND
+    except RecursionError:
+        raise UserError("the board is too large for this solver's recursion; "
+                        "try a smaller board") from None
+    ms = (time.perf_counter() - t0) * 1000
+    if args.json:
+        print(json.dumps(result_json(puzzle, res, ms), ensure_ascii=False))
+        return 0
+    first = res.solutions[0] if res.solutions else None
+    graded = res.stats.get("graded", True) is not False
+    print(puzzle.render_board(board, None))
+    print()
+    more = "+" if len(res.solutions) >= args.limit else ""
+    print(f"solutions found: {len(res.solutions)}{more} (limit {args.limit})")
+    if first is not None:
+        print(puzzle.render_board(board, first))
+    elif res.fixed:
+        print(f"no complete solution at level {args.level}; cells fixed: {len(res.fixed)}")
+    # a SAT back end counts solver conflicts, not search nodes; the result says which
+    what = res.stats.get("nodes", "search nodes")
+    rung = res.rung or ("—" if graded else "not graded (--no-grade)")
+    print(f"completed by rung: {rung}; {what}: {res.nodes}; time: {ms:.1f} ms")
+    return 0
+
+
