@@ -293,6 +293,39 @@ class Stage:
         return self.combine(partials, inputs, params)
 
 
+def lazy(spec: str) -> Callable[..., Any]:
+    """A function that imports ``"package.module:function"`` on its first call, then calls
+    it: for what a solve never needs (the generator, a SAT confirmer)."""
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return _resolve(spec)(*args, **kwargs)
+
+    call.__qualname__ = call.__name__ = spec
+    return call
+
+
+# Every puzzle folder has one file per role, named alike in all of them; what each must
+# define (`tests/test_shape.py` holds every registered puzzle to it). A puzzle may add
+# files of its own for what only it has, named for what they do.
+ROLES: dict[str, tuple[str, ...]] = {
+    "board": ("Board", "Answer", "answer_rows", "render_board"),  # the printed problem, JSON
+    "codec": ("PID", "decode", "encode"),            # puzz.link URLs
+    "rules": ("RULES", "violations"),                # the rules table and the rule check
+    "partial": ("irreparable",),                     # wrong, as against unfinished
+    "ladder": ("RUNGS", "solve"),                    # the rungs, then complete search
+    "brute": ("brute",),                             # the second engine: no code shared
+    "generate": ("generate",),                       # generate(h, w, rng, **options)
+    "hints": ("trace",),                             # one deduction per step
+    "bank": (),                                      # the bank stage: boards, grades, example
+    "studies": (),                                   # the stats stage: sampled studies
+    "exact": (),                                     # the ledger stage: exact counts
+    "timing": (),                                    # the timing stage
+    "presentation": ("RUNG_NAMES", "PLAY", "draw_board"),  # how it looks and reads
+    "stages": ("STAGES",),                           # the stage list and its parameters
+}
+EAGER_ROLES = ("board", "codec", "rules", "partial", "ladder", "brute", "presentation",
+               "stages")
+
+
 @dataclass(frozen=True)
 class Puzzle:
     """The whole surface of one puzzle, as seen by the site builder and the play pages.
@@ -321,6 +354,10 @@ class Puzzle:
     draw_board: Callable[[Any, Any, int, str], str]
     play: PlaySpec
     stages: tuple[Stage, ...]
+    # generate(h, w, rng, **options) -> (Board, Answer): a random board with a unique answer
+    generate: Callable[..., tuple[Any, Any]]
+    # trace(board, answer) -> the hint steps, one deduction each, that solve the board
+    trace: Callable[[Any, Any], list[dict[str, Any]]]
     brute_max_cells: int = 36          # verify uses the second engine up to this size
     # independent confirmers `build-site verify` runs: name -> (board, answer) -> bool, each
     # sharing no code with the ladder (imports its engine only when called)
@@ -338,6 +375,29 @@ class Puzzle:
     # solve also takes grade=False: the answers and the verdict without the rung work
     # only the grade needs (``rung`` then None unless a cheap rung finished the board)
     ungraded: bool = False
+
+    @classmethod
+    def from_package(cls, package: str, **fields: Any) -> Puzzle:
+        """The Puzzle of ``solvers/<pkg>/``, every role read from the file named for it
+        (``ROLES``); ``fields`` gives the rest (slug, names) and any option. The generator
+        and the hint traces load on first call, so solving a board imports neither."""
+        mods = {m: importlib.import_module(f"{package}.{m}") for m in EAGER_ROLES}
+        board, codec, rules, ladder = mods["board"], mods["codec"], mods["rules"], mods["ladder"]
+        present, stages = mods["presentation"], mods["stages"]
+        return cls(
+            pid=codec.PID,
+            package_dir=Path(mods["board"].__file__).parent,
+            rungs=ladder.RUNGS, rung_names=present.RUNG_NAMES, rules=rules.RULES,
+            board_from_json=board.Board.from_json, answer_from_json=board.Answer.from_json,
+            decode=codec.decode, encode=codec.encode, violations=rules.violations,
+            solve=ladder.solve, brute=mods["brute"].brute, answer_rows=board.answer_rows,
+            render_board=board.render_board, draw_board=present.draw_board,
+            play=present.PLAY, stages=stages.STAGES,
+            on_request=getattr(stages, "ON_REQUEST", ()),
+            irreparable=mods["partial"].irreparable,
+            generate=lazy(f"{package}.generate:generate"),
+            trace=lazy(f"{package}.hints:trace"),
+            **fields)
 
     @property
     def stage_names(self) -> tuple[str, ...]:

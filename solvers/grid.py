@@ -1,11 +1,14 @@
-"""Clue grids shared by the cell puzzles: validation and the JSON shape
-``{"h": H, "w": W, "clues": [[null | int | "?", ...], ...]}``."""
+"""Grids, said once for every puzzle: sizes (``"8x8"``), neighbour tables, connected
+groups and the connect rule; and the clue grids of the cell puzzles, their validation
+and the JSON shape ``{"h": H, "w": W, "clues": [[null | int | "?", ...], ...]}``."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+from functools import cache
 from typing import Any
 
-from solvers.common import MAX_CELLS, PuzzleError
+from solvers.common import MAX_CELLS, Cell, PuzzleError, RuleBook, Violation
 
 Clue = int | str | None
 ClueRows = tuple[tuple[Clue, ...], ...]
@@ -52,3 +55,76 @@ def clues_from_json(d: Any) -> tuple[Any, Any, ClueRows]:
     if not isinstance(clues, list) or not all(isinstance(r, list) for r in clues):
         raise PuzzleError("board field 'clues' must be a list of rows (lists)")
     return d["h"], d["w"], tuple(tuple(r) for r in clues)
+
+
+def parse_size(text: Any) -> tuple[int, int]:
+    """``"8x12"`` -> ``(8, 12)``: a size as the stages and the bank write it, rows first."""
+    a, sep, b = str(text).partition("x")
+    if not (sep and a.isdigit() and b.isdigit()) or int(a) < 1 or int(b) < 1:
+        raise PuzzleError(f"{str(text)[:20]!r} is not a board size (expected HxW, e.g. 8x8)")
+    return int(a), int(b)
+
+
+def size_key(text: str) -> tuple[int, int]:
+    """Sort key for sizes: by rows, then columns (``"8x8"`` before ``"10x10"``)."""
+    return parse_size(text)
+
+
+def smallest_size(sizes: Iterable[str]) -> str:
+    """The size with the fewest cells (the first such in ``sizes`` on a tie)."""
+    return min(sizes, key=lambda s: parse_size(s)[0] * parse_size(s)[1])
+
+
+@cache
+def neighbours(h: int, w: int) -> tuple[tuple[int, ...], ...]:
+    """For each cell index ``r * w + c`` of an h×w grid, its orthogonal neighbours in
+    increasing index order (up, left, right, down)."""
+    out = []
+    for i in range(h * w):
+        r, c = divmod(i, w)
+        out.append(tuple(j for j, ok in ((i - w, r > 0), (i - 1, c > 0), (i + 1, c + 1 < w),
+                                         (i + w, r + 1 < h)) if ok))
+    return tuple(out)
+
+
+def cell_neighbours(h: int, w: int, r: int, c: int) -> list[Cell]:
+    """The orthogonal neighbours of (r, c) inside an h×w grid, in reading order."""
+    return [(r + dr, c + dc) for dr, dc in ((-1, 0), (0, -1), (0, 1), (1, 0))
+            if 0 <= r + dr < h and 0 <= c + dc < w]
+
+
+def groups(cells: Iterable[Cell]) -> list[list[Cell]]:
+    """The orthogonally connected groups of ``cells``, in reading order of each group's
+    first cell."""
+    todo = set(cells)
+    out: list[list[Cell]] = []
+    for start in sorted(todo):
+        if start not in todo:
+            continue
+        todo.discard(start)
+        stack, grp = [start], []
+        while stack:
+            r, c = stack.pop()
+            grp.append((r, c))
+            for nb in ((r - 1, c), (r, c - 1), (r, c + 1), (r + 1, c)):
+                if nb in todo:
+                    todo.discard(nb)
+                    stack.append(nb)
+        out.append(grp)
+    return out
+
+
+def outside_largest(groups: Sequence[Sequence[Cell]]) -> tuple[Cell, ...]:
+    """Every cell outside the largest group (on a tie the earliest group counts as the
+    largest), sorted: the cells a connect violation names."""
+    best = max(range(len(groups)), key=lambda i: (len(groups[i]), -i))
+    return tuple(sorted(c for i, g in enumerate(groups) if i != best for c in g))
+
+
+def connect_violations(rules: RuleBook, rule_id: str,
+                       pieces: Sequence[Sequence[Cell]]) -> list[Violation]:
+    """The connect rule, said once: no violation for one group (or none); otherwise one,
+    naming the cells outside the largest group and the number of ``pieces``."""
+    if len(pieces) <= 1:
+        return []
+    return [rules.make(rule_id, outside_largest(pieces), pieces=len(pieces))]

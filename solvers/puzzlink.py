@@ -89,3 +89,49 @@ def encode_cells(clues: ClueRows, first: str, longest: int, write: Callable[[Any
     if run:
         out.append(chr(ord(first) + run - 1))
     return "".join(out)
+
+
+# Number16 (PUZZLINK.md): one hex digit for 0-15; a marker and a fixed count of hex digits
+# for larger numbers (marker: digits, offset); '.' for a hidden number; g-z for 1-20
+# empty cells.
+_HEX = "0123456789abcdef"
+_LONG = {"-": (2, 0), "+": (3, 0), "=": (3, 4096), "@": (3, 8192), "%": (3, 8192),
+         "*": (4, 12240), "$": (5, 77776)}
+
+
+def decode_number16(body: str, n: int, start: int = 0, what: str = "") -> tuple[list[Any], int]:
+    """The ``n`` cells of a Number16 run that begins at ``body[start]``, and the position
+    after it: a number, ``"?"`` or None (empty) per cell. A character pzprjs never writes
+    there is a PuzzleError naming its position (``what`` names the puzzle in it)."""
+    vals: list[Any] = [None] * n
+    i, pos = 0, start
+    while pos < len(body) and i < n:
+        ch = body[pos]
+        if ch in _HEX:
+            vals[i] = int(ch, 16)
+            i += 1
+            pos += 1
+        elif ch in _LONG:
+            k, base = _LONG[ch]
+            digits = body[pos + 1:pos + 1 + k]
+            if len(digits) != k or any(d not in _HEX for d in digits):
+                raise PuzzleError(
+                    f"body position {pos}: {ch!r} must be followed by {k} lower-case hex "
+                    f"digits, got {digits!r}")
+            vals[i] = base + int(digits, 16)
+            i += 1
+            pos += 1 + k
+        elif ch == ".":
+            vals[i] = "?"
+            i += 1
+            pos += 1
+        elif "g" <= ch <= "z":
+            i += int(ch, 36) - 15
+            pos += 1
+        else:
+            # pzprjs skips such characters silently; pzprjs never writes them, so a URL that
+            # holds one was damaged or hand-edited, and we say so instead of guessing
+            raise PuzzleError(
+                f"body position {pos}: character {ch!r} is not allowed in a {what or 'numbers'}"
+                " body (expected 0-9, a-f, '.', '-', '+', '=', '@', '%', '*', '$' or g-z)")
+    return vals, pos

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from solvers.common import Puzzle
+from solvers.common import Puzzle, lazy
 
 from .board import RULES, Answer, Board, answer_rows, render_board, violations
 from .brute import brute
@@ -42,6 +42,8 @@ PUZZLE = Puzzle(
     render_board=render_board,
     draw_board=draw_board,
     play=PLAY,
+    generate=lazy("solvers.canal_view.generate:generate"),
+    trace=lazy("solvers.canal_view.hints:trace"),
     stages=STAGES,
     brute_max_cells=36,
     irreparable=irreparable,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from solvers.common import Puzzle, Stage
+from solvers.common import Puzzle, Stage, lazy
 
 from .board import Answer, Board, answer_rows, render_board
 from .brute import brute
@@ -50,6 +50,8 @@ PUZZLE = Puzzle(
     render_board=render_board,
     draw_board=draw_board,
     play=PLAY,
+    generate=lazy("solvers.nanro.generate:generate"),
+    trace=lazy("solvers.nanro.hints:trace"),
     stages=(
         Stage("bank", None, BANK_PARAMS, chunks=bank_chunks, map=bank_map,
               reduce=bank_reduce),

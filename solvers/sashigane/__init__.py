@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from solvers.common import PlaySpec, Puzzle, Stage
+from solvers.common import PlaySpec, Puzzle, Stage, lazy
 
 from .board import Answer, Board
 from .codec import decode, encode
@@ -49,6 +49,8 @@ PUZZLE = Puzzle(
     render_board=render_board,
     draw_board=draw_board,
     play=PLAY,
+    generate=lazy("solvers.sashigane.generate:generate"),
+    trace=lazy("solvers.sashigane.hints:trace"),
     stages=(
         Stage("bank", None, BANK_PARAMS, chunks="solvers.sashigane.stages:bank_chunks",
               map="solvers.sashigane.stages:bank_map",

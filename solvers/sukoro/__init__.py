@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from solvers.common import Puzzle, Stage
+from solvers.common import Puzzle, Stage, lazy
 
 from .board import PID, RULES, Answer, Board, answer_rows, decode, encode, render_board, violations
 from .brute import brute
@@ -56,6 +56,8 @@ PUZZLE = Puzzle(
     render_board=render_board,
     draw_board=draw_board,
     play=PLAY,
+    generate=lazy("solvers.sukoro.generate:generate"),
+    trace=lazy("solvers.sukoro.hints:trace"),
     irreparable=irreparable,
     stages=(
         Stage("bank", None, BANK_PARAMS, chunks=bank_chunks, map=bank_map,

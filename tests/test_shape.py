@@ -1,0 +1,64 @@
+"""Every registered puzzle has the same shape: one file per role, each defining what the
+role table (``solvers.common.ROLES``) asks of it, and a Puzzle with every field set."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import inspect
+import random
+
+import pytest
+
+from solvers import registry
+from solvers.common import ROLES, Puzzle
+
+SLUGS = registry.slugs()
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+@pytest.mark.parametrize("role", sorted(ROLES))
+def test_every_role_has_its_file(slug: str, role: str) -> None:
+    package = registry.PACKAGES[slug]
+    path = registry.get(slug).package_dir / f"{role}.py"
+    assert path.is_file(), f"{slug} has no {role}.py ({package})"
+    module = importlib.import_module(f"{package}.{role}")
+    missing = [name for name in ROLES[role] if not hasattr(module, name)]
+    assert not missing, f"{package}.{role} lacks {missing}"
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_puzzle_is_built_from_its_roles(slug: str) -> None:
+    puzzle = registry.get(slug)
+    for f in dataclasses.fields(Puzzle):
+        value = getattr(puzzle, f.name)
+        if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+            assert value is not None and value != (), f"{slug}: Puzzle.{f.name} is empty"
+    package = registry.PACKAGES[slug]
+    assert puzzle.solve is importlib.import_module(f"{package}.ladder").solve
+    assert puzzle.brute is importlib.import_module(f"{package}.brute").brute
+    assert puzzle.stages is importlib.import_module(f"{package}.stages").STAGES
+    assert puzzle.irreparable is not None
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_generate_has_one_signature(slug: str) -> None:
+    """generate(h, w, rng, **options) -> (Board, Answer), the board unique with that answer."""
+    package = registry.PACKAGES[slug]
+    params = list(inspect.signature(importlib.import_module(f"{package}.generate").generate)
+                  .parameters)
+    assert params[:3] == ["h", "w", "rng"], f"{slug}: generate{tuple(params)}"
+    puzzle = registry.get(slug)
+    board, answer = puzzle.generate(5, 5, random.Random(7))
+    res = puzzle.solve(board, limit=2)
+    assert [puzzle.answer_rows(a) for a in res.solutions] == [puzzle.answer_rows(answer)]
+    assert puzzle.trace(board, answer), f"{slug}: empty hint trace"
+
+
+def test_second_engine_shares_no_code_with_the_ladder() -> None:
+    for slug in SLUGS:
+        package = registry.PACKAGES[slug]
+        text = (registry.get(slug).package_dir / "brute.py").read_text()
+        for other in ("ladder", "hints", "search", "residual", "fit"):
+            assert f".{other} import" not in text and f"{package}.{other}" not in text, \
+                f"{slug}: brute.py imports {other}"
