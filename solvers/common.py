@@ -246,6 +246,9 @@ class Stage:
     chunks: Callable[[Mapping[str, Any], Mapping[str, Any]], list[Any]] | str | None = None
     map: Callable[[Any, Mapping[str, Any], Mapping[str, Any], Progress], Any] | str | None = None
     reduce: Callable[[list[Any], Mapping[str, Any], Mapping[str, Any]], dict[str, Any]] | str | None = None
+    # parameters merged over ``params`` for a run of seconds, not minutes: the executor
+    # equivalence test (tests/test_scale.py) runs every chunked stage on them
+    small: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         chunked = (self.chunks, self.map, self.reduce)
