@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
@@ -14,11 +13,10 @@ from typing import Any
 
 from site_builder import pipeline, play
 from site_builder.boards import board_svg
-from site_builder.jsonio import dumps, read_bytes
+from site_builder.buildinfo import BUILD_INFO, inputs_hash
+from site_builder.jsonio import dumps
 from site_builder.site import LANGS, Site, static_files
 from solvers import registry
-
-BUILD_INFO = ".build.json"
 
 
 @dataclass
@@ -27,20 +25,6 @@ class BuildReport:
     files: int = 0
     seconds: float = 0.0
     stages_run: list[str] = field(default_factory=list)
-
-
-def inputs_hash(root: Path) -> str:
-    """A hash of everything under content/ and templates/ (what rendering reads)."""
-    h = hashlib.sha256()
-    for top in ("content", "templates"):
-        base = root / top
-        for f in sorted(base.rglob("*")):
-            if f.is_file() and "__pycache__" not in f.parts and not f.name.startswith("."):
-                h.update(f.relative_to(root).as_posix().encode())
-                h.update(b"\0")
-                h.update(read_bytes(f))
-                h.update(b"\0")
-    return h.hexdigest()[:20]
 
 
 def _readme_files(site: Site, p: Any) -> dict[str, str | bytes]:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from site_builder import pipeline
-from site_builder.build import BUILD_INFO, inputs_hash
+from site_builder.buildinfo import BUILD_INFO, inputs_hash
 from site_builder.errors import UserError
 from site_builder.jsonio import load_stages, read_json
 from site_builder.provenance import (

@@ -329,34 +329,3 @@ def posix_rel(from_path: str, target_dir: str) -> str:
 
     r = posixpath.relpath(target_dir.rstrip("/") or ".", posixpath.dirname(from_path) or ".")
     return "./" if r == "." else r + "/"
-
-
-# ---- the play pages alone (tests, benchmarks, quick previews) ---------------------------
-
-def standalone_files(root: Any, banks: dict[str, tuple[Any, dict[str, Any]]]
-                     ) -> dict[str, str | bytes]:
-    """The play pages of ``banks`` ({slug: (puzzle, bank data)}) plus templates/static/**.
-
-    Renders through the real layout without needing stats or ledger JSON, so the browser
-    tests and the benchmark can run before (or without) a full ``build-site build``.
-    """
-    from pathlib import Path
-
-    from site_builder.site import Site, static_files
-
-    root = Path(root)
-    site = Site(root, load_data=False)
-    files: dict[str, str | bytes] = {}
-    for puzzle, data in banks.values():
-        files.update(play_files(site, puzzle, data))
-    files.update(static_files(site.templates))
-    return files
-
-
-def write_files(out: Any, files: dict[str, str | bytes]) -> None:
-    """Write ``files`` as the whole content of the folder ``out`` (swapped in at once)."""
-    from pathlib import Path
-
-    from site_builder.build import write_tree
-
-    write_tree(Path(out), files)

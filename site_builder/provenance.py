@@ -168,10 +168,6 @@ class Node:
         return f"Node({self._path}={self._value!r})"
 
 
-def wrap(value: Any, path: str) -> Node:
-    return Node(value, path)
-
-
 # -- sentinels for plain text --------------------------------------------------------
 _OPEN, _MID, _CLOSE = "\ue000", "\ue001", "\ue002"
 _MARK = re.compile(f"{_OPEN}([^{_MID}]*){_MID}([^{_CLOSE}]*){_CLOSE}")

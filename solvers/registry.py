@@ -28,6 +28,3 @@ def get(slug: str) -> Puzzle:
 def slugs() -> list[str]:
     return sorted(PACKAGES)
 
-
-def all_puzzles() -> list[Puzzle]:
-    return [get(s) for s in slugs()]

@@ -22,6 +22,8 @@ from typing import Any
 import play_fixtures
 
 from site_builder import play
+from site_builder.build import write_tree
+from site_builder.site import Site, static_files
 from solvers import registry
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -49,10 +51,30 @@ def bank(slug: str) -> dict[str, Any]:
     return data
 
 
+def standalone_files(root: Path, banks: dict[str, tuple[Any, dict[str, Any]]]
+                     ) -> dict[str, str | bytes]:
+    """The play pages of ``banks`` ({slug: (puzzle, bank data)}) plus templates/static/**.
+
+    Renders through the real layout without needing stats or ledger JSON, so the browser
+    tests and the benchmark can run before (or without) a full ``build-site build``.
+    """
+    site = Site(root, load_data=False)
+    files: dict[str, str | bytes] = {}
+    for puzzle, data in banks.values():
+        files.update(play.play_files(site, puzzle, data))
+    files.update(static_files(site.templates))
+    return files
+
+
+def write_files(out: Path, files: dict[str, str | bytes]) -> None:
+    """Write ``files`` as the whole content of the folder ``out`` (swapped in at once)."""
+    write_tree(Path(out), files)
+
+
 def dist_files(slugs: tuple[str, ...] = ALL) -> dict[str, str | bytes]:
     """The play pages of ``slugs`` alone, plus templates/static/** and the test puzzles'
     checker modules and stylesheets under static/play/."""
-    files = play.standalone_files(ROOT, {s: (puzzle(s), bank(s)) for s in slugs})
+    files = standalone_files(ROOT, {s: (puzzle(s), bank(s)) for s in slugs})
     for slug in slugs:
         for f in play_fixtures.STATIC.get(slug, ()):
             files[f"static/play/{f.name}"] = f.read_bytes()
@@ -70,7 +92,7 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 def serve_files(out: Path, files: dict[str, str | bytes]) -> Iterator[str]:
     """Write ``files`` into ``out`` and serve it over http on loopback (ES modules need
     http); yields the base URL."""
-    play.write_files(out, files)
+    write_files(out, files)
     handler = functools.partial(_Quiet, directory=str(out))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()

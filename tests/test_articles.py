@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from play_support import ARGS, CHROMIUM, serve_files
+from play_support import ARGS, CHROMIUM, serve_files, write_files
 
 from site_builder.build import render_all
 from site_builder.site import phrase_breaks, table_captions
@@ -211,8 +211,6 @@ def test_404_for_a_nested_path_loads_its_stylesheet(browser: object,
     import functools
     import http.server
     import threading
-
-    from site_builder.play import write_files
 
     write_files(tmp_path, files)
     body = (tmp_path / "404.html").read_bytes()

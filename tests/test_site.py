@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from solvers import registry
+
 REPO = Path(__file__).resolve().parent.parent
 IGNORE = shutil.ignore_patterns(".git", ".venv", "dist", "__pycache__", ".pytest_cache",
                                 ".ruff_cache", "*.egg-info", "node_modules")
@@ -60,7 +62,7 @@ def test_pages_exist_in_both_languages(built: Path) -> None:
     dist = built / "dist"
     for page in ("index.html", "404.html", "sitemap.xml", "en/index.html", "ja/index.html"):
         assert (dist / page).is_file(), page
-    for slug in ("sukoro", "canal-view"):
+    for slug in registry.slugs():
         for lang in ("en", "ja"):
             html = (dist / lang / slug / "index.html").read_text()
             assert f'<html lang="{lang}">' in html
@@ -187,9 +189,12 @@ def test_verify_json(built: Path) -> None:
     r = run(built, "verify", "--json")
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
-    for slug in ("sukoro", "canal-view"):
-        assert out[slug]["boards"] == out[slug]["unique"] == 72
-        assert sum(out[slug]["by_grade"].values()) == 72
+    assert sorted(out) == registry.slugs()
+    for slug in registry.slugs():
+        banked = json.loads((built / "content" / slug / "bank.json").read_text())["data"]
+        n = len(banked["boards"])
+        assert n and out[slug]["boards"] == out[slug]["unique"] == n
+        assert sum(out[slug]["by_grade"].values()) == n
 
 
 def test_check_refuses_a_null_figure(built: Path, tmp_path: Path) -> None:
@@ -205,7 +210,7 @@ def test_check_refuses_a_null_figure(built: Path, tmp_path: Path) -> None:
 
 def test_unreadable_input_is_named(built: Path, tmp_path: Path,
                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    from site_builder import build
+    from site_builder import buildinfo
     from site_builder.errors import UserError
 
     copy = fresh_copy(built, tmp_path)
@@ -219,7 +224,7 @@ def test_unreadable_input_is_named(built: Path, tmp_path: Path,
 
     monkeypatch.setattr(Path, "read_bytes", read_bytes)
     with pytest.raises(UserError, match="hook.en.md.j2: permission denied"):
-        build.inputs_hash(copy)
+        buildinfo.inputs_hash(copy)
 
 
 def test_japanese_text_has_no_space_between_japanese_characters(built: Path) -> None:

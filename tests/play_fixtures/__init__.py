@@ -133,7 +133,7 @@ def _puzzle(slug: str, names: dict[str, str], rules: RuleBook, board_from_json: 
         decode=_unused, encode=_unused, violations=violations,
         solve=lambda *a, **k: SolveResult([]), brute=lambda *a, **k: SolveResult([]),
         answer_rows=lambda a: a, render_board=_unused, draw_board=_unused, play=play,
-        stages=(), irreparable=irreparable)
+        stages=(), generate=_unused, trace=_unused, irreparable=irreparable)
 
 
 def _regions_play() -> PlaySpec:
