@@ -27,8 +27,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from solvers import registry  # noqa: E402  (after the path line: runs from a checkout)
+
 CORPUS = ROOT / "benchmarks" / "hard"
-PUZZLES = ("canal-view", "sukoro", "nanro", "sashigane")
+PUZZLES = tuple(registry.slugs())
 SIZES = ("16x16", "20x20", "30x30")
 PER_SIZE = 5
 
@@ -42,68 +44,57 @@ def _hw(size: str) -> tuple[int, int]:
     return int(a), int(b)
 
 
+# Options a puzzle's generator is called with here (its defaults otherwise).
+GENERATE_OPTIONS: dict[str, dict[str, Any]] = {"nanro": {"target": "probe"}}
+# Puzzles whose generator stops at clues minimal for a rung, not for uniqueness: the
+# benchmark then takes back every clue the search does not need (``take_back``).
+TAKE_BACK = frozenset({"nanro"})
+
+
 def make_board(slug: str, size: str, k: int) -> dict[str, Any]:
     """One corpus entry, drawn with the puzzle's own generator from a fixed seed."""
+    puzzle = registry.get(slug)
     h, w = _hw(size)
     rng = random.Random(seed_of(slug, size, k))
-    if slug == "sukoro":
-        from solvers.sukoro.board import encode
-        from solvers.sukoro.generate import generate
-        board, answer = generate(h, w, rng)
-    elif slug == "nanro":
-        board, answer = _nanro_board(h, w, rng)
-        from solvers.nanro.codec import encode
-    elif slug == "sashigane":
-        from solvers.sashigane.board import Answer
-        from solvers.sashigane.codec import encode
-        from solvers.sashigane.generate import generate as sgen
-        board, pieces = sgen(h, w, rng)
-        labels = [-1] * (h * w)
-        for j, pc in enumerate(pieces):
-            m = pc.mask
-            while m:
-                low = m & -m
-                labels[low.bit_length() - 1] = j
-                m ^= low
-        answer = Answer.from_labels(h, w, labels)
-    else:
-        from solvers.canal_view.generate import generate
-        from solvers.canal_view.puzzlink import encode
-        board, answer = generate(rng, h, w)
+    board, answer = puzzle.generate(h, w, rng, **GENERATE_OPTIONS.get(slug, {}))
+    if slug in TAKE_BACK:
+        board = take_back(puzzle, board, rng)
     return {"id": f"{slug}-{size}-{k:02d}", "slug": slug, "size": size,
-            "seed": seed_of(slug, size, k), "url": encode(board),
+            "seed": seed_of(slug, size, k), "url": puzzle.encode(board),
             "clues": _clue_count(board),
             "board": board.to_json(), "answer": answer.to_json()}
 
 
-def _nanro_board(h: int, w: int, rng: random.Random):
-    """Nanro's generator (a partition, an answer, clues minimal for the probe rung), then
-    every clue the search does not need taken back: a minimal clue set for uniqueness.
-    Only the count of answers is asked (``count_answers``: the same verdict as
-    ``solve(limit=2)``, without grading each trial board)."""
-    from solvers.nanro.generate import LEVEL, make_answer, reveal
-    from solvers.nanro.ladder import count_answers
-    while True:
-        made = make_answer(h, w, rng)
-        if made is None:
-            continue
-        empty, ans = made
-        b = reveal(empty, ans, LEVEL["probe"], rng)
-        if b is not None:
-            break
-    flat = list(b.flat())
+def unique(puzzle: Any, board: Any) -> bool:
+    """Whether ``board`` has exactly one answer (answers and verdict only, where the
+    puzzle's solve can skip the grade)."""
+    kw = {"grade": False} if puzzle.ungraded else {}
+    return len(puzzle.solve(board, limit=2, **kw).solutions) == 1
+
+
+def take_back(puzzle: Any, board: Any, rng: random.Random) -> Any:
+    """``board`` with every clue uniqueness does not need taken back, in a random order:
+    a minimal clue set. Works on the board JSON's ``clues`` grid (None: no clue)."""
+    data = board.to_json()
+    h, w = data["h"], data["w"]
+    flat = [v for row in data["clues"] for v in row]
+
+    def with_clues() -> Any:
+        rows = [flat[r * w:(r + 1) * w] for r in range(h)]
+        return puzzle.board_from_json({**data, "clues": rows})
+
     order = [i for i, v in enumerate(flat) if v is not None]
     rng.shuffle(order)
     for i in order:
         keep = flat[i]
         flat[i] = None
-        if count_answers(b.with_clues(flat)) != 1:
+        if not unique(puzzle, with_clues()):
             flat[i] = keep
-    return b.with_clues(flat), ans
+    return with_clues()
 
 
 def _clue_count(board: Any) -> int:
-    if hasattr(board, "cells"):
+    if hasattr(board, "cells") and not callable(board.cells):
         return sum(getattr(k, "value", None) is not None for k in board.cells)
     if hasattr(board, "flat"):
         return sum(v is not None for v in board.flat())
@@ -164,21 +155,10 @@ def _write(p: Path, data: Any) -> None:
     tmp.replace(p)
 
 
-def solver_for(slug: str):
-    """(Board.from_json, solve, answer reader) for a slug."""
-    if slug == "sukoro":
-        from solvers.sukoro.board import Answer, Board
-        from solvers.sukoro.ladder import solve
-    elif slug == "nanro":
-        from solvers.nanro.board import Answer, Board
-        from solvers.nanro.ladder import solve
-    elif slug == "sashigane":
-        from solvers.sashigane.board import Answer, Board
-        from solvers.sashigane.ladder import solve
-    else:
-        from solvers.canal_view.board import Answer, Board
-        from solvers.canal_view.ladder import solve
-    return Board.from_json, solve, Answer.from_json
+def solver_cache(puzzle: Any) -> Any:
+    """The cache a solver keeps across calls (``_ctx_cached`` beside its solve), if any:
+    cleared before each timed run, so that no run reuses an earlier one's work."""
+    return getattr(puzzle.solve, "__globals__", {}).get("_ctx_cached")
 
 
 def time_board(e: dict[str, Any], repeat: int, clock=time.perf_counter, grade: bool = True
@@ -186,19 +166,19 @@ def time_board(e: dict[str, Any], repeat: int, clock=time.perf_counter, grade: b
     """(best time in ms, search nodes, proved unique with the stored answer).
     ``grade=False``: answers and verdict only, where the puzzle's solve can skip the
     grade (``Puzzle.ungraded``)."""
-    read, solve, read_answer = solver_for(e["slug"])
+    puzzle = registry.get(e["slug"])
     kw = {} if grade else {"grade": False}
-    board = read(e["board"])
+    board = puzzle.board_from_json(e["board"])
     best = None
-    cached = solve.__globals__.get("_ctx_cached")
+    cached = solver_cache(puzzle)
     for _ in range(repeat):
         if cached is not None:
             cached.cache_clear()       # no state carried over from an earlier run
         t0 = clock()
-        res = solve(board, limit=2, **kw)
+        res = puzzle.solve(board, limit=2, **kw)
         dt = (clock() - t0) * 1000
         best = dt if best is None else min(best, dt)
-    ok = len(res.solutions) == 1 and res.solutions[0] == read_answer(e["answer"])
+    ok = len(res.solutions) == 1 and res.solutions[0] == puzzle.answer_from_json(e["answer"])
     return best, res.nodes, ok
 
 
@@ -236,7 +216,6 @@ def main() -> int:
         print("no corpus found under benchmarks/hard/; run with --regenerate", file=sys.stderr)
         return 2
     bad = 0
-    from solvers import registry
     for slug in slugs:
         grade = not (args.no_grade and registry.get(slug).ungraded)
         for size in args.sizes:

@@ -12,6 +12,7 @@ can skip the grade, which is all noqx computes); noqx is its own program for the
 (noqx's solver class), grounded and solved by clingo with noqx's settings, one thread,
 asked for two models. Both prove the board unique; the models are checked against the
 stored answer. Printed: per-board times and ratios (noqx / ours), median and worst.
+A registered puzzle that ``PEERS`` does not map to a noqx program is printed as "no peer".
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ import re
 import statistics
 import sys
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -28,14 +31,53 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-import hard
+import hard  # noqa: E402  (after the path lines: runs from a checkout)
+
+from solvers import registry  # noqa: E402
 
 HOWTO = """noqx is not bundled. To compare against it:
     .venv/bin/pip install clingo
     git clone https://github.com/T0nyX1ang/noqx /tmp/noqx
     .venv/bin/python benchmarks/peers.py --noqx /tmp/noqx"""
 
-NOQX_NAME = {"sukoro": "sukoro", "canal-view": "canal", "nanro": "nanro"}
+
+
+def _numbers(model: str, grid: list[list[str]]) -> None:
+    """Sukoro: a cell's number, 0 for a blank one."""
+    for r, c, n in re.findall(r"number\((\d+),(\d+),(\d+)\)", model):
+        if int(n):
+            grid[int(r)][int(c)] = n
+
+
+def _numbered(model: str, grid: list[list[str]]) -> None:
+    """Nanro: a numbered cell (one that is not gray) as ``#``."""
+    for r, c, _ in re.findall(r"number\((\d+),(\d+),(\d+)\)", model):
+        grid[int(r)][int(c)] = "#"
+
+
+def _black(model: str, grid: list[list[str]]) -> None:
+    """Canal View: a black (water) cell as ``#``."""
+    for r, c in re.findall(r"black\((\d+),(\d+)\)", model):
+        grid[int(r)][int(c)] = "#"
+
+
+@dataclass(frozen=True)
+class Peer:
+    """noqx's counterpart of one of our puzzles: its name there, how our board JSON goes
+    in ("clues": each clue as cell text; "regions": ``Noqx._regions``) and how a model's
+    atoms read back as our answer rows."""
+
+    name: str
+    board: str
+    model: Callable[[str, list[list[str]]], None]
+
+
+# Our puzzle -> noqx's. A registered puzzle missing here has no peer (printed so).
+PEERS: dict[str, Peer] = {
+    "sukoro": Peer("sukoro", "clues", _numbers),
+    "canal-view": Peer("canal", "clues", _black),
+    "nanro": Peer("nanro", "regions", _numbered),
+}
 
 
 class Noqx:
@@ -49,24 +91,25 @@ class Noqx:
         Config.max_solutions_to_find = 2
         Config.parallel_threads = 1
         Config.time_limit = 600
-        for name in NOQX_NAME.values():
+        for name in (peer.name for peer in PEERS.values()):
             if name not in modules:
                 load_solver("solver", name)
         self.modules, self.Puzzle, self.Point = modules, Puzzle, Point
         self.ClingoSolver = ClingoSolver
 
     def puzzle(self, slug: str, board: dict[str, Any]) -> Any:
-        p = self.Puzzle(NOQX_NAME[slug], "", {})
+        peer = PEERS[slug]
+        p = self.Puzzle(peer.name, "", {})
         p.row, p.col = board["h"], board["w"]
-        if slug == "nanro":
-            return self._nanro(p, board)
+        if peer.board == "regions":
+            return self._regions(p, board)
         for r, row in enumerate(board["clues"]):
             for c, v in enumerate(row):
                 if v is not None:
                     p.text[self.Point(r, c)] = v
         return p
 
-    def _nanro(self, p: Any, board: dict[str, Any]) -> Any:
+    def _regions(self, p: Any, board: dict[str, Any]) -> Any:
         """Nanro for noqx: regions as borders (an edge on the left or top side of a cell
         whose neighbour there lies in another region; noqx finds the rooms by a flood
         inside the borders), numbers as cell text, a region's value without a cell
@@ -98,7 +141,7 @@ class Noqx:
 
     def solve(self, slug: str, puzzle: Any) -> list[str]:
         """Program generation, grounding and solving; the raw models."""
-        program = self.modules[NOQX_NAME[slug]].solve(puzzle)
+        program = self.modules[PEERS[slug].name].solve(puzzle)
         extra = getattr(puzzle, "extra", None)
         if extra:
             program += "\n" + "\n".join(extra)
@@ -110,23 +153,14 @@ class Noqx:
 def model_rows(slug: str, model: str, h: int, w: int) -> list[str]:
     """A noqx model as our answer rows."""
     grid = [["." for _ in range(w)] for _ in range(h)]
-    if slug == "sukoro":
-        for r, c, n in re.findall(r"number\((\d+),(\d+),(\d+)\)", model):
-            if int(n):
-                grid[int(r)][int(c)] = n
-    elif slug == "nanro":              # a numbered cell is one that is not gray
-        for r, c, _ in re.findall(r"number\((\d+),(\d+),(\d+)\)", model):
-            grid[int(r)][int(c)] = "#"
-    else:
-        for r, c in re.findall(r"black\((\d+),(\d+)\)", model):
-            grid[int(r)][int(c)] = "#"
+    PEERS[slug].model(model, grid)
     return ["".join(row) for row in grid]
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--noqx", type=Path, help="a checkout of github.com/T0nyX1ang/noqx")
-    ap.add_argument("--only", choices=tuple(NOQX_NAME), action="append")
+    ap.add_argument("--only", choices=tuple(registry.slugs()), action="append")
     ap.add_argument("--sizes", nargs="+", default=list(hard.SIZES))
     ap.add_argument("--repeat", type=int, default=2, help="rounds per board (best of)")
     ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
@@ -145,7 +179,11 @@ def main() -> int:
     except ImportError as e:
         print(f"cannot load noqx from {args.noqx}: {e}\n{HOWTO}", file=sys.stderr)
         return 2
-    slugs = tuple(args.only or NOQX_NAME)
+    slugs = tuple(args.only or registry.slugs())
+    for slug in slugs:
+        if slug not in PEERS:
+            print(f"{slug}: no peer (benchmarks/peers.py maps it to no noqx program)")
+    slugs = tuple(s for s in slugs if s in PEERS)
     boards = hard.load(slugs, tuple(args.sizes))
     if not boards:
         print("no corpus under benchmarks/hard/; run benchmarks/hard.py --regenerate",
@@ -154,7 +192,6 @@ def main() -> int:
     all_ratios: list[float] = []
     slower = 0
     wrong = 0
-    from solvers import registry
     print(f"clock: {args.clock}; best of {args.repeat} alternating rounds per board; ours "
           f"{'without the grade where it can skip it' if args.no_grade else 'graded'}")
     print(f"{'board':24} {'ours ms':>9} {'noqx ms':>9} {'noqx/ours':>9}")
@@ -163,27 +200,27 @@ def main() -> int:
             es = [e for e in boards if e["slug"] == slug and e["size"] == size]
             if not es:
                 continue
-            read, solve, read_answer = hard.solver_for(slug)
-            kw = {"grade": False} if args.no_grade and registry.get(slug).ungraded else {}
+            ours = registry.get(slug)
+            kw = {"grade": False} if args.no_grade and ours.ungraded else {}
             ours_ms, noqx_ms, ratios = [], [], []
             for e in es:
-                board = read(e["board"])
+                board = ours.board_from_json(e["board"])
                 puzzle = nq.puzzle(slug, e["board"])
                 best_o = best_n = float("inf")
                 for _ in range(args.repeat):
-                    cached = solve.__globals__.get("_ctx_cached")
+                    cached = hard.solver_cache(ours)
                     if cached is not None:
                         cached.cache_clear()
                     t0 = clock()
-                    res = solve(board, limit=2, **kw)
+                    res = ours.solve(board, limit=2, **kw)
                     best_o = min(best_o, (clock() - t0) * 1000)
                     t0 = clock()
                     models = nq.solve(slug, puzzle)
                     best_n = min(best_n, (clock() - t0) * 1000)
-                want = read_answer(e["answer"]).rows()
-                ok = (len(res.solutions) == 1 and res.solutions[0].rows() == want
-                      and len(models) == 1
-                      and model_rows(slug, models[0], board.h, board.w) == want)
+                want = ours.answer_rows(ours.answer_from_json(e["answer"]))
+                h, w = e["board"]["h"], e["board"]["w"]
+                ok = (len(res.solutions) == 1 and ours.answer_rows(res.solutions[0]) == want
+                      and len(models) == 1 and model_rows(slug, models[0], h, w) == want)
                 wrong += not ok
                 ratio = best_n / best_o
                 slower += ratio < 1
@@ -197,6 +234,9 @@ def main() -> int:
                   f"{max(ours_ms):.1f} ms; noqx median {statistics.median(noqx_ms):.1f} ms, "
                   f"worst {max(noqx_ms):.1f} ms; ratio median "
                   f"{statistics.median(ratios):.2f}x, lowest {min(ratios):.2f}x", flush=True)
+    if not all_ratios:
+        print("no board of a puzzle with a peer in the corpus", file=sys.stderr)
+        return 2
     print(f"all boards: {len(all_ratios)}, median ratio {statistics.median(all_ratios):.2f}x, "
           f"lowest {min(all_ratios):.2f}x, boards where noqx was faster: {slower}")
     if wrong:

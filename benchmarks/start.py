@@ -26,8 +26,12 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from solvers import registry  # noqa: E402  (after the path line: runs from a checkout)
+
 BIN = Path(sys.executable).parent
-PUZZLES = ("canal-view", "sukoro", "nanro", "sashigane")
+PUZZLES = tuple(registry.slugs())
 
 
 def board_files(slug: str, k: int, folder: Path) -> list[str]:
