@@ -27,7 +27,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from solvers import registry  # noqa: E402  (after the path line: runs from a checkout)
+from solvers import registry
 
 CORPUS = ROOT / "benchmarks" / "hard"
 PUZZLES = tuple(registry.slugs())

@@ -31,9 +31,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-import hard  # noqa: E402  (after the path lines: runs from a checkout)
+import hard
 
-from solvers import registry  # noqa: E402
+from solvers import registry
 
 HOWTO = """noqx is not bundled. To compare against it:
     .venv/bin/pip install clingo

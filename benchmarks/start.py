@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from solvers import registry  # noqa: E402  (after the path line: runs from a checkout)
+from solvers import registry
 
 BIN = Path(sys.executable).parent
 PUZZLES = tuple(registry.slugs())
