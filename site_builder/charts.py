@@ -133,11 +133,11 @@ class _Plot:
                 f'xmlns="http://www.w3.org/2000/svg" class="chart-svg {lay.name}" '
                 f'font-size="{f}">')]
         for ri, row in enumerate(rows if legend else []):
-            y = 8 + ri * (f + 6)
+            ly = 8 + ri * (f + 6)          # the legend row's top
             for x, name, i in row:
-                out.append(f'<rect x="{x:.1f}" y="{y}" width="{f}" height="{f}" '
+                out.append(f'<rect x="{x:.1f}" y="{ly}" width="{f}" height="{f}" '
                            f'fill="{PALETTE[i % len(PALETTE)]}"/>')
-                out.append(f'<text x="{x + f + 4:.1f}" y="{y + f - 2}" class="legend">'
+                out.append(f'<text x="{x + f + 4:.1f}" y="{ly + f - 2}" class="legend">'
                            f'{escape(name)}</text>')
         for i in range(steps + 1):
             v = y_max * i / steps
@@ -160,7 +160,7 @@ class _Plot:
         f = self.lay.font
         if slant:
             y = self.lay.h - self.mb + f * 0.8
-            for lines, x in zip(labels, xs):
+            for lines, x in zip(labels, xs, strict=True):
                 xx = x + f / 3
                 self.out.append(f'<text x="{xx:.1f}" y="{y:.1f}" text-anchor="end" class="tick" '
                                 f'transform="rotate(-{SLANT} {xx:.1f} {y:.1f})">'
@@ -168,7 +168,7 @@ class _Plot:
             return
         need = max((text_width(x, f) for lines in labels for x in lines), default=0) + f * 0.5
         step = max(1, math.ceil(need / room)) if room > 0 else 1
-        for i, (lines, x) in enumerate(zip(labels, xs)):
+        for i, (lines, x) in enumerate(zip(labels, xs, strict=True)):
             if i % step:
                 continue
             for li, line in enumerate(lines):
@@ -198,11 +198,11 @@ def bar_chart(labels: Sequence[Any], series: Mapping[str, Sequence[Any]], fmt: s
     labels = [_label(x) for x in labels]
     names = list(series)
     vals = [[_val(x) for x in series[n]] for n in names]
-    for n, row in zip(names, vals):
+    for n, row in zip(names, vals, strict=True):
         if len(row) != len(labels):
             raise ValueError(f"bar_chart: series {n!r} has {len(row)} values for {len(labels)} labels")
     if stacked:
-        top = max((sum(v for v in col if not math.isnan(v)) for col in zip(*vals)), default=1)
+        top = max((sum(v for v in col if not math.isnan(v)) for col in zip(*vals, strict=True)), default=1)
     else:
         top = max((v for row in vals for v in row if not math.isnan(v)), default=1)
     scale = _nice_scale(top)
@@ -270,7 +270,7 @@ def line_chart(xs: Sequence[Any], series: Mapping[str, Sequence[Any]], fmt: str 
             if len(pts) > 1:
                 d = " ".join(f"{x:.1f},{y:.1f}" for x, y in pts)
                 out.append(f'<polyline points="{d}" fill="none" stroke="{color}" stroke-width="2.5"/>')
-            for (x, y), v in zip(pts, [v for v in row if not math.isnan(v)]):
+            for (x, y), v in zip(pts, [v for v in row if not math.isnan(v)], strict=True):
                 out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3.5" fill="{color}">'
                            f'<title>{escape(format_value(v, fmt if fmt != "int" else "f0"))}</title></circle>')
         room = (pw - 2 * inset) / (n - 1) if n > 1 else pw

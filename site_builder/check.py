@@ -165,9 +165,8 @@ def check_site(out: Path, root: Path) -> list[str]:
         problems.append(f"{out}: stale against content/ or templates/; run `build-site build`")
     for slug in slugs:
         p = pipeline.plan(root, slug)
-        for stage in p.todo:
-            problems.append(f"content/{slug}/{stage}.json: stale against the code of {slug}; "
-                            "run `build-site build`")
+        problems.extend(f"content/{slug}/{stage}.json: stale against the code of {slug}; "
+                        "run `build-site build`" for stage in p.todo)
     sources = load_sources(root, slugs)
     for name in info.get("files", []):
         path = out / name

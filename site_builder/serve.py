@@ -142,10 +142,7 @@ class Rebuilder:
                      "(restart serve for fast in-process re-renders)")
         t0 = time.perf_counter()
         try:
-            if self.code_changed:
-                what = self.build_in_subprocess()
-            else:
-                what = self.build_in_process()
+            what = self.build_in_subprocess() if self.code_changed else self.build_in_process()
         except UserError as e:
             self.log(f"[serve] rebuild failed after {shown}: {e}")
             return False
@@ -307,8 +304,11 @@ def serve(root: Path, out: Path, host: str = "127.0.0.1", port: int = 8000,
     url = f"http://{shown_host}:{port}/"
 
     from tornado.ioloop import IOLoop
+    from tornado.platform.asyncio import BaseAsyncIOLoop
 
     loop = IOLoop.current()
+    if not isinstance(loop, BaseAsyncIOLoop):  # every IOLoop is one since Tornado 5
+        raise UserError("build-site serve needs Tornado 5 or later (livereload's server)")
 
     def stop(signum: int, frame: object) -> None:
         # Ctrl+C and SIGTERM ask the loop to stop between callbacks: an exception raised

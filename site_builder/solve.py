@@ -39,7 +39,8 @@ def load_board(puzzle: Any, text: str) -> Any:
     try:
         is_file = path.is_file()
     except (OSError, ValueError) as e:  # a name too long, a NUL byte
-        raise UserError(f"{text[:60]!r}: neither a puzz.link URL nor a readable file ({e})")
+        raise UserError(f"{text[:60]!r}: neither a puzz.link URL nor a readable file ({e})"
+                        ) from e
     if not is_file:
         raise UserError(f"{text[:200]}: no such file, and not a puzz.link URL "
                         f"(expected https://puzz.link/p?{puzzle.pid}/W/H/...)")

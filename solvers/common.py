@@ -387,9 +387,11 @@ class Puzzle:
         mods = {m: importlib.import_module(f"{package}.{m}") for m in EAGER_ROLES}
         board, codec, rules, ladder = mods["board"], mods["codec"], mods["rules"], mods["ladder"]
         present, stages = mods["presentation"], mods["stages"]
+        if board.__file__ is None:
+            raise ValueError(f"{package}: the puzzle's modules must be files (code_hash reads them)")
         return cls(
             pid=codec.PID,
-            package_dir=Path(mods["board"].__file__).parent,
+            package_dir=Path(board.__file__).parent,
             rungs=ladder.RUNGS, rung_names=present.RUNG_NAMES, rules=rules.RULES,
             board_from_json=board.Board.from_json, answer_from_json=board.Answer.from_json,
             decode=codec.decode, encode=codec.encode, violations=rules.violations,

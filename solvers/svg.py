@@ -102,12 +102,12 @@ class Canvas:
                 'xmlns="http://www.w3.org/2000/svg">')
         out = [head]
         out.extend(self.parts)
-        for i in range(h + 1):
-            out.append(f'<line x1="1" y1="{1 + i * cell}" x2="{1 + w * cell}" y2="{1 + i * cell}" '
-                       f'stroke="{GRID}" stroke-width="{2 if i in (0, h) else 0.6}"/>')
-        for j in range(w + 1):
-            out.append(f'<line x1="{1 + j * cell}" y1="1" x2="{1 + j * cell}" y2="{1 + h * cell}" '
-                       f'stroke="{GRID}" stroke-width="{2 if j in (0, w) else 0.6}"/>')
+        out.extend(f'<line x1="1" y1="{1 + i * cell}" x2="{1 + w * cell}" y2="{1 + i * cell}" '
+                   f'stroke="{GRID}" stroke-width="{2 if i in (0, h) else 0.6}"/>'
+                   for i in range(h + 1))
+        out.extend(f'<line x1="{1 + j * cell}" y1="1" x2="{1 + j * cell}" y2="{1 + h * cell}" '
+                   f'stroke="{GRID}" stroke-width="{2 if j in (0, w) else 0.6}"/>'
+                   for j in range(w + 1))
         out.extend(self.over)
         out.append("</svg>")
         return "".join(out)

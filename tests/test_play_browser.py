@@ -114,7 +114,7 @@ def _assert_check(page, p, b_json, model: str, w: int, wrong: int | None,
     want = _expected_check(page, p, b_json)
     items = _check_items(page)
     assert [li.get_attribute("data-rule") for li in items] == [v.rule for v in want]
-    for li, v in zip(items, want):
+    for li, v in zip(items, want, strict=True):
         assert li.text_content().startswith(getattr(v, lang) + (" (" if lang == "en" else "（"))
     m = _marks(page)
     if want:
@@ -187,10 +187,10 @@ def test_play_page(slug, served, browser):
         # units and states, that is the model's default mapping.
         targets = [[tuple(t) for t in page.evaluate(f"window.__play.targets({k})")]
                    for k in range(len(entry["trace"]))]
-        for s, t in zip(entry["trace"], targets):
+        for s, t in zip(entry["trace"], targets, strict=True):
             if "states" in s and ("edges" if model == "edges" else "cells") in s:
                 units = _step_units(model, h, w, s)
-                assert t == [(u, trace_state[x]) for u, x in zip(units, s["states"])]
+                assert t == [(u, trace_state[x]) for u, x in zip(units, s["states"], strict=True)]
 
         # A hint on the empty board is the first trace step not yet on the board.
         page.click("#hint")
@@ -588,7 +588,7 @@ def test_finished_wrong_board_lists_every_broken_rule(slug, served, browser):
         fixed = page.evaluate("window.__play.fixed")
         solution = page.evaluate("window.__play.solution")
         b_json = p.board_from_json(entry["board"])
-        st = [f if f is not None else s for f, s in zip(fixed, solution)]
+        st = [f if f is not None else s for f, s in zip(fixed, solution, strict=True)]
         free = [i for i, f in enumerate(fixed) if f is None]
         # Change free units one at a time until the answer breaks a rule.
         for u in free:

@@ -339,7 +339,7 @@ def test_js_checker_agrees_with_python(slug: str, tmp_path: Path) -> None:
     assert len(out) == len(cases)
     kinds: set[str] = set()
     mismatches, refused = [], 0
-    for case, got in zip(cases, out):
+    for case, got in zip(cases, out, strict=True):
         want = _python(p, case["board"], got["answer"])
         if want is None:
             # An answer Python cannot read must never count as solved on the page. (Sukoro:
@@ -395,7 +395,7 @@ def test_solutions_are_clean(slug: str, tmp_path: Path) -> None:
                   (GEN[slug][0](rng) for _ in range(200))]
     out = run_js(slug, cases, tmp_path)["cases"]
     assert all(got["violations"] == [] for got in out)
-    for case, got in zip(cases, out):
+    for case, got in zip(cases, out, strict=True):
         assert got["answer"] == case["answer"]
 
 
@@ -446,7 +446,7 @@ def irreparable_kinds(slug: str, tmp: Path) -> set[str]:
     """The rule ids Python's irreparable() reports on the irreparable cases."""
     p = puzzle(slug)
     out = run_js(slug, irreparable_cases(slug), tmp)["cases"]
-    return {v.rule for case, got in zip(irreparable_cases(slug), out)
+    return {v.rule for case, got in zip(irreparable_cases(slug), out, strict=True)
             for v in p.irreparable(p.board_from_json(case["board"]), list(got["states"]))}
 
 
@@ -466,7 +466,7 @@ def test_js_irreparable_agrees_with_python(slug: str, tmp_path: Path) -> None:
     out = run_js(slug, cases, tmp_path)["cases"]
     assert len(out) == len(cases)
     mismatches, kinds, finished, partial_hits = [], set(), 0, 0
-    for case, got in zip(cases, out):
+    for case, got in zip(cases, out, strict=True):
         board = p.board_from_json(case["board"])
         want = _python_vs(p.irreparable(board, list(got["states"])))
         kinds.update(v["rule"] for v in want)

@@ -45,7 +45,7 @@ def test_files_and_data(slug, outputs):
         for lang, other in (("en", "ja"), ("ja", "en")):
             tr = json.loads(files[f"{slug}/play-data/hints-{lang}/{b['id']}.json"])
             assert tr["id"] == b["id"] and len(tr["trace"]) == len(b["trace"])
-            for mine, step in zip(tr["trace"], b["trace"]):
+            for mine, step in zip(tr["trace"], b["trace"], strict=True):
                 assert mine[lang] == step[lang] and other not in mine
                 if "detail" in step:
                     assert mine["detail"] == {lang: step["detail"][lang]}
@@ -54,7 +54,7 @@ def test_files_and_data(slug, outputs):
         # Difficulty rides along where the bank has it, and is left out where it has not.
         for k in ("difficulty", "effort"):
             assert got.get(k) == b.get(k)
-    for e, b in zip(index["boards"], data["boards"]):
+    for e, b in zip(index["boards"], data["boards"], strict=True):
         for k in ("difficulty", "effort"):
             assert e.get(k) == b.get(k)
     # Page + data files only (a board file and a hint file per language); nothing else.

@@ -101,7 +101,7 @@ def regions_irreparable(board: dict[str, Any], states: Any) -> list[Violation]:
     for cells in cells_of.values():
         r0, c0 = cells[0]
         st = [states[r * w + c] for r, c in cells]
-        on = [cell for cell, s in zip(cells, st) if s == 1]
+        on = [cell for cell, s in zip(cells, st, strict=True) if s == 1]
         if not on and 0 not in st:
             out.append(REGION_RULES.make("one.none", cells, row=r0 + 1, col=c0 + 1))
         elif len(on) > 1:
