@@ -184,6 +184,8 @@ def main() -> int:
         if slug not in PEERS:
             print(f"{slug}: no peer (benchmarks/peers.py maps it to no noqx program)")
     slugs = tuple(s for s in slugs if s in PEERS)
+    if not slugs:
+        return 0
     boards = hard.load(slugs, tuple(args.sizes))
     if not boards:
         print("no corpus under benchmarks/hard/; run benchmarks/hard.py --regenerate",

@@ -40,7 +40,7 @@ def make_puzzle(pkg: Path, n: int = 3, fail: bool = False) -> Puzzle:
                   rungs=("a",), rung_names={}, rules=RuleBook(()), board_from_json=None,
                   answer_from_json=None, decode=None, encode=None, violations=None, solve=None,
                   brute=None, answer_rows=None, render_board=None, draw_board=None,
-                  play=PlaySpec("cells", {}, {}),
+                  generate=None, trace=None, play=PlaySpec("cells", {}, {}),
                   stages=(Stage("bank", _bank, {"n": n}),
                           Stage("stats", _stats, {"fail": fail}, ("bank",))))
 

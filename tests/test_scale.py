@@ -1,6 +1,7 @@
 """Chunked stages give the same bytes on every executor, and survive a killed worker.
 
-Each heavy stage runs on a small parameter profile (seconds of work in all), with
+Each heavy stage of every registered puzzle runs on its quick parameters
+(``Stage.small``, seconds of work in all; a stage that must and gives none fails), with
 ``--jobs 1``, with local processes and with a Dask LocalCluster of two workers; every
 file written must be byte-identical. A second LocalCluster run kills one worker process
 as soon as the first chunk comes back: Dask reruns what it held, and the bytes stay the
@@ -9,6 +10,7 @@ same.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 from dataclasses import replace
@@ -19,78 +21,62 @@ import pytest
 
 from site_builder import pipeline
 from solvers import registry
-from solvers.common import Puzzle
+from solvers.common import Puzzle, Stage
 
-# stage name -> parameters merged over the real ones: seconds, not minutes
-PROFILES: dict[str, dict[str, dict[str, Any]]] = {
-    "sashigane": {
-        "bank": {"sizes": {"6x6": 2, "8x8": 2}},
-        "stats": {"survey": ["2x6", "3x4", "3x5", "4x4"], "spec_survey": ["2x6", "3x4"],
-                  "shapes": ["3x4"], "conventions": {"6x6": 4, "8x8": 2}, "coin_masks": 2,
-                  "ladder_cap": 2000,
-                  "ablation": {"seed": {"limit": 10, "cap": 500},
-                               "standard": {"limit": 2, "cap": 200}}},
-        "ledger": {"table": {"2": 6, "3": 4, "4": 6}, "beyond": ["3x5"],
-                   "transpose_from": 12, "square_upto": 4},
-    },
-    "sukoro": {
-        "bank": {"sizes": ["6x6"], "count": 2},
-        "stats": {"lemma": {"size": "4x4", "answers": 3}, "sampling": {"6x6": [3, 6]},
-                  "random_samples": 3, "true_samples": 2, "ladder_cap": 2000,
-                  "delete_limit": 3, "moves_per_clue": 1},
-        "ledger": {"ledger_cols": {"1": 4, "2": 7, "3": 3}, "beyond": ["3x4"],
-                   "census": {"3x4": 2}, "true_sets": ["3x4"], "densest": ["2x4", "3x4"],
-                   "digits": "3x4"},
-    },
-    "canal-view": {
-        "bank": {"sizes": {"6x6": 3}},
-        "stats": {"misread": {"boards": {"no2x2": 2, "broken": 2, "dryconnect": 2,
-                                         "wholeline": 1}, "cap": 50, "node_cap": 2000},
-                  "dial": {"6x6": {"draws": 3, "keep": [12, 8]}},
-                  "trapdoor": {"size": "6x6", "draws": 3},
-                  "scatter": {"size": "6x6", "draws": 3, "clues": 7, "small_max": 5,
-                              "node_cap": 500},
-                  "bank_spread": {"sizes": {"6x6": {"boards": 3, "seeds": 2}}}},
-        "ledger": {"poly_n": [5, 6], "poly_beyond": [], "grids": ["3x3"], "grids_beyond": [],
-                   "engines": {"size": "5x5", "boards": 2, "seed": 66, "cap": 100}},
-    },
-    "nanro": {
-        "bank": {"sizes": ["6x6"], "per_grade": 1},
-        "stats": {"halves": {"sizes": {"5x5": 3}, "qs": [1.0, 0.8]},
-                  "budget": {"sizes": ["5x5"], "boards": 2},
-                  "increments": [{"size": "6x6", "q": 0.9, "boards": 3}],
-                  "ablation": [{"size": "6x6", "q": 0.9, "boards": 3}],
-                  "dial": {"size": "6x6", "q": 0.9, "boards": 2, "ranges": [[1, 2], [2, 4]]},
-                  "section_a": {"sizes": ["5x5"], "qs": [0.8], "boards": 4, "brute_cap": 5000,
-                                "brute_cells": 25, "exception_cap": 20000}},
-        "ledger": {"grids": [[2, 2], [2, 3]]},
-    },
-}
+REAL_GET = registry.get
+SLUGS = tuple(registry.slugs())
+# The stages the executors must be run on: every chunked one, and these (the heavy
+# stages, chunked or not). Each must give its quick parameters (``Stage.small``).
+COVERED = ("bank", "stats", "ledger")
+
+
+def needs_small(stage: Stage) -> bool:
+    return stage.chunked or stage.name in COVERED
+
+
+def shrunk(stage: Stage) -> Stage:
+    """The stage on its quick parameters (``Stage.small`` merged over ``params``)."""
+    return replace(stage, params={**stage.params, **stage.small})
+
+
+def without_small(slug: str) -> list[str]:
+    """The stages of ``slug`` this test must run that give no quick parameters."""
+    real = REAL_GET(slug)
+    return [f"{slug}/{s.name}" for s in (*real.stages, *real.on_request)
+            if needs_small(s) and not s.small]
 
 
 def small(slug: str) -> Puzzle:
-    """The puzzle with only its profiled stages, on their small parameters."""
+    """The puzzle with only its stages that give quick parameters, on those; a stage that
+    must give them and does not fails here, so it is never left out unseen."""
+    missing = without_small(slug)
+    assert not missing, f"no quick parameters (Stage.small in stages.py) for {missing}"
     puzzle = REAL_GET(slug)
-    prof = PROFILES[slug]
-    stages = tuple(replace(s, params={**s.params, **prof[s.name]})
-                   for s in puzzle.stages if s.name in prof)
-    return replace(puzzle, stages=stages)
+    return replace(puzzle, stages=tuple(shrunk(s) for s in puzzle.stages if s.small))
 
 
-REAL_GET = registry.get
+def test_every_executed_stage_gives_quick_parameters() -> None:
+    """Every chunked stage of every registered puzzle (and every bank, stats and ledger
+    stage) says how to run it in seconds: a stage without is a failure, never a skip."""
+    missing = [name for slug in SLUGS for name in without_small(slug)]
+    assert not missing, f"give these stages small= in their stages.py: {missing}"
 
 
 @pytest.fixture(scope="module")
 def patched() -> Any:
-    cache = {slug: small(slug) for slug in PROFILES}
+    cache = {slug: small(slug) for slug in SLUGS}
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(registry, "get", lambda slug: cache[slug])
-        yield
+        yield cache
 
 
 @pytest.fixture
 def profiles(patched: Any) -> list[str]:
-    return list(PROFILES)
+    return list(SLUGS)
+
+
+def ran_names(puzzles: dict[str, Puzzle], slugs: Any) -> list[str]:
+    return [f"{slug}/{st.name}" for slug in slugs for st in puzzles[slug].stages]
 
 
 def files(root: Path, slugs: list[str] | None = None) -> dict[str, bytes]:
@@ -101,17 +87,19 @@ def files(root: Path, slugs: list[str] | None = None) -> dict[str, bytes]:
 
 @pytest.fixture(scope="module")
 def reference(patched: Any, tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
-    """Every profiled stage run in this process (``--jobs 1``): the bytes to match."""
+    """Every stage on its quick parameters, run in this process (``--jobs 1``): the bytes
+    to match."""
     root = tmp_path_factory.mktemp("one")
-    ran = pipeline.run_all(root, list(PROFILES), jobs=1, quiet=True)
-    assert ran == [f"{s}/{st}" for s in PROFILES for st in PROFILES[s]]
+    ran = pipeline.run_all(root, list(SLUGS), jobs=1, quiet=True)
+    assert ran == ran_names(patched, SLUGS)
     return files(root)
 
 
-def test_every_executor_writes_the_same_bytes(profiles: list[str], reference: dict[str, bytes],
+def test_every_executor_writes_the_same_bytes(patched: dict[str, Puzzle], profiles: list[str],
+                                              reference: dict[str, bytes],
                                               tmp_path: Path) -> None:
     pytest.importorskip("distributed")
-    assert len(reference) == sum(len(v) for v in PROFILES.values())
+    assert len(reference) == len(ran_names(patched, SLUGS))
     pipeline.run_all(tmp_path / "procs", profiles, jobs=2, quiet=True)
     assert files(tmp_path / "procs") == reference
     pipeline.run_all(tmp_path / "dask", profiles, scheduler="local:2", quiet=True)
@@ -133,10 +121,10 @@ class KillOnce(pipeline.Progress):
             self.killed = victim
 
 
-def test_a_killed_worker_changes_nothing(profiles: list[str], reference: dict[str, bytes],
-                                        tmp_path: Path) -> None:
+def test_a_killed_worker_changes_nothing(patched: dict[str, Puzzle], profiles: list[str],
+                                        reference: dict[str, bytes], tmp_path: Path) -> None:
     pytest.importorskip("distributed")
-    slugs = ["sashigane"]
+    slugs = ["sashigane"]   # one puzzle is enough: its chunks outnumber the workers
     executor = pipeline.DaskCluster("local:2")
     try:
         plans = [pipeline.plan(tmp_path, s) for s in slugs]
@@ -144,7 +132,7 @@ def test_a_killed_worker_changes_nothing(profiles: list[str], reference: dict[st
         ran = pipeline.run_plans(tmp_path, plans, executor, progress)
     finally:
         executor.close()
-    assert progress.killed and ran == [f"sashigane/{st}" for st in PROFILES["sashigane"]]
+    assert progress.killed and ran == ran_names(patched, slugs)
     assert files(tmp_path) == {k: v for k, v in reference.items()
                                if k.startswith("content/sashigane/")}
 
@@ -163,29 +151,37 @@ def test_scheduler_without_dask_names_the_extra(monkeypatch: pytest.MonkeyPatch)
         pipeline.make_executor(scheduler="local:2")
 
 
-def test_on_request_stage_runs_only_when_asked(tmp_path: Path,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    from solvers.sashigane.survey import survey
+ON_REQUEST = [(slug, st.name) for slug in SLUGS for st in REAL_GET(slug).on_request]
 
-    real = REAL_GET("sashigane")
-    (extra,) = real.on_request
-    extra = replace(extra, params={**extra.params, "sizes": ["3x5", "4x5"], "chunks": 5})
-    puzzle = replace(real, stages=(), on_request=(extra,))
-    monkeypatch.setattr(registry, "get", lambda slug: puzzle)
-    assert pipeline.run_all(tmp_path, ["sashigane"], jobs=1, quiet=True) == []
-    ran = pipeline.run_all(tmp_path, ["sashigane"], jobs=2, quiet=True,
-                           stages=["sashigane/survey_beyond"])
-    assert ran == ["sashigane/survey_beyond"]
-    import json
-    data = json.loads((tmp_path / "content/sashigane/survey_beyond.json").read_text())["data"]
-    for size in ("3x5", "4x5"):
-        for kind, numbers in (("full", True), ("empty", False)):
-            want = survey(*map(int, size.split("x")), numbers)
-            want.pop("example", None)
-            assert data[kind]["sizes"][size] == want
-    assert data["computed"]["executor"] == "processes" and data["computed"]["chunks"] == 10
+
+@pytest.mark.parametrize(("slug", "name"), ON_REQUEST)
+def test_on_request_stage_runs_only_when_asked(slug: str, name: str, tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """An on-request stage runs only when named; named, it writes (on local processes)
+    what the stage computes in this process, plus the record of how it was computed."""
+    real = REAL_GET(slug)
+    (extra,) = [st for st in real.on_request if st.name == name]
+    assert extra.small, f"{slug}/{name}: no quick parameters (Stage.small)"
+    extra = shrunk(extra)
+    deps = tuple(shrunk(st) for st in real.stages if st.name in extra.deps)
+    puzzle = replace(real, stages=deps, on_request=(extra,))
+    monkeypatch.setattr(registry, "get", lambda _: puzzle)
+    assert pipeline.run_all(tmp_path, [slug], jobs=1, quiet=True) == [
+        f"{slug}/{st.name}" for st in deps]
+    ran = pipeline.run_all(tmp_path, [slug], jobs=2, quiet=True, stages=[f"{slug}/{name}"])
+    assert ran == [f"{slug}/{name}"]
+
+    def data_of(stage: str) -> Any:
+        return json.loads((tmp_path / f"content/{slug}/{stage}.json").read_text())["data"]
+
+    data = data_of(name)
+    inputs = {d: data_of(d) for d in extra.deps}
+    computed = data.pop("computed")
+    assert data == json.loads(json.dumps(extra.run(inputs, extra.params)))
+    assert computed["executor"] == "processes"
+    assert computed["chunks"] == len(extra.plan_chunks(inputs, extra.params))
     with pytest.raises(pipeline.UserError, match="no such stage"):
-        pipeline.run_all(tmp_path, ["sashigane"], stages=["sashigane/nothing"])
+        pipeline.run_all(tmp_path, [slug], stages=[f"{slug}/nothing"])
 
 
 def test_scheduler_address_is_checked(monkeypatch: pytest.MonkeyPatch) -> None:
