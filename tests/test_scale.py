@@ -54,17 +54,6 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
         "ledger": {"poly_n": [5, 6], "poly_beyond": [], "grids": ["3x3"], "grids_beyond": [],
                    "engines": {"size": "5x5", "boards": 2, "seed": 66, "cap": 100}},
     },
-    "nanro": {
-        "bank": {"sizes": ["6x6"], "per_grade": 1},
-        "stats": {"halves": {"sizes": {"5x5": 3}, "qs": [1.0, 0.8]},
-                  "budget": {"sizes": ["5x5"], "boards": 2},
-                  "increments": [{"size": "6x6", "q": 0.9, "boards": 3}],
-                  "ablation": [{"size": "6x6", "q": 0.9, "boards": 3}],
-                  "dial": {"size": "6x6", "q": 0.9, "boards": 2, "ranges": [[1, 2], [2, 4]]},
-                  "section_a": {"sizes": ["5x5"], "qs": [0.8], "boards": 4, "brute_cap": 5000,
-                                "brute_cells": 25, "exception_cap": 20000}},
-        "ledger": {"grids": [[2, 2], [2, 3]]},
-    },
 }
 
 
