@@ -188,6 +188,8 @@ def test_partition_sizes():
     ("https://puzz.link/p?canal/4/4/6r0s1oi13n1h", "expected 'nanro'"),
     ("https://puzz.link/p?nanro/4/x/6r", "height"),
     ("https://puzz.link/p?nanro/4/4/6r!s1o", "base-32"),
+    # a character pzprjs never writes among the numbers (pzprjs skips it; we say so)
+    ("https://puzz.link/p?nanro/4/4/6r0s1oi13n!1h", "position 10: character '!' is not allowed"),
 ])
 def test_malformed_urls(bad, msg):
     with pytest.raises(PuzzleError, match=msg):
