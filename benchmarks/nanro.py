@@ -29,7 +29,8 @@ def bank_boards() -> list[dict]:
     p = ROOT / "content" / "nanro" / "bank.json"
     if p.exists():
         return json.loads(p.read_text())["data"]["boards"]
-    from solvers.nanro.stages import BANK_PARAMS, bank
+    from solvers.nanro.bank import bank
+    from solvers.nanro.stages import BANK_PARAMS
     return bank({}, {**BANK_PARAMS, "sizes": ["10x10"]})["boards"]
 
 
@@ -66,14 +67,10 @@ def main() -> None:
                   f"(generated in {made:.1f} s)", flush=True)
 
     if "--all" in sys.argv:
-        from solvers.nanro.stages import (
-            BANK_PARAMS,
-            LEDGER_PARAMS,
-            STATS_PARAMS,
-            bank,
-            ledger,
-            stats,
-        )
+        from solvers.nanro.bank import bank
+        from solvers.nanro.exact import ledger
+        from solvers.nanro.stages import BANK_PARAMS, LEDGER_PARAMS, STATS_PARAMS
+        from solvers.nanro.studies import stats
         t0 = time.perf_counter()
         bk = bank({}, BANK_PARAMS)
         t1 = time.perf_counter()

@@ -188,6 +188,8 @@ def test_partition_sizes():
     ("https://puzz.link/p?canal/4/4/6r0s1oi13n1h", "expected 'nanro'"),
     ("https://puzz.link/p?nanro/4/x/6r", "height"),
     ("https://puzz.link/p?nanro/4/4/6r!s1o", "base-32"),
+    # a character pzprjs never writes among the numbers (pzprjs skips it; we say so)
+    ("https://puzz.link/p?nanro/4/4/6r0s1oi13n!1h", "position 10: character '!' is not allowed"),
 ])
 def test_malformed_urls(bad, msg):
     with pytest.raises(PuzzleError, match=msg):
@@ -328,7 +330,7 @@ def test_probe_with_witnesses_reaches_the_plain_fixpoint():
 
 
 def test_sat_engine_agrees_with_brute_force():
-    sat = pytest.importorskip("solvers.nanro.sat")
+    sat = pytest.importorskip("solvers.nanro.residual")
     for board, _ in _random_boards(40, 17):
         truth = rows_of(brute(board, limit=None))
         got = [tuple(a.rows()) for a in sat.solve_sat(board, len(truth) + 1).answers]
@@ -336,7 +338,7 @@ def test_sat_engine_agrees_with_brute_force():
 
 
 def test_sat_engine_reads_marks_labels_and_large_regions():
-    sat = pytest.importorskip("solvers.nanro.sat")
+    sat = pytest.importorskip("solvers.nanro.residual")
     b = decode(SAMPLE)
     no_clues = tuple(tuple(None for _ in row) for row in b.clues)
     labelled = Board(b.h, b.w, b.regions, no_clues, (2, None, 1, None, None))
@@ -351,7 +353,7 @@ def test_sat_engine_reads_marks_labels_and_large_regions():
 def test_solve_with_and_without_the_sat_engine_agrees(monkeypatch):
     """Answers, their order, the rung and the decided cells are those of the pure-Python
     ladder (probe fixpoint, then search) whether or not the SAT engine is used."""
-    pytest.importorskip("solvers.nanro.sat")
+    pytest.importorskip("solvers.nanro.residual")
     from solvers.nanro import ladder as lad
     boards = _graded_boards()
     rng = random.Random(41)
@@ -364,7 +366,7 @@ def test_solve_with_and_without_the_sat_engine_agrees(monkeypatch):
     monkeypatch.setattr(lad, "_sat_answers", lambda board: None)
     plain = [(solve(b, limit=lim), lad.count_answers(b)) for b, lim in runs]
     assert len({r.rung for r, _ in plain}) >= 2
-    for (b, _), (r1, c1), (r2, c2) in zip(runs, with_sat, plain):
+    for (b, _), (r1, c1), (r2, c2) in zip(runs, with_sat, plain, strict=True):
         assert [a.rows() for a in r1.solutions] == [a.rows() for a in r2.solutions]
         assert (r1.rung, r1.fixed, c1) == (r2.rung, r2.fixed, c2)
         assert c1 == len(solve(b, limit=2).solutions)
@@ -385,7 +387,7 @@ def test_hard_corpus_boards_solve_to_their_stored_answers():
 def test_answers_without_the_grade_are_the_graded_answers(monkeypatch):
     """grade=False returns the SAT engine's answers without the probe trials: the same
     count, the same answer when it is unique, and no grade unless a cheap rung finished."""
-    pytest.importorskip("solvers.nanro.sat")
+    pytest.importorskip("solvers.nanro.residual")
     from solvers.nanro import ladder as lad
     monkeypatch.setattr(lad, "SAT_MIN_CELLS", 0)
     boards = _graded_boards()

@@ -5,10 +5,9 @@ an extra number is named by the rule Python reports, in Python's words."""
 from __future__ import annotations
 
 import pytest
+from play_support import ARGS, CHROMIUM, bank, dist_files, puzzle, serve_files
 
 sync_api = pytest.importorskip("playwright.sync_api")
-
-from play_support import ARGS, CHROMIUM, bank, dist_files, puzzle, serve_files
 
 SLUG = "nanro"
 
@@ -61,7 +60,7 @@ def test_true_answer_by_clicks_live_counts_and_a_wrong_number(served):
         page.click("#check")
         items = page.locator("#check-out .first[data-rule], #check-out .more li").all()
         assert [li.get_attribute("data-rule") for li in items] == [v.rule for v in want]
-        for li, v in zip(items, want):
+        for li, v in zip(items, want, strict=True):
             # (the rest sit in a closed <details>, so read the text, not what is shown)
             assert (li.text_content() or "").strip().startswith(v.en)
         assert not errors, errors

@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from solvers.nanro import PUZZLE
+from solvers.nanro.bank import LEVELS, finish_bank
 from solvers.nanro.board import Answer, Board
-from solvers.nanro.hints import LEVELS, finish_bank, trace
+from solvers.nanro.hints import trace
 from solvers.nanro.ladder import geometry, initial, propagate, search
 from solvers.nanro.partial import irreparable
 from solvers.nanro.rules import violations
@@ -60,7 +61,7 @@ def test_trace_reaches_the_answer_one_deduction_at_a_time():
             assert s["rung"] in PUZZLE.rung_names["en"] and s["rung"] in PUZZLE.rung_names["ja"]
             assert s["en"] and s["ja"] and s["detail"]["en"] and s["detail"]["ja"]
             assert not JA_SPACE.search(s["ja"]) and not JA_SPACE.search(s["detail"]["ja"])
-            for (r, c), name in zip(s["cells"], s["states"]):
+            for (r, c), name in zip(s["cells"], s["states"], strict=True):
                 assert name in codes
                 assert (r, c) not in state, (ident, "decided twice", r, c)
                 state[(r, c)] = name == "number"
@@ -87,7 +88,7 @@ def test_probe_steps_really_contradict():
                 else:
                     assert not _has_answer(board, num | bit, blank), ident
                 checked += 1
-            for (r, c), name in zip(s["cells"], s["states"]):
+            for (r, c), name in zip(s["cells"], s["states"], strict=True):
                 if name == "number":
                     num |= 1 << (r * w + c)
                 else:
@@ -235,7 +236,7 @@ def test_js_irreparable_agrees_with_python(tmp_path):
     res = subprocess.run([NODE, str(runner), str(mod), str(data)], capture_output=True,
                          text=True, check=True)
     js = json.loads(res.stdout)
-    for (board, st, _), got in zip(CASES, js):
+    for (board, st, _), got in zip(CASES, js, strict=True):
         want = [{"rule": v.rule, "cells": [list(c) for c in v.cells], "params": dict(v.params)}
                 for v in irreparable(board, st)]
         assert got == want, (board.to_json(), st)
@@ -255,7 +256,7 @@ def test_search_steps_when_no_probe_works(monkeypatch):
     decided = {(r, c) for s in steps for r, c in s["cells"]}
     assert len(decided) + board.clue_count() == board.h * board.w
     for s in steps:
-        for (r, c), name in zip(s["cells"], s["states"]):
+        for (r, c), name in zip(s["cells"], s["states"], strict=True):
             assert (name == "number") == ((r, c) in ans.cells)
 
 

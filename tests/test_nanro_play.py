@@ -78,7 +78,7 @@ def test_js_checker_agrees_with_python(tmp_path):
     assert len(got) == len(cases)
     rules_seen: set[str] = set()
     solved = 0
-    for (b, a), js in zip(cases, got):
+    for (b, a), js in zip(cases, got, strict=True):
         py = [{"rule": v.rule, "cells": [list(c) for c in v.cells], "params": dict(v.params)}
               for v in violations(b, a)]
         assert js == py, (b.to_json(), a.rows())

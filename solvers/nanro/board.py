@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from solvers.common import PuzzleError
-from solvers.grid import Clue, check_clues, clues_from_json
+from solvers.grid import Clue, cell_neighbours, check_clues, clues_from_json
 
 
 def _regions_from(h: int, w: int, raw: Any) -> tuple[tuple[int, ...], ...]:
@@ -50,8 +50,8 @@ def _regions_from(h: int, w: int, raw: Any) -> tuple[tuple[int, ...], ...]:
             seen[r][c] = True
             while stack:
                 a, b = stack.pop()
-                for x, y in ((a - 1, b), (a + 1, b), (a, b - 1), (a, b + 1)):
-                    if 0 <= x < h and 0 <= y < w and not seen[x][y] and out[x][y] == rid:
+                for x, y in cell_neighbours(h, w, a, b):
+                    if not seen[x][y] and out[x][y] == rid:
                         seen[x][y] = True
                         stack.append((x, y))
     return tuple(tuple(row) for row in out)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from solvers.common import SolveResult, node
+from solvers.grid import neighbours
 
 from .board import Answer, Board
 from .rules import violations
@@ -32,15 +33,14 @@ def brute(board: Board, limit: int | None = 2, cap: int | None = None,
     n = h * w
     bit = [1 << i for i in range(n)]
     near = [0] * n
-    for i in range(n):
-        r, c = divmod(i, w)
-        for x, y in ((r, c - 1), (r, c + 1), (r - 1, c), (r + 1, c)):
-            if 0 <= x < h and 0 <= y < w:
-                near[i] |= bit[x * w + y]
+    for i, nb in enumerate(neighbours(h, w)):
+        for j in nb:
+            near[i] |= bit[j]
     blocks_at: list[list[int]] = [[] for _ in range(n)]
     for r in range(h - 1):
         for c in range(w - 1):
-            m = bit[r * w + c] | bit[r * w + c + 1] | bit[(r + 1) * w + c] | bit[(r + 1) * w + c + 1]
+            m = (bit[r * w + c] | bit[r * w + c + 1] | bit[(r + 1) * w + c]
+                 | bit[(r + 1) * w + c + 1])
             for i in (r * w + c, r * w + c + 1, (r + 1) * w + c, (r + 1) * w + c + 1):
                 blocks_at[i].append(m)
     left_ok = sum(bit[i] for i in range(n) if i % w)           # may receive from the left

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from solvers.common import PuzzleError
 from solvers.grid import Clue
-from solvers.puzzlink import encode_cells, join_url, split_url
+from solvers.puzzlink import decode_number16, encode_cells, join_url, split_url
 
 from .board import Answer, Board
 
@@ -65,37 +65,6 @@ def rooms_from_borders(h: int, w: int, vert: list[int], horiz: list[int]) -> lis
     return ids
 
 
-def _number16(body: str, n: int) -> list[Clue]:
-    flat: list[Clue] = [None] * n
-    i = pos = 0
-    widths = {"-": 2, "+": 3, "=": 3, "@": 3, "%": 3, "*": 4, "$": 5}
-    base = {"-": 0, "+": 0, "=": 4096, "@": 8192, "%": 8192, "*": 12240, "$": 77776}
-    while i < n and pos < len(body):
-        ch = body[pos]
-        if ch in "0123456789abcdef":
-            flat[i] = int(ch, 16)
-            i += 1
-            pos += 1
-        elif ch in widths:
-            k = widths[ch]
-            digits = body[pos + 1:pos + 1 + k]
-            if len(digits) != k or any(d not in "0123456789abcdef" for d in digits):
-                raise PuzzleError(f"number at body position {pos} ({ch!r}) needs {k} hex digits")
-            flat[i] = base[ch] + int(digits, 16)
-            i += 1
-            pos += 1 + k
-        elif ch == ".":
-            flat[i] = "?"
-            i += 1
-            pos += 1
-        elif "g" <= ch <= "z":
-            i += int(ch, 36) - 15
-            pos += 1
-        else:
-            pos += 1  # pzprjs ignores any other character and uses no cell
-    return flat
-
-
 def decode(url: str) -> Board:
     """A puzz.link / pzv.jp URL (or the bare ``nanro/W/H/body``) -> Board."""
     w, h, body = split_url(url, PID)
@@ -104,7 +73,7 @@ def decode(url: str) -> Board:
     vert = _bits(body[:cv], nv)
     horiz = _bits(body[cv:cv + ch], nh)
     regions = rooms_from_borders(h, w, vert, horiz)
-    flat = _number16(body[cv + ch:], h * w)
+    flat, _ = decode_number16(body, h * w, cv + ch, "Nanro")
     sizes: dict[int, int] = {}
     for row in regions:
         for v in row:

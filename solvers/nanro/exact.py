@@ -1,27 +1,26 @@
-"""Exact counts: the legal answers of every empty region map of a small grid (every
-partition of the cells into connected regions), by the ladder's search and by the region
-product, which share no code."""
+"""The ledger stage, exact counts: the legal answers of every empty region map of a small
+grid (every partition of the cells into connected regions), by the ladder's search and by
+the region product, which share no code."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
+
+from solvers.common import Progress, no_progress
+from solvers.grid import neighbours
 
 from .board import Board
 from .brute import brute
 from .ladder import solve
 
-GRIDS = ((2, 2), (2, 3), (3, 3), (2, 4))
 
-
-def _connected(cells: list[int], w: int) -> bool:
+def _connected(cells: list[int], nbrs: tuple[tuple[int, ...], ...]) -> bool:
     todo = set(cells)
     stack = [cells[0]]
     todo.discard(cells[0])
     while stack:
-        i = stack.pop()
-        r, c = divmod(i, w)
-        for j in ((i - w) if r else -1, (i + w), (i - 1) if c else -1, (i + 1) if c + 1 < w else -1):
+        for j in nbrs[stack.pop()]:
             if j in todo:
                 todo.discard(j)
                 stack.append(j)
@@ -32,6 +31,7 @@ def partitions(h: int, w: int) -> Iterator[list[list[int]]]:
     """Every partition of the h×w cells into connected regions, as region-id grids
     (restricted growth strings in reading order)."""
     n = h * w
+    nbrs = neighbours(h, w)
     label = [0] * n
 
     def rec(i: int, k: int) -> Iterator[list[int]]:
@@ -46,7 +46,7 @@ def partitions(h: int, w: int) -> Iterator[list[list[int]]]:
         groups: dict[int, list[int]] = {}
         for i, v in enumerate(lab):
             groups.setdefault(v, []).append(i)
-        if all(_connected(g, w) for g in groups.values()):
+        if all(_connected(g, nbrs) for g in groups.values()):
             yield [lab[r * w:(r + 1) * w] for r in range(h)]
 
 
@@ -77,3 +77,10 @@ def count_grid(h: int, w: int) -> dict[str, Any]:
 
 def ledger_data(grids: list[list[int]]) -> dict[str, Any]:
     return {f"{h}x{w}": count_grid(h, w) for h, w in grids}
+
+
+def ledger(inputs: Mapping[str, Any], params: Mapping[str, Any],
+           progress: Progress = no_progress) -> dict[str, Any]:
+    grids = params["grids"]
+    progress(0, len(grids), "ledger")
+    return {"grids": ledger_data(grids)}

@@ -1,19 +1,15 @@
 """The generator: a random partition, a random legal answer, clues revealed until the
-target rung completes, then every clue that is not needed taken back (the hint trace is
-in ``hints``).
+target rung completes, then every clue that is not needed taken back.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any
 
-from solvers.grid import Clue
+from solvers.grid import Clue, cell_neighbours
 
 from .board import Answer, Board, region_counts
-from .codec import encode
-from .hints import trace
-from .ladder import LEVEL, RUNGS, completes, fixpoint, prove, random_answer
+from .ladder import LEVEL, RUNGS, completes, random_answer
 
 
 def random_partition(h: int, w: int, rng: random.Random, lo: int = 2, hi: int = 4,
@@ -34,8 +30,7 @@ def random_partition(h: int, w: int, rng: random.Random, lo: int = 2, hi: int = 
                 cells = [(r0, c0)]
                 while len(cells) < target:
                     front = sorted({(x, y) for a, b in cells
-                                    for x, y in ((a - 1, b), (a + 1, b), (a, b - 1), (a, b + 1))
-                                    if 0 <= x < h and 0 <= y < w and ids[x][y] < 0})
+                                    for x, y in cell_neighbours(h, w, a, b) if ids[x][y] < 0})
                     if not front:
                         break
                     x, y = rng.choice(front)
@@ -44,9 +39,8 @@ def random_partition(h: int, w: int, rng: random.Random, lo: int = 2, hi: int = 
                 sizes.append(len(cells))
                 if len(cells) < lo:
                     near = sorted({ids[x][y] for a, b in cells
-                                   for x, y in ((a - 1, b), (a + 1, b), (a, b - 1), (a, b + 1))
-                                   if 0 <= x < h and 0 <= y < w and 0 <= ids[x][y] != k
-                                   and sizes[ids[x][y]] + len(cells) <= hi})
+                                   for x, y in cell_neighbours(h, w, a, b)
+                                   if 0 <= ids[x][y] != k and sizes[ids[x][y]] + len(cells) <= hi})
                     if not near:
                         ok = False
                         break
@@ -134,12 +128,4 @@ def generate(h: int, w: int, rng: random.Random, target: str = "probe",
             return b, ans
 
 
-def bank_entry(board: Board, answer: Answer, ident: str, grade_name: str) -> dict[str, Any]:
-    return {"id": ident, "size": f"{board.h}x{board.w}", "h": board.h, "w": board.w,
-            "grade": grade_name, "clues": board.clue_count(), "url": encode(board),
-            "board": board.to_json(), "answer": answer.to_json(),
-            "trace": trace(board, answer)}
-
-
-__all__ = ["bank_entry", "fixpoint", "full_board", "generate", "grade", "make_answer",
-           "prove", "random_partition", "reveal", "trace"]
+__all__ = ["full_board", "generate", "grade", "make_answer", "random_partition", "reveal"]

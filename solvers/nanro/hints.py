@@ -1,4 +1,4 @@
-"""Hints one deduction at a time, the difficulty label, and the article's example board.
+"""Hints one deduction at a time: the hint-trace engine behind ``trace(board, answer)``.
 
 A small deduction engine that reasons as a player does, over the play page's own marks
 (each cell numbered, blank or undecided). Every deduction decides the few cells one
@@ -22,12 +22,11 @@ the answer. Sentences come from the table ``TEXT`` below, in English and Japanes
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from typing import Any
 
 from .board import Answer, Board
-from .ladder import RUNGS, Geometry, flood, geometry, initial, propagate
+from .ladder import Geometry, flood, geometry, initial, propagate
 
 UND, BLANK, NUM = -1, 0, 1
 MAX_CELLS = 8          # a step decides at most this many cells
@@ -679,61 +678,4 @@ def trace(board: Board, answer: Answer, limit: int | None = None) -> list[dict[s
     return steps
 
 
-# ---- difficulty ----------------------------------------------------------------------
-
-LEVELS = ("easy", "medium", "hard", "expert")
-MEASURE = {
-    "en": ("the hardest kind of step the hints need (the rungs in order: counting, no 2×2, "
-           "border clash, one group, probe, search), then how many probe and search steps"),
-    "ja": ("ヒントに必要な最も難しい手の種類（数える、2×2禁止、境界の衝突、ひとつながり、"
-           "仮置き、探索の順）と、仮置きと探索の手の数"),
-}
-
-
-def effort(steps: list[Mapping[str, Any]]) -> dict[str, Any]:
-    used = [s["rung"] for s in steps]
-    top = max(used, key=RUNGS.index) if used else RUNGS[0]
-    return {"rung": top, "steps": len(steps), "probes": used.count("probe"),
-            "search": used.count("search")}
-
-
-def difficulty(eff: Mapping[str, Any], thresholds: Mapping[str, Any]) -> str:
-    """The first level whose limits the effort meets (``expert`` when none)."""
-    for level in LEVELS[:-1]:
-        lim = thresholds[level]
-        if (RUNGS.index(eff["rung"]) <= RUNGS.index(lim["rung"])
-                and eff["probes"] <= lim["probes"] and eff["search"] <= lim["search"]):
-            return level
-    return LEVELS[-1]
-
-
-def example(params: Mapping[str, Any], boards: list[Mapping[str, Any]]) -> dict[str, Any]:
-    """A board of the smallest bank size from its own seed, equal to no bank board."""
-    from .codec import encode
-    from .generate import generate
-    from .studies import hw
-
-    size = min(params["sizes"], key=lambda s: hw(s)[0] * hw(s)[1])
-    h, w = hw(size)
-    rng = random.Random(params["example_seed"])
-    seen = {repr(b["board"]) for b in boards}
-    while True:
-        b, ans = generate(h, w, rng, target=params.get("example_target", "reach"))
-        if repr(b.to_json()) not in seen:
-            return {"board": b.to_json(), "answer": ans.to_json(), "url": encode(b),
-                    "trace": trace(b, ans, limit=params.get("example_steps", 3))}
-
-
-def finish_bank(data: dict[str, Any], params: Mapping[str, Any]) -> dict[str, Any]:
-    """Difficulty per board (with its measured effort), the thresholds, the example."""
-    th = params["difficulty"]
-    for e in data["boards"]:
-        e["effort"] = effort(e["trace"])
-        e["difficulty"] = difficulty(e["effort"], th)
-    data["difficulty"] = {"levels": list(LEVELS), "thresholds": dict(th), "measure": MEASURE}
-    data["example"] = example(params, data["boards"])
-    return data
-
-
-__all__ = ["TEXT", "WHAT", "Ctx", "deduce", "difficulty", "effort", "example",
-           "finish_bank", "follow", "trace"]
+__all__ = ["TEXT", "WHAT", "Ctx", "deduce", "follow", "trace"]

@@ -28,12 +28,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from solvers.common import SolveResult, node
+from solvers.grid import neighbours
 
 from .board import Answer, Board
 
 RUNGS = ("count", "block", "clash", "reach", "probe", "search")
 LEVEL = {name: i for i, name in enumerate(RUNGS)}
-RULE_NAMES = ("count", "block", "clash", "reach")
 
 
 FLOOD_TESTS = 12   # up to this many candidate cut cells, test each by a flood
@@ -73,19 +73,7 @@ def geometry(h: int, w: int, regions: tuple[tuple[int, ...], ...]) -> Geometry:
     rmask = [0] * k
     for i, v in enumerate(flat):
         rmask[v] |= 1 << i
-    nbrs = []
-    for i in range(n):
-        r, c = divmod(i, w)
-        nb = []
-        if r > 0:
-            nb.append(i - w)
-        if c > 0:
-            nb.append(i - 1)
-        if c + 1 < w:
-            nb.append(i + 1)
-        if r + 1 < h:
-            nb.append(i + w)
-        nbrs.append(tuple(nb))
+    nbrs = neighbours(h, w)
     radj: list[set[int]] = [set() for _ in range(k)]
     for i in range(n):
         for j in nbrs[i]:
@@ -96,7 +84,7 @@ def geometry(h: int, w: int, regions: tuple[tuple[int, ...], ...]) -> Geometry:
     top_left = sum(1 << i for i in range(n) if i % w != w - 1 and i // w != h - 1)
     return Geometry(h, w, n, (1 << n) - 1, not_first, not_last, top_left, tuple(rmask),
                     tuple(m.bit_count() for m in rmask), tuple(flat),
-                    tuple(tuple(sorted(a)) for a in radj), tuple(nbrs), {})
+                    tuple(tuple(sorted(a)) for a in radj), nbrs, {})
 
 
 class State:
@@ -478,7 +466,7 @@ def _pick(g: Geometry, st: State) -> int:
     front = und & g.spread(st.num)
     pool = front or und
     best, best_key = -1, None
-    for k, m in enumerate(g.rmask):
+    for m in g.rmask:
         x = pool & m
         if not x:
             continue
@@ -560,7 +548,7 @@ def _sat_answers(board: Board) -> tuple[list[Answer], dict[str, int]] | None:
     if max(sizes.values()) > SAT_MAX_REGION:
         return None
     try:
-        from .sat import solve_sat
+        from .residual import solve_sat
     except ImportError:
         return None
     r = solve_sat(board, 2)
@@ -572,7 +560,7 @@ def solve(board: Board, level: str | None = None, limit: int | None = 2,
     """The ladder: each rung up to ``level`` in turn; then search (when ``level`` is
     None or ``"search"``). ``rung`` is the lowest rung that completed the board.
 
-    With search on, after the cheap rungs the SAT engine (``sat.py``, when python-sat is
+    With search on, after the cheap rungs the SAT engine (``residual.py``, when python-sat is
     there) counts the answers up to two. One answer S: the probe rung is run with only
     the trials against S (the others cannot contradict), which decides whether probing
     completes the board (rung "probe") or not (rung "search", answer S) with no search.

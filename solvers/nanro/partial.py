@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from solvers.common import PuzzleError, Violation
+from solvers.grid import cell_neighbours
 
 from .board import Answer, Board
 from .rules import RULES, violations
@@ -124,9 +125,9 @@ def _cut(h: int, w: int, st: list[int]) -> tuple[int, list[tuple[int, int]]] | N
             r, c = divmod(j, w)
             if st[j] == NUMBERED:
                 nums.append((r, c))
-            for x, y in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            for x, y in cell_neighbours(h, w, r, c):
                 q = x * w + y
-                if 0 <= x < h and 0 <= y < w and part[q] < 0 and st[q] != BLANK:
+                if part[q] < 0 and st[q] != BLANK:
                     part[q] = k
                     stack.append(q)
         parts.append(nums)
@@ -138,8 +139,7 @@ def _cut(h: int, w: int, st: list[int]) -> tuple[int, list[tuple[int, int]]] | N
         if st[i] != BLANK:
             continue
         r, c = divmod(i, w)
-        near = {part[x * w + y] for x, y in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
-                if 0 <= x < h and 0 <= y < w and part[x * w + y] >= 0}
+        near = {part[x * w + y] for x, y in cell_neighbours(h, w, r, c) if part[x * w + y] >= 0}
         if len(near) >= 2:
             cells.append((r, c))
     return len(parts), cells

@@ -9,6 +9,7 @@ board with undecided cells, by ``partial.irreparable``.
 from __future__ import annotations
 
 from solvers.common import PuzzleError, Rule, RuleBook, Violation
+from solvers.grid import connect_violations, groups
 
 from .board import Answer, Board, region_counts
 
@@ -43,8 +44,8 @@ RULES = RuleBook([
          "{row} 行 {col} 列の領域の手掛かり {clue} は、もう満たせません。数字を入れられる"
          "マスは多くても {room} 個です。"),
     Rule("nanro.connect", "every numbered cell outside the largest group",
-         "The numbers form {groups} separate groups; they must form one.",
-         "数字のマスが {groups} つのかたまりに分かれています。一つにつながる必要があります。"),
+         "The numbers form {pieces} separate groups; they must form one.",
+         "数字のマスが {pieces} つのかたまりに分かれています。一つにつながる必要があります。"),
     Rule("nanro.cut", "every numbered cell outside the largest part",
          "Blank cells split the numbers into {groups} parts that can no longer join into one "
          "group.",
@@ -97,25 +98,7 @@ def violations(board: Board, answer: Answer) -> list[Violation]:
             r, c = first[i]
             out.append(RULES.make("nanro.hint", members[i], label=lab, count=count[i],
                                   row=r + 1, col=c + 1))
-    groups: list[list[tuple[int, int]]] = []
-    seen: set[tuple[int, int]] = set()
-    for r in range(h):
-        for c in range(w):
-            if (r, c) in on and (r, c) not in seen:
-                seen.add((r, c))
-                stack, grp = [(r, c)], []
-                while stack:
-                    a, b = stack.pop()
-                    grp.append((a, b))
-                    for x in ((a - 1, b), (a + 1, b), (a, b - 1), (a, b + 1)):
-                        if x in on and x not in seen:
-                            seen.add(x)
-                            stack.append(x)
-                groups.append(grp)
-    if len(groups) > 1:
-        best = max(range(len(groups)), key=lambda i: (len(groups[i]), -i))
-        rest = [x for i, grp in enumerate(groups) if i != best for x in grp]
-        out.append(RULES.make("nanro.connect", rest, groups=len(groups)))
+    out += connect_violations(RULES, "nanro.connect", groups(on))
     for i in range(len(count)):
         if count[i] == 0:
             r, c = first[i]

@@ -1,18 +1,20 @@
-"""The measurements behind the article: each study is a function of a seeded RNG and
-its parameters, returning JSON-able figures (shares as fractions, keys without dots)."""
+"""The stats stage: the measurements behind the article. Each study is a function of a
+seeded RNG and its parameters, returning JSON-able figures (shares as fractions, keys
+without dots); the stage runs them chunk by chunk, each chunk seeded by its key."""
 
 from __future__ import annotations
 
 import random
 import statistics
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from solvers.grid import Clue
+from solvers.common import Progress, chunk_seed, no_progress
+from solvers.grid import Clue, parse_size
 
 from .board import Answer, Board
 from .brute import brute
-from .generate import full_board, make_answer, random_partition, reveal
+from .generate import full_board, grade, make_answer, random_partition, reveal
 from .ladder import (
     LEVEL,
     RUNGS,
@@ -27,11 +29,6 @@ from .ladder import (
 )
 
 LADDER = RUNGS[:-1]            # count … probe
-
-
-def hw(size: str) -> tuple[int, int]:
-    a, b = size.split("x")
-    return int(a), int(b)
 
 
 def share(a: float, b: float) -> float:
@@ -76,7 +73,7 @@ def raw_board(h: int, w: int, q: float, rng: random.Random, lo: int = 2, hi: int
 
 
 def _stream(size: str, q: float, n: int, rng: random.Random, lo: int = 2, hi: int = 4):
-    h, w = hw(size)
+    h, w = parse_size(size)
     made = 0
     while made < n:
         got = raw_board(h, w, q, rng, lo, hi)
@@ -124,7 +121,7 @@ def budget(sizes: list[str], n: int, cap: int, rng: random.Random,
            tick: Callable[[str], None]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for size in sizes:
-        h, w = hw(size)
+        h, w = parse_size(size)
         regions, numbered, shares, probe_share = [], [], [], []
         minimal: dict[str, list[int]] = {lv: [] for lv in LADDER}
         rand_unique = 0
@@ -269,7 +266,7 @@ def ablation(rows: list[dict[str, Any]], rng: random.Random,
 
 def dial(size: str, q: float, ranges: list[list[int]], n: int, cap: int,
          rng: random.Random, tick: Callable[[str], None]) -> dict[str, Any]:
-    h, w = hw(size)
+    h, w = parse_size(size)
     out = []
     for lo, hi in ranges:
         legal = proved_none = capped_none = 0
@@ -314,3 +311,158 @@ def dial(size: str, q: float, ranges: list[list[int]], n: int, cap: int,
         out.append(row)
         tick(f"dial {lo}-{hi}")
     return {"size": size, "q": q, "rows": out}
+
+
+# -- the stage ------------------------------------------------------------------------
+
+def _bank_summary(bank_data: Mapping[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for e in bank_data["boards"]:
+        row = out.setdefault(e["size"], {"boards": 0, "clues": [], "grades": {},
+                                         "brute_confirmed": 0, "nodes": []})
+        row["boards"] += 1
+        row["clues"].append(e["clues"])
+        res = solve(Board.from_json(e["board"]), limit=2)
+        row["nodes"].append(res.nodes)
+        row["grades"][e["grade"]] = row["grades"].get(e["grade"], 0) + 1
+        b = e.get("brute", {})
+        row["brute_confirmed"] += (not b.get("capped", True)) and b.get("answers") == 1
+    for row in out.values():
+        cl = row.pop("clues")
+        nodes = row.pop("nodes")
+        row.update({"clues_min": min(cl), "clues_max": max(cl),
+                    "clues_median": statistics.median(cl),
+                    "search_nodes_median": statistics.median(nodes),
+                    "search_nodes_max": max(nodes)})
+        row["grades"] = {lv: row["grades"].get(lv, 0) for lv in LADDER}
+    return out
+
+
+def _example(params: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A board for the article's pictures, made apart from the bank."""
+    h, w = parse_size(params["size"])
+    while True:
+        made = make_answer(h, w, rng)
+        if made is None:
+            continue
+        empty, ans = made
+        b = reveal(empty, ans, LEVEL[params["level"]], rng)
+        if b is not None and grade(b) == params["level"]:
+            return {"board": b.to_json(), "answer": ans.to_json(), "grade": params["level"],
+                    "clues": b.clue_count(), "numbered": len(ans.cells),
+                    "regions": b.region_count()}
+
+
+def stats_chunks(inputs: Mapping[str, Any], params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """One chunk per study and size (or q, or row of the study's table), each seeded by
+    chunk_seed(stage seed, key), so the figures do not depend on how the chunks run."""
+    out: list[dict[str, Any]] = [{"key": "bank"}, {"key": "example"}]
+    out += [{"key": f"halves/{qkey(q)}/{size}", "q": q, "size": size}
+            for q in params["halves"]["qs"] for size in params["halves"]["sizes"]]
+    out += [{"key": f"budget/{size}", "size": size} for size in params["budget"]["sizes"]]
+    out += [{"key": f"increments/{i}", "i": i} for i in range(len(params["increments"]))]
+    out += [{"key": f"ablation/{i}", "i": i} for i in range(len(params["ablation"]))]
+    out += [{"key": f"dial/{i}", "i": i} for i in range(len(params["dial"]["ranges"]))]
+    a = params["section_a"]
+    out += [{"key": f"law/{size}/{qkey(q)}", "size": size, "q": q}
+            for size in a["sizes"] for q in a["qs"]]
+    return out
+
+
+def stats_map(chunk: Mapping[str, Any], inputs: Mapping[str, Any], params: Mapping[str, Any],
+              progress: Progress = no_progress) -> Any:
+    key = chunk["key"]
+    kind = key.split("/")[0]
+    rng = random.Random(chunk_seed(params["seed"], key))
+    cap = params["cap"]
+    if kind == "bank":
+        return _bank_summary(inputs["bank"])
+    if kind == "example":
+        return _example(params["example"], rng)
+    if kind == "halves":
+        size, q = chunk["size"], chunk["q"]
+        got = halves({size: params["halves"]["sizes"][size]}, [q], cap, rng, _quiet)
+        return got[qkey(q)]["sizes"][size]
+    if kind == "budget":
+        return budget([chunk["size"]], params["budget"]["boards"], cap, rng,
+                      _quiet)[chunk["size"]]
+    if kind == "increments":
+        return increments([params["increments"][chunk["i"]]], cap, rng, _quiet)[0]
+    if kind == "ablation":
+        row = params["ablation"][chunk["i"]]
+        return ablation([row], rng, _quiet)[row["size"]]
+    if kind == "dial":
+        d = params["dial"]
+        return dial(d["size"], d["q"], [d["ranges"][chunk["i"]]], d["boards"], cap, rng,
+                    _quiet)["rows"][0]
+    if kind == "law":
+        a = params["section_a"]
+        return section_a([chunk["size"]], [chunk["q"]], a["boards"], cap, a["brute_cap"],
+                         a["brute_cells"], a["exception_cap"], rng, _quiet)
+    raise ValueError(f"unknown stats chunk {key!r}")
+
+
+def _merge_law(parts: list[dict[str, Any]]) -> dict[str, Any]:
+    """Section A from its (size, q) cells, in order: sums, exceptions and cells joined."""
+    out: dict[str, Any] = {"boards": 0, "holds": 0, "exceptions": [], "exception_count": 0,
+                           "probe_not_unique": 0, "search_capped": 0, "cells": {},
+                           "agreement": {k: 0 for k in parts[0]["agreement"]}}
+    for p in parts:
+        for k in ("boards", "holds", "exception_count", "probe_not_unique", "search_capped"):
+            out[k] += p[k]
+        out["exceptions"] += p["exceptions"]
+        out["cells"].update(p["cells"])
+        for k, v in p["agreement"].items():
+            out["agreement"][k] += v
+    return out
+
+
+def stats_reduce(partials: list[Any], inputs: Mapping[str, Any],
+                 params: Mapping[str, Any]) -> dict[str, Any]:
+    got = {c["key"]: p for c, p in zip(stats_chunks(inputs, params), partials, strict=True)}
+    h, a, d = params["halves"], params["section_a"], params["dial"]
+    out: dict[str, Any] = {"rungs": list(RUNGS), "bank": got["bank"], "example": got["example"]}
+    out["halves"] = {qkey(q): {"q": q, "sizes": {size: got[f"halves/{qkey(q)}/{size}"]
+                                                 for size in h["sizes"]}} for q in h["qs"]}
+    out["budget"] = {size: got[f"budget/{size}"] for size in params["budget"]["sizes"]}
+    out["increments"] = [got[f"increments/{i}"] for i in range(len(params["increments"]))]
+    out["ablation"] = {row["size"]: got[f"ablation/{i}"]
+                       for i, row in enumerate(params["ablation"])}
+    out["dial"] = {"size": d["size"], "q": d["q"],
+                   "rows": [got[f"dial/{i}"] for i in range(len(d["ranges"]))]}
+    out["law"] = _merge_law([got[f"law/{size}/{qkey(q)}"]
+                             for size in a["sizes"] for q in a["qs"]])
+    out["derived"] = _derived(out)
+    return out
+
+
+def stats(inputs: Mapping[str, Any], params: Mapping[str, Any],
+          progress: Progress = no_progress) -> dict[str, Any]:
+    """The whole stats stage in this process (the pipeline runs it chunk by chunk)."""
+    chunks = stats_chunks(inputs, params)
+    return stats_reduce([stats_map(c, inputs, params) for c in chunks], inputs, params)
+
+
+def _quiet(note: str) -> None:
+    """Progress inside a study (the pipeline counts chunks instead)."""
+
+
+def _derived(out: dict[str, Any]) -> dict[str, Any]:
+    """Figures the prose quotes that are computed from the others (so that templates
+    only print)."""
+    inc = {f"{r['size']}_q{round(r['q'] * 100)}": r for r in out["increments"]}
+    d: dict[str, Any] = {"increments": {}}
+    for key, r in inc.items():
+        rates = r["rates"]
+        d["increments"][key] = {lv: rates[lv] - (rates[LADDER[i - 1]] if i else 0.0)
+                                for i, lv in enumerate(LADDER)}
+    abl = out["ablation"]
+    biggest = {size: max(row["drop"], key=lambda r: (row["drop"][r], r))
+               for size, row in abl.items()}
+    d["ablation_biggest_nonclue"] = {
+        size: max((r for r in row["drop"] if r != "count"),
+                  key=lambda r: (row["drop"][r], r)) for size, row in abl.items()}
+    d["ablation_biggest"] = biggest
+    law = out["law"]
+    d["law_share"] = law["holds"] / max(1, law["boards"] - law["search_capped"])
+    return d

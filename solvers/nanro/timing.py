@@ -11,8 +11,6 @@ from solvers.timing import time_boards
 from .board import Board
 from .ladder import solve
 
-TIMING_PARAMS = {"repeats": 3}
-
 
 def timing(inputs: Mapping[str, Any], params: Mapping[str, Any],
            progress: Progress = no_progress) -> dict[str, Any]:

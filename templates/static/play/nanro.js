@@ -75,7 +75,7 @@ export function violations(board, answer) {
     }
   });
   const conn = connectViolation("nanro.connect", on, h, w);
-  if (conn) out.push({ rule: conn.rule, cells: conn.cells, params: { groups: conn.params.pieces } });
+  if (conn) out.push(conn);
   for (const [k, n] of [...count.entries()].sort((a, b) => a[0] - b[0])) {
     if (n === 0) {
       const [r, c] = first.get(k);

@@ -1,18 +1,19 @@
-"""Nanro as a SAT problem (python-sat), with connectivity added lazily as cuts.
+"""The ladder's SAT step: Nanro as a SAT problem (python-sat), with connectivity added
+lazily as cuts. ``ladder.solve`` hands it the board after the cheap rungs.
 
-An engine of its own beside the ladder's search: it shares no deduction with it.
-Variables: ``x_i`` (cell i is numbered) is variable i + 1; ``L_{k,v}`` (region k holds
-v numbers) follows. Each region takes exactly one label, and label v holds exactly when v
-of its cells are numbered (small regions: every pattern of its cells written out; large
-ones: a cardinality encoding switched on by the label). A printed number fixes its cell
-and its region's label, a ``?`` its cell, a label hint the label. No 2×2 block is all
-numbered; two numbered cells that touch across a border never carry the same label.
-Connectivity is added lazily, as in ``solvers.satcut`` but on bitboards: a model whose
-numbers fall into several groups gets, for each group G, the cut "if a cell of G and a
-numbered cell outside G are both numbered, some neighbour of G is numbered", and the
-solver goes on. Implied by connectivity and written up front (it spares most cuts): when
-the board has two regions or more, a numbered cell has a numbered neighbour. Imported
-lazily (pysat is needed only when this engine runs).
+It shares no deduction with the ladder's own search. Variables: ``x_i`` (cell i is
+numbered) is variable i + 1; ``L_{k,v}`` (region k holds v numbers) follows. Each region
+takes exactly one label, and label v holds exactly when v of its cells are numbered
+(small regions: every pattern of its cells written out; large ones: a cardinality
+encoding switched on by the label). A printed number fixes its cell and its region's
+label, a ``?`` its cell, a label hint the label. No 2×2 block is all numbered; two
+numbered cells that touch across a border never carry the same label. Connectivity is
+added lazily, as in ``solvers.satcut`` but on bitboards: a model whose numbers fall into
+several groups gets, for each group G, the cut "if a cell of G and a numbered cell
+outside G are both numbered, some neighbour of G is numbered", and the solver goes on.
+Implied by connectivity and written up front (it spares most cuts): when the board has
+two regions or more, a numbered cell has a numbered neighbour. Imported lazily (pysat is
+needed only when this engine runs).
 """
 
 from __future__ import annotations
@@ -46,15 +47,14 @@ def encode(board: Board) -> list[list[int]]:
         cs, ls = cells[k], lab[k][1:]
         s = len(cs)
         cls.append(list(ls))                                  # some label
-        for a in range(len(ls)):
-            for b in range(a + 1, len(ls)):
-                cls.append([-ls[a], -ls[b]])                  # at most one label
+        cls.extend([-ls[a], -ls[b]] for a in range(len(ls))
+                   for b in range(a + 1, len(ls)))            # at most one label
         cls.append([i + 1 for i in cs])                       # a number in every region
         if s <= SPELL_OUT:
             for bits in product((0, 1), repeat=s):
                 c = sum(bits)
                 if c:                  # this pattern of numbers -> label c
-                    cls.append([-(i + 1) if b else i + 1 for i, b in zip(cs, bits)]
+                    cls.append([-(i + 1) if b else i + 1 for i, b in zip(cs, bits, strict=True)]
                                + [lab[k][c]])
         else:
             from pysat.card import CardEnc, EncType
@@ -70,11 +70,10 @@ def encode(board: Board) -> list[list[int]]:
         for j in neighbours(h, w, i):
             if j > i and fr[j] != fr[i]:
                 a, b = lab[fr[i]], lab[fr[j]]
-                for v in range(1, min(len(a), len(b))):
-                    cls.append([-(i + 1), -(j + 1), -a[v], -b[v]])
+                cls.extend([-(i + 1), -(j + 1), -a[v], -b[v]]
+                           for v in range(1, min(len(a), len(b))))
     if k_count > 1:
-        for i in range(n):
-            cls.append([-(i + 1)] + [j + 1 for j in neighbours(h, w, i)])
+        cls.extend([-(i + 1)] + [j + 1 for j in neighbours(h, w, i)] for i in range(n))
     for i, v in enumerate(board.flat()):
         if v is None:
             continue
