@@ -67,9 +67,9 @@ def make_board(slug: str, size: str, k: int) -> dict[str, Any]:
                 m ^= low
         answer = Answer.from_labels(h, w, labels)
     else:
+        from solvers.canal_view.codec import encode
         from solvers.canal_view.generate import generate
-        from solvers.canal_view.puzzlink import encode
-        board, answer = generate(rng, h, w)
+        board, answer = generate(h, w, rng)
     return {"id": f"{slug}-{size}-{k:02d}", "slug": slug, "size": size,
             "seed": seed_of(slug, size, k), "url": encode(board),
             "clues": _clue_count(board),

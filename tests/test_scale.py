@@ -42,18 +42,6 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
                    "census": {"3x4": 2}, "true_sets": ["3x4"], "densest": ["2x4", "3x4"],
                    "digits": "3x4"},
     },
-    "canal-view": {
-        "bank": {"sizes": {"6x6": 3}},
-        "stats": {"misread": {"boards": {"no2x2": 2, "broken": 2, "dryconnect": 2,
-                                         "wholeline": 1}, "cap": 50, "node_cap": 2000},
-                  "dial": {"6x6": {"draws": 3, "keep": [12, 8]}},
-                  "trapdoor": {"size": "6x6", "draws": 3},
-                  "scatter": {"size": "6x6", "draws": 3, "clues": 7, "small_max": 5,
-                              "node_cap": 500},
-                  "bank_spread": {"sizes": {"6x6": {"boards": 3, "seeds": 2}}}},
-        "ledger": {"poly_n": [5, 6], "poly_beyond": [], "grids": ["3x3"], "grids_beyond": [],
-                   "engines": {"size": "5x5", "boards": 2, "seed": 66, "cap": 100}},
-    },
     "nanro": {
         "bank": {"sizes": ["6x6"], "per_grade": 1},
         "stats": {"halves": {"sizes": {"5x5": 3}, "qs": [1.0, 0.8]},
