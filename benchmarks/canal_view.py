@@ -22,8 +22,8 @@ sys.path.insert(0, str(ROOT))
 
 from solvers.canal_view.board import Board
 from solvers.canal_view.brute import brute
+from solvers.canal_view.codec import decode
 from solvers.canal_view.ladder import solve
-from solvers.canal_view.puzzlink import decode
 from solvers.canal_view.stages import STAGES
 
 

@@ -16,9 +16,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from solvers.canal_view.bank import BANK_PARAMS
+from solvers.canal_view.bank import board_difficulty, effort
 from solvers.canal_view.board import Answer, Board
-from solvers.canal_view.hints import difficulty, effort, trace
+from solvers.canal_view.hints import trace
+from solvers.canal_view.stages import BANK_PARAMS
 
 
 def main() -> None:
@@ -41,7 +42,8 @@ def main() -> None:
     print("boards with a probe step:", sum(1 for e in effs.values() if e["probes"]),
           "with a search step:", sum(1 for e in effs.values() if e["searches"]))
     for size in BANK_PARAMS["sizes"]:
-        got = Counter(difficulty(e, spec) for i, e in effs.items() if i.startswith(size + "-"))
+        got = Counter(board_difficulty(e, spec) for i, e in effs.items()
+                      if i.startswith(size + "-"))
         print(f"difficulty {size}:", {lv: got[lv] for lv in spec["levels"]})
     size = {i: len(json.dumps(t, ensure_ascii=False, separators=(",", ":")).encode())
             for i, t in traces.items()}

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from solvers.canal_view import PUZZLE, RULES, RUNGS, decode, encode, solve, violations
+from solvers.canal_view import PUZZLE
 from solvers.canal_view.board import (
     BROKEN,
     DRY_CONNECTED,
@@ -19,10 +19,12 @@ from solvers.canal_view.board import (
     Board,
 )
 from solvers.canal_view.brute import brute
+from solvers.canal_view.codec import decode, encode
+from solvers.canal_view.exact import A001168, A066158, count_grown, count_subsets, polyominoes
 from solvers.canal_view.generate import full_board, generate, random_canal, reduce_board, with_clues
-from solvers.canal_view.ladder import Contradiction, make_ctx, propagate, start_state
-from solvers.canal_view.ledger import A001168, A066158, count_grown, count_subsets, polyominoes
-from solvers.canal_view.stats import IdentityError, sightlines
+from solvers.canal_view.ladder import RUNGS, Contradiction, make_ctx, propagate, solve, start_state
+from solvers.canal_view.rules import RULES, violations
+from solvers.canal_view.studies import IdentityError, sightlines
 from solvers.common import PuzzleError
 
 SAMPLE = "https://puzz.link/p?canal/6/6/3i3h2z4h5i2"
@@ -239,7 +241,7 @@ def _arm_oracle(ctx, F: int, D: int) -> tuple[int, int]:
                 if sum(comp) != v:
                     continue
                 f = d = 0
-                for ray, a in zip(rays, comp):
+                for ray, a in zip(rays, comp, strict=True):
                     for i in range(a):
                         f |= ray[i]
                     if a < len(ray):
@@ -286,8 +288,8 @@ def test_levels_report_fixed_cells() -> None:
 
 
 def test_generator_is_deterministic_and_locally_minimal() -> None:
-    b1, a1 = generate(random.Random(9), 6, 6)
-    b2, a2 = generate(random.Random(9), 6, 6)
+    b1, a1 = generate(6, 6, random.Random(9))
+    b2, a2 = generate(6, 6, random.Random(9))
     assert b1 == b2 and a1 == a2
     res = solve(b1)
     assert [s.mask for s in res.solutions] == [a1.mask]
@@ -335,8 +337,8 @@ def test_small_grid_canals_two_ways() -> None:
 # ---------------------------------------------------------------- stages --------------
 def test_stages_are_deterministic_on_small_params() -> None:
     from solvers.canal_view.bank import run_bank
-    from solvers.canal_view.ledger import LedgerError, run_ledger
-    from solvers.canal_view.stats import run_stats
+    from solvers.canal_view.exact import LedgerError, run_ledger
+    from solvers.canal_view.studies import run_stats
 
     calls: list[tuple[int, int, str]] = []
 
@@ -355,7 +357,7 @@ def test_stages_are_deterministic_on_small_params() -> None:
         for step in e["trace"]:
             assert step["rung"] in PUZZLE.rung_names["en"]
             assert len(step["cells"]) == len(step["states"])
-            for (r, c), st in zip(step["cells"], step["states"]):
+            for (r, c), st in zip(step["cells"], step["states"], strict=True):
                 assert (rows[r][c] == "#") == (st == "flooded")
     sp = {"seed": 1,
           "misread": {"boards": {"no2x2": 2, "broken": 2, "dryconnect": 2, "wholeline": 1},
@@ -380,7 +382,7 @@ def test_stages_are_deterministic_on_small_params() -> None:
     led = run_ledger({}, lp, progress)
     assert led == run_ledger({}, lp, progress)
     assert led["engines"]["standard"]["agree"] == 3
-    import solvers.canal_view.ledger as L
+    import solvers.canal_view.exact as L
     saved = L.A001168[7]
     L.A001168[7] = saved + 1
     try:
@@ -392,7 +394,7 @@ def test_stages_are_deterministic_on_small_params() -> None:
 
 def test_bank_spread_on_small_banks() -> None:
     from solvers.canal_view.bank import draw_boards
-    from solvers.canal_view.stats import SPREAD_RUNGS, bank_spread, ladder_spread, spread_seeds
+    from solvers.canal_view.studies import SPREAD_RUNGS, bank_spread, ladder_spread, spread_seeds
 
     calls: list[tuple[int, int, str]] = []
 
@@ -459,7 +461,7 @@ def test_committed_content_is_consistent() -> None:
         assert res.rung == e["grade"]
         decided: dict = {}
         for step in e["trace"]:
-            for (r, c), st in zip(step["cells"], step["states"]):
+            for (r, c), st in zip(step["cells"], step["states"], strict=True):
                 assert (r, c) not in decided
                 decided[(r, c)] = st
                 assert (e["answer"]["rows"][r][c] == "#") == (st == "flooded")

@@ -1,5 +1,5 @@
 """The committed Canal View figures against a recount written here from scratch (plain
-loops over the bank's answers, no code from ``solvers.canal_view.stats``), and every
+loops over the bank's answers, no code from ``solvers.canal_view.studies``), and every
 banked board against the SAT engine, which shares no code with the ladder."""
 
 from __future__ import annotations
@@ -91,7 +91,7 @@ def test_visibility_and_compositions_recounted() -> None:
 
 def test_dial_bank_spread_and_misreadings_are_well_formed() -> None:
     stats = _load("stats")
-    for size, d in stats["dial"].items():
+    for d in stats["dial"].values():
         assert d["rows"]["full"]["unique"] <= d["draws"]
         for k in d["keep"]:
             r = d["rows"][str(k)]

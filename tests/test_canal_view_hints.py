@@ -11,24 +11,24 @@ from pathlib import Path
 
 import pytest
 
-from solvers.canal_view import PUZZLE, RULES, violations
+from solvers.canal_view import PUZZLE
+from solvers.canal_view.bank import effort, finish_bank
 from solvers.canal_view.board import Answer, Board
 from solvers.canal_view.brute import brute
 from solvers.canal_view.generate import full_board, random_canal, with_clues
 from solvers.canal_view.hints import (
-    DIFFICULTY,
     DRY,
     FLOODED,
     MAX_CELLS,
     Contra,
-    effort,
-    finish_bank,
     make_geo,
     next_deduction,
     propagate,
     trace,
 )
 from solvers.canal_view.partial import irreparable
+from solvers.canal_view.rules import RULES, violations
+from solvers.canal_view.stages import DIFFICULTY
 
 BANK = Path(__file__).resolve().parents[1] / "content" / "canal-view" / "bank.json"
 JA = r"[\u3040-\u30ff\u4e00-\u9fff]"
@@ -50,7 +50,7 @@ def check_trace(board: Board, answer: Answer, steps: list[dict]) -> None:
         assert 1 <= len(step["cells"]) <= MAX_CELLS
         assert len(step["states"]) == len(step["cells"])
         assert step["why"], step
-        for (r, c), st in zip(step["cells"], step["states"]):
+        for (r, c), st in zip(step["cells"], step["states"], strict=True):
             assert (r, c) not in decided and board.clues[r][c] is None
             assert (rows[r][c] == "#") == (st == "flooded"), step
             decided[(r, c)] = st
@@ -118,7 +118,7 @@ def test_probe_steps_are_real_contradictions() -> None:
                 s.run(F, D)
                 assert not s.solutions
                 checked += 1
-            for (r, c), name in zip(step["cells"], step["states"]):
+            for (r, c), name in zip(step["cells"], step["states"], strict=True):
                 st[r * board.w + c] = FLOODED if name == "flooded" else DRY
     assert checked >= 20
 
@@ -159,7 +159,8 @@ def test_deductions_hold_in_every_answer_of_ambiguous_boards(seed: int) -> None:
 
 
 def test_difficulty_and_example_on_a_small_bank() -> None:
-    from solvers.canal_view.bank import BANK_PARAMS, run_bank
+    from solvers.canal_view.bank import run_bank
+    from solvers.canal_view.stages import BANK_PARAMS
 
     params = {**BANK_PARAMS, "seed": 5, "sizes": {"5x5": 3, "6x6": 2}}
     data = run_bank({}, params, lambda *a: None)
@@ -178,7 +179,7 @@ def test_difficulty_and_example_on_a_small_bank() -> None:
 def test_difficulty_and_example_on_the_committed_bank() -> None:
     """With the shipped params: every level used, easy boards present, and the example an
     8x8 board of its own (not one of the bank's)."""
-    from solvers.canal_view.bank import BANK_PARAMS
+    from solvers.canal_view.stages import BANK_PARAMS
 
     bank = _bank()
     data = {"boards": [{**e, "trace": trace(Board.from_json(e["board"]),
@@ -199,7 +200,7 @@ def test_difficulty_and_example_on_the_committed_bank() -> None:
 def check_trace_prefix(board: Board, answer: Answer, steps: list[dict]) -> None:
     rows = answer.rows()
     for step in steps:
-        for (r, c), st in zip(step["cells"], step["states"]):
+        for (r, c), st in zip(step["cells"], step["states"], strict=True):
             assert (rows[r][c] == "#") == (st == "flooded")
 
 
@@ -310,7 +311,7 @@ def test_trace_on_random_small_boards_with_hidden_and_missing_numbers() -> None:
         decided = set()
         for step in steps:
             assert step["why"] and 1 <= len(step["cells"]) <= MAX_CELLS
-            for (r, c), st in zip(step["cells"], step["states"]):
+            for (r, c), st in zip(step["cells"], step["states"], strict=True):
                 assert (r, c) not in decided and (rows[r][c] == "#") == (st == "flooded")
                 decided.add((r, c))
         assert len(decided) == h * w - len(board.clue_cells())

@@ -9,12 +9,13 @@ import statistics
 import pytest
 
 from solvers.canal_view.bank import draw_boards
-from solvers.canal_view.board import STANDARD, VARIANTS, Answer, Board, violations
+from solvers.canal_view.board import STANDARD, VARIANTS, Answer, Board
 from solvers.canal_view.brute import brute
 from solvers.canal_view.confirm import ConfirmError, confirm_board, run_confirm
 from solvers.canal_view.generate import full_board, random_canal, with_clues
+from solvers.canal_view.rules import violations
 from solvers.canal_view.sat import solve_sat
-from solvers.canal_view.stats import (
+from solvers.canal_view.studies import (
     _dial,
     _misread,
     _scatter,

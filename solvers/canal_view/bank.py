@@ -1,4 +1,5 @@
-"""The bank stage: boards from a fixed seed, with grade, URL, answer and hint trace."""
+"""The bank stage: boards from a fixed seed, with grade, URL, answer and hint trace; then
+each board's effort and difficulty, and the article's example board."""
 
 from __future__ import annotations
 
@@ -7,23 +8,18 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from solvers.common import Progress, chunk_seed, no_progress
+from solvers.effort import difficulty, fresh_board, hardest, rung_counts
+from solvers.grid import parse_size, size_key
 
 from .board import Answer, Board
+from .codec import encode
 from .generate import generate
-from .hints import DIFFICULTY, finish_bank, trace
+from .hints import HINT_RUNGS, trace
 from .ladder import solve
-from .puzzlink import encode
-
-BANK_PARAMS = {"seed": 20261129, "sizes": {"8x8": 36, "12x12": 36},
-               "difficulty": DIFFICULTY, "example_seed": 20261130, "example_steps": 6}
+from .stages import DIFFICULTY
 
 
-def parse_size(size: str) -> tuple[int, int]:
-    h, w = size.split("x")
-    return int(h), int(w)
-
-
-def make_entry(size: str, k: int, board, answer) -> dict[str, Any]:
+def make_entry(size: str, k: int, board: Board, answer: Answer) -> dict[str, Any]:
     h, w = parse_size(size)
     res = solve(board)
     return {"id": board_id(size, k), "size": size, "h": h, "w": w, "grade": res.rung,
@@ -40,7 +36,7 @@ def draw_board(seed: Any, size: str, k: int) -> tuple[Board, Answer]:
     """Board ``k`` (from 1) of one size: its own generator, seeded by (seed, board id), so
     any board can be drawn alone, on any worker."""
     h, w = parse_size(size)
-    return generate(random.Random(chunk_seed(seed, board_id(size, k))), h, w)
+    return generate(h, w, random.Random(chunk_seed(seed, board_id(size, k))))
 
 
 def draw_boards(seed: Any, size: str, count: int) -> Iterator[tuple[int, Board, Answer]]:
@@ -50,6 +46,51 @@ def draw_boards(seed: Any, size: str, count: int) -> Iterator[tuple[int, Board, 
         yield k, *draw_board(seed, size, k)
 
 
+# ---------------------------------------------------------------- difficulty ---------
+def effort(steps: list[dict[str, Any]]) -> dict[str, Any]:
+    """What a trace measured: steps per rung, the top rung, probes and searches."""
+    per = rung_counts(steps, HINT_RUNGS)
+    return {"steps": len(steps), "per_rung": per, "top": hardest(steps, HINT_RUNGS),
+            "probes": per["probe"], "searches": per["search"]}
+
+
+def board_difficulty(eff: Mapping[str, Any], spec: Mapping[str, Any]) -> str:
+    """The first level whose thresholds the effort meets: its top rung (the thresholds'
+    ``rung``) and its probes; no level below the last allows a search step."""
+    bounds = {level: {**lim, "searches": 0} for level, lim in spec["thresholds"].items()}
+    return difficulty({**eff, "rung": eff["top"]}, bounds, spec["levels"], HINT_RUNGS)
+
+
+def example(seed: Any, size: str, bank: list[dict[str, Any]], steps: int
+            ) -> dict[str, Any]:
+    """A board for the article's opening picture: the puzzle's own generator from a seed
+    of its own, never one of the bank's boards."""
+    h, w = parse_size(size)
+    rng = random.Random(f"example-{seed}-{size}")
+    taken = {encode(Board.from_json(e["board"])) for e in bank}
+    board, answer = fresh_board(lambda: generate(h, w, rng), encode, taken)
+    return {"board": board.to_json(), "answer": answer.to_json(), "url": encode(board),
+            "trace": trace(board, answer)[:steps]}
+
+
+def finish_bank(data: dict[str, Any], params: Any) -> dict[str, Any]:
+    """The bank stage's last call: each board's effort and difficulty (thresholds from
+    the params, echoed in the data), and the article's example board, drawn at the
+    size that sorts first (rows, then columns)."""
+    spec = dict(params.get("difficulty") or DIFFICULTY)
+    boards = []
+    for e in data["boards"]:
+        eff = effort(e["trace"])
+        boards.append({**e, "effort": eff, "difficulty": board_difficulty(eff, spec)})
+    out = {**data, "boards": boards, "difficulty": spec}
+    if boards:
+        out["example"] = example(params.get("example_seed", params["seed"]),
+                                 min(params["sizes"], key=size_key), boards,
+                                 params.get("example_steps", 6))
+    return out
+
+
+# ---------------------------------------------------------------- the stage ----------
 def bank_chunks(inputs: Mapping[str, Any], params: Mapping[str, Any]) -> list[dict[str, Any]]:
     """One chunk per board."""
     return [{"key": board_id(size, k), "size": size, "k": k}

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from solvers.common import SolveResult
 
-from .board import STANDARD, Answer, Board, Rules, violations
+from .board import STANDARD, Answer, Board, Rules
+from .rules import violations
 
 
 def brute(board: Board, limit: int = 2, rules: Rules = STANDARD,

@@ -1,6 +1,6 @@
 """The confirm stage: every banked board re-proved unique by engines that share no code
-with the ladder — the second engine (plain backtracking) where the board is small enough for it, and the
-SAT engine on every board (the loop and the counts: ``solvers.confirm``)."""
+with the ladder — the second engine (plain backtracking) where the board is small enough
+for it, and the SAT engine on every board (the loop and the counts: ``solvers.confirm``)."""
 
 from __future__ import annotations
 

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import random
 
-from .board import Answer, Board, seen_runs
+from solvers.grid import neighbours
+
+from .board import Answer, Board
 from .ladder import solve
+from .rules import seen_runs
 
 
 def random_canal(rng: random.Random, h: int, w: int, frac: float = 0.5) -> int:
@@ -29,13 +32,9 @@ def random_canal(rng: random.Random, h: int, w: int, frac: float = 0.5) -> int:
                         return False
         return True
 
+    nbrs = neighbours(h, w)
     while len(canal) < target:
-        frontier = set()
-        for i in canal:
-            r, c = divmod(i, w)
-            for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-                if 0 <= rr < h and 0 <= cc < w and rr * w + cc not in canal:
-                    frontier.add(rr * w + cc)
+        frontier = {j for i in canal for j in nbrs[i] if j not in canal}
         cands = sorted(i for i in frontier if ok(i))
         if not cands:
             break
@@ -74,9 +73,9 @@ def reduce_board(rng: random.Random, board: Board) -> Board:
     return with_clues(board, keep)
 
 
-def generate(rng: random.Random, h: int, w: int) -> tuple[Board, Answer]:
-    """A unique, locally minimal board and its answer (redraws a canal that is not unique
-    even with every dry cell numbered)."""
+def generate(h: int, w: int, rng: random.Random) -> tuple[Board, Answer]:
+    """A unique, locally minimal h x w board and its answer (redraws a canal that is not
+    unique even with every dry cell numbered)."""
     while True:
         mask = random_canal(rng, h, w, rng.uniform(0.45, 0.55))
         full = full_board(h, w, mask)

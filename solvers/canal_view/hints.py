@@ -1,4 +1,4 @@
-"""Hints one deduction at a time, the difficulty they measure, and the article's example.
+"""Hints one deduction at a time (the bank measures their difficulty).
 
 A small engine of its own that reasons the way a person does, one clue or one place at a
 time, and says why in a sentence:
@@ -23,7 +23,6 @@ numbers its sentence needs. All sentences come from ``TEXT``.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,7 +35,8 @@ RUNG_OF = {"sealed": "arm", "sealed0": "arm", "reach": "arm", "min": "arm", "min
            "minj": "arm", "max": "arm", "max0": "arm", "jump": "arm", "block": "block",
            "unreach": "flow", "cut": "flow", "probe": "probe", "probe0": "probe",
            "search": "search"}
-LEVELS = ("arm", "block", "flow", "probe", "search")
+# the rungs a step names, easiest first (the bank measures a trace by them)
+HINT_RUNGS = ("arm", "block", "flow", "probe", "search")
 
 # ---------------------------------------------------------------- the words ----------
 # Every sentence a hint shows. {subj} is the decided cells with their state ("Row 3,
@@ -64,8 +64,8 @@ TEXT: dict[str, dict[str, str]] = {
     "min": {
         "en": ("{subj}: the {clue} sees at most {other} in the other directions, so at least "
                "{need} {dir}"),
-        "ja": ("{subj}。{clue}はほかの向きでは最大{other}マスしか見えないので、{dirja}に少なくとも{need}マス"
-               "見えます"),
+        "ja": ("{subj}。{clue}はほかの向きでは最大{other}マスしか見えないので、"
+               "{dirja}に少なくとも{need}マス見えます"),
         "den": "The highlighted cells stop the other three directions after {other} in all.",
         "dja": "強調したマスが、ほかの三方向を合わせて{other}マスまでに抑えています。",
     },
@@ -91,13 +91,16 @@ TEXT: dict[str, dict[str, str]] = {
     "max": {
         "en": ("{subj}: the {clue} already sees {other} in the other directions, so no more "
                "{dir}"),
-        "ja": "{subj}。{clue}はほかの向きですでに{other}マス見ているので、{dirja}にはこれ以上見えません",
+        "ja": ("{subj}。{clue}はほかの向きですでに{other}マス見ているので、"
+               "{dirja}にはこれ以上見えません"),
         "den": "The {other} seen elsewhere and the {run} {dir} make {v}, so that run ends here.",
-        "dja": "ほかの向きの{other}マスと{dirja}の{run}マスで{v}になるので、{dirja}の水路はここで終わります。",
+        "dja": ("ほかの向きの{other}マスと{dirja}の{run}マスで{v}になるので、"
+                "{dirja}の水路はここで終わります。"),
     },
     "max0": {
         "en": "{subj}: the {clue} already sees {other} in the other directions, so none {dir}",
-        "ja": "{subj}。{clue}はほかの向きですでに{other}マス見ているので、{dirja}には水路が見えません",
+        "ja": ("{subj}。{clue}はほかの向きですでに{other}マス見ているので、"
+               "{dirja}には水路が見えません"),
         "den": "The {other} seen elsewhere already make {v}, so nothing may be seen {dir}.",
         "dja": "ほかの向きの{other}マスですでに{v}なので、{dirja}には見えてはいけません。",
     },
@@ -108,7 +111,8 @@ TEXT: dict[str, dict[str, str]] = {
                "しまいます（最大{room}マス）"),
         "den": ("At most {room} fit {dir}; flooded, this cell would join the run beyond it "
                 "into {nxt} or more."),
-        "dja": "{dirja}は最大{room}マスですが、ここを水路にすると先の水路とつながり{nxt}マス以上になります。",
+        "dja": ("{dirja}は最大{room}マスですが、ここを水路にすると先の水路とつながり"
+                "{nxt}マス以上になります。"),
     },
     "block": {
         "en": "{subj}: the other three cells of its 2×2 block are flooded",
@@ -208,8 +212,9 @@ def cells_ja(cells: list[tuple[int, int]]) -> str:
         return f"{rows[0]}行{_ranges(cols, '・', '・', '〜')}列"
     if len(cols) == 1:
         return f"{_ranges(rows, '・', '・', '〜')}行{cols[0]}列"
-    return "、".join(f"{r}行{_ranges([c + 1 for rr, c in cells if rr + 1 == r], '・', '・', '〜')}列"
-                    for r in rows)
+    return "、".join(
+        f"{r}行{_ranges([c + 1 for rr, c in cells if rr + 1 == r], '・', '・', '〜')}列"
+        for r in rows)
 
 
 def subject(decided: list[tuple[tuple[int, int], int]]) -> tuple[str, str]:
@@ -769,75 +774,3 @@ def trace(board: Board, answer: Answer, probe_cap: int = 400) -> list[dict[str, 
         steps.append(step)
         apply(st, ded)
     return steps
-
-
-# ---------------------------------------------------------------- difficulty ---------
-DIFFICULTY = {
-    "levels": ["easy", "medium", "hard", "expert"],
-    # a board is the first level whose limits its effort stays within (expert: the rest)
-    "thresholds": {
-        "easy": {"rung": "flow", "probes": 0},
-        "medium": {"rung": "probe", "probes": 2},
-        "hard": {"rung": "probe", "probes": 6},
-    },
-    "measure": {
-        "en": ("The hardest kind of step the hints need (arms, blocks, flow, a probe, a "
-               "search) and how many probe steps they take."),
-        "ja": ("ヒントに必要な最も難しい種類の一手（腕・ブロック・流れ・仮定・探索）と、"
-               "仮定の手の数です。"),
-    },
-}
-
-
-def effort(steps: list[dict[str, Any]]) -> dict[str, Any]:
-    """What a trace measured: steps per rung, the top rung, probes and searches."""
-    per = {r: 0 for r in LEVELS}
-    for s in steps:
-        per[s["rung"]] += 1
-    top = max((r for r in LEVELS if per[r]), key=LEVELS.index, default="arm")
-    return {"steps": len(steps), "per_rung": per, "top": top, "probes": per["probe"],
-            "searches": per["search"]}
-
-
-def difficulty(eff: dict[str, Any], spec: dict[str, Any]) -> str:
-    for level in spec["levels"][:-1]:
-        lim = spec["thresholds"][level]
-        if LEVELS.index(eff["top"]) <= LEVELS.index(lim["rung"]) \
-                and eff["probes"] <= lim["probes"] and eff["searches"] == 0:
-            return level
-    return spec["levels"][-1]
-
-
-def example(seed: Any, size: str, bank: list[dict[str, Any]], steps: int
-            ) -> dict[str, Any]:
-    """A board for the article's opening picture: the puzzle's own generator from a seed
-    of its own, never one of the bank's boards."""
-    from .generate import generate
-    from .puzzlink import encode
-
-    h, w = (int(x) for x in size.split("x"))
-    rng = random.Random(f"example-{seed}-{size}")
-    taken = {encode(Board.from_json(e["board"])) for e in bank}
-    while True:
-        board, answer = generate(rng, h, w)
-        url = encode(board)
-        if url not in taken:
-            break
-    return {"board": board.to_json(), "answer": answer.to_json(), "url": url,
-            "trace": trace(board, answer)[:steps]}
-
-
-def finish_bank(data: dict[str, Any], params: Any) -> dict[str, Any]:
-    """The bank stage's last call: each board's effort and difficulty (thresholds from
-    the params, echoed in the data), and the article's example board."""
-    spec = dict(params.get("difficulty") or DIFFICULTY)
-    boards = []
-    for e in data["boards"]:
-        eff = effort(e["trace"])
-        boards.append({**e, "effort": eff, "difficulty": difficulty(eff, spec)})
-    out = {**data, "boards": boards, "difficulty": spec}
-    sizes = sorted(params["sizes"], key=lambda s: [int(x) for x in s.split("x")])
-    if boards:
-        out["example"] = example(params.get("example_seed", params["seed"]), sizes[0],
-                                 boards, params.get("example_steps", 6))
-    return out

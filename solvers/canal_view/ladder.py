@@ -13,6 +13,7 @@ from functools import lru_cache
 from solvers.common import Cell, PuzzleError, SolveResult, node
 
 from .board import STANDARD, Answer, Board, Rules
+from .rules import violations
 
 RUNGS = ("arm", "block", "flow", "search")
 _LEVEL = {r: i for i, r in enumerate(RUNGS)}
@@ -115,7 +116,7 @@ def make_ctx(board: Board, rules: Rules = STANDARD) -> Ctx:
     geo = []
     for i, _, rays, _, _ in nums:
         g = []
-        for ray, step in zip(rays, (-w, 1, w, -1)):
+        for ray, step in zip(rays, (-w, 1, w, -1), strict=True):
             pre = [0]
             for b in ray:
                 pre.append(pre[-1] | b)
@@ -159,10 +160,7 @@ def arm_filter(doms: list[int], v: int) -> list[int]:
     s23 = _sumset(d2, d3, v)
     out = []
     for i, d in enumerate(doms):
-        if i < 2:
-            others = _sumset(doms[1 - i], s23, v)
-        else:
-            others = _sumset(doms[5 - i], s01, v)
+        others = _sumset(doms[1 - i], s23, v) if i < 2 else _sumset(doms[5 - i], s01, v)
         keep = 0
         x = d
         while x:
@@ -278,7 +276,7 @@ def _arm_compute(v: int, rays, line: int, whole: bool, F: int, D: int) -> tuple[
     doms = [arm_domain(ray, v, F, D) for ray in rays]
     doms = arm_filter(doms, v)
     nf = nd = 0
-    for ray, dom in zip(rays, doms):
+    for ray, dom in zip(rays, doms, strict=True):
         if not dom:
             raise Contradiction
         f, d = _arm_cells(ray, dom)
@@ -287,13 +285,11 @@ def _arm_compute(v: int, rays, line: int, whole: bool, F: int, D: int) -> tuple[
     return nf & ~F, nd & ~D
 
 
-def arm_rung(ctx: Ctx, F: int, D: int, todo: list[int] | None = None,
-             who: list[int] | None = None) -> tuple[int, int]:
-    """Arm (or, under the whole-line misreading, line counting) to its own fixpoint.
-    ``who``, if given, collects the numbers that decided something."""
+def arm_rung(ctx: Ctx, F: int, D: int, todo: list[int] | None = None) -> tuple[int, int]:
+    """Arm (or, under the whole-line misreading, line counting) to its own fixpoint."""
     nums = ctx.nums
     queue = list(range(len(nums))) if todo is None else list(todo)
-    if who is None and not ctx.rules.whole_line:
+    if not ctx.rules.whole_line:
         return _arm_fast(ctx, F, D, queue)
     inq = set(queue)
     by_cell = ctx.by_cell
@@ -308,8 +304,6 @@ def arm_rung(ctx: Ctx, F: int, D: int, todo: list[int] | None = None,
         if nf or nd:
             F |= nf
             D |= nd
-            if who is not None:
-                who.append(k)
             ch = nf | nd
             while ch:
                 low = ch & -ch
@@ -525,14 +519,6 @@ def flow_rung(ctx: Ctx, F: int, D: int, cuts: bool = True) -> tuple[int, int]:
 
 
 # ---------------------------------------------------------------- driver -------------
-def rung_step(ctx: Ctx, rung: str, F: int, D: int) -> tuple[int, int]:
-    if rung == "arm":
-        return arm_rung(ctx, F, D)
-    if rung == "block":
-        return block_rung(ctx, F, D)
-    return flow_rung(ctx, F, D)
-
-
 def propagate(ctx: Ctx, F: int, D: int, top: int = 2) -> tuple[int, int]:
     """Rungs 0..top to a common fixpoint (always restarting from the lowest)."""
     F, D = arm_rung(ctx, F, D)
@@ -611,7 +597,7 @@ def _count_compositions(ctx: Ctx, k: int, F: int, D: int) -> int:
 
 def _apply_comp(ctx: Ctx, k: int, comp: tuple[int, ...], F: int, D: int) -> tuple[int, int]:
     rays = ctx.nums[k][2]
-    for ray, a in zip(rays, comp):
+    for ray, a in zip(rays, comp, strict=True):
         for i in range(a):
             F |= ray[i]
         if a < len(ray):
@@ -675,7 +661,7 @@ class _Search:
                 if self.weights is not None and ctx.extra["failed"] >= 0:
                     self.weights[ctx.extra["failed"]] += 1
                 continue
-            if F | D == ctx.full:
+            if F | D == ctx.full:  # noqa: SIM300  F, D are the state masks, not constants
                 if _final_ok(ctx, F):
                     self.solutions.append(F)
                 continue
@@ -893,7 +879,7 @@ def _grow(ctx: Ctx, x: int) -> int:
 
 
 def _final_ok(ctx: Ctx, F: int) -> bool:
-    from .board import violations  # the rule check itself, on a complete grid
+    """The rule check itself, on a complete grid."""
     return not violations(ctx.board, Answer(ctx.h, ctx.w, F), ctx.rules)
 
 
@@ -923,7 +909,7 @@ def solve(board: Board, level: str | None = None, limit: int = 2,
     try:
         for t in range(min(top, 2) + 1):
             F, D = propagate(ctx, F, D, t)
-            if F | D == ctx.full:
+            if F | D == ctx.full:  # noqa: SIM300  F, D are the state masks, not constants
                 if _final_ok(ctx, F):
                     return SolveResult([Answer(ctx.h, ctx.w, F)], 0, RUNGS[t],
                                        _cells(ctx, (F | D) & ~D0))
@@ -940,98 +926,3 @@ def solve(board: Board, level: str | None = None, limit: int = 2,
     sols = [Answer(ctx.h, ctx.w, m) for m in sorted(s.solutions)]
     return SolveResult(sols, s.nodes, "search" if sols else None,
                        _cells(ctx, ctx.full & ~D0), {"capped": s.capped})
-
-
-# ---------------------------------------------------------------- trace --------------
-_WHY = {
-    "arm": (
-        ("Of the ways to split each number into four arm lengths, only some still fit the "
-         "marks, and every surviving split agrees on these cells."),
-        ("数字を上下左右の腕の長さに分ける方法のうち、今の印と矛盾しないものだけを残すと、"
-         "どの分け方でもこれらのマスの状態が一致します。")),
-    "block": (
-        ("Each of these cells would complete a 2×2 block whose other three cells are "
-         "already flooded, so it stays dry."),
-        "ほかの三マスがすでに水路になっている2×2の残り一マスなので、ここは水路にできません。"),
-    "flow": (
-        ("The canal must stay in one piece: cells it can no longer reach are dry, and "
-         "cells it cannot do without are flooded."),
-        ("水路は一つにつながる必要があります。届かないマスは水路でなく、"
-         "通らないと切れてしまうマスは水路です。")),
-    "search": (
-        ("No rung makes progress here; trying the choices in turn leaves only this "
-         "completion."),
-        "ここから先は理詰めの段では進めず、候補を順に試すとこの埋め方だけが残ります。"),
-}
-
-
-def _plural(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
-
-
-def _why(ctx: Ctx, rung: str, new_f: int, new_d: int,
-         who: list[int]) -> tuple[str, str]:
-    """One sentence per language on why a step holds, naming the numbers involved."""
-    en, ja = _WHY[rung]
-    nf, nd = new_f.bit_count(), new_d.bit_count()
-    en_parts = [p for n, p in ((nf, _plural(nf, "cell is flooded", "cells are flooded")),
-                               (nd, _plural(nd, "cell is dry", "cells are dry"))) if n]
-    ja_parts = [p for n, p in ((nf, f"{nf}マスが水路"), (nd, f"{nd}マスが水路でない")) if n]
-    if rung == "arm" and who:
-        ks = list(dict.fromkeys(who))
-        named = [divmod(ctx.nums[k][0], ctx.w) + (ctx.nums[k][1],) for k in ks]
-        head = named[:3]
-        items = [f"the {v} at row {r + 1}, column {c + 1}" for r, c, v in head]
-        en_list = items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-        ja_list = "、".join(f"{r + 1}行{c + 1}列の{v}" for r, c, v in head)
-        more_en = f" (and {_plural(len(named) - 3, 'other', 'others')})" if len(named) > 3 \
-            else ""
-        more_ja = f"（ほか{len(named) - 3}個）" if len(named) > 3 else ""
-        en = (f"Split {en_list}{more_en} into four arm lengths: of the splits that still fit "
-              f"the marks, every one agrees that {' and '.join(en_parts)}.")
-        ja = (f"{ja_list}{more_ja}を上下左右の腕の長さに分けると、今の印と矛盾しない分け方は"
-              f"どれも、{'、'.join(ja_parts)}という点で一致します。")
-    elif rung == "flow":
-        bits_en = []
-        if nd:
-            bits_en.append(f"{_plural(nd, 'cell', 'cells')} it can no longer reach "
-                           f"{'stays' if nd == 1 else 'stay'} dry")
-        if nf:
-            bits_en.append(f"{_plural(nf, 'cell', 'cells')} it cannot do without "
-                           f"{'is' if nf == 1 else 'are'} flooded")
-        en = f"The canal must stay in one piece: {', and '.join(bits_en)}."
-        if nd and nf:
-            ja_tail = f"届かない{nd}マスは水路でなく、通らないと切れてしまう{nf}マスは水路です。"
-        elif nd:
-            ja_tail = f"届かない{nd}マスは水路ではありません。"
-        else:
-            ja_tail = f"通らないと切れてしまう{nf}マスは水路です。"
-        ja = "水路は一つにつながる必要があります。" + ja_tail
-    return en, ja
-
-
-def trace(board: Board, answer: Answer) -> list[dict]:
-    """Deduction steps from the untouched board; each the lowest rung making progress."""
-    ctx = _ctx_cached(board, STANDARD)
-    F, D = start_state(ctx)
-    steps = []
-    while F | D != ctx.full:
-        who: list[int] = []
-        for rung in ("arm", "block", "flow"):
-            if rung == "arm":
-                F2, D2 = arm_rung(ctx, F, D, who=who)
-            else:
-                F2, D2 = rung_step(ctx, rung, F, D)
-            if (F2, D2) != (F, D):
-                break
-        else:
-            rung = "search"
-            F2 = answer.mask
-            D2 = ctx.full & ~answer.mask
-        cells = _cells(ctx, (F2 | D2) & ~(F | D))
-        states = ["flooded" if F2 >> (r * ctx.w + c) & 1 else "dry" for r, c in cells]
-        en, ja = _why(ctx, rung, F2 & ~F, D2 & ~D, who)
-        steps.append({"rung": rung, "cells": [list(c) for c in cells], "states": states,
-                      "en": en, "ja": ja})
-        F, D = F2, D2
-    return steps

@@ -16,8 +16,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from solvers.common import Violation
+from solvers.grid import connect_violations, neighbours
 
-from .board import DIRS, RULES, Answer, Board, violations
+from .board import DIRS, Answer, Board
+from .rules import RULES, violations
 
 UNDECIDED, FLOODED, DRY = 0, 1, 2
 
@@ -66,6 +68,7 @@ def irreparable(board: Board, states: Sequence[int]) -> list[Violation]:
             out.append(RULES.make("canal.short", [(r, c), *ends], row=r + 1, col=c + 1,
                                   clue=v, most=hi))
     # parts of the not-dry cells, in order of their first cell; those holding flooded cells
+    nbrs = neighbours(h, w)
     part = [-1] * (h * w)
     wet: list[list[tuple[int, int]]] = []
     for s in range(h * w):
@@ -78,17 +81,11 @@ def irreparable(board: Board, states: Sequence[int]) -> list[Violation]:
             i = stack.pop()
             if st[i] == FLOODED:
                 fl.append(divmod(i, w))
-            y, x = divmod(i, w)
-            for dy, dx in DIRS:
-                yy, xx = y + dy, x + dx
-                j = yy * w + xx
-                if 0 <= yy < h and 0 <= xx < w and part[j] < 0 and st[j] != DRY:
+            for j in nbrs[i]:
+                if part[j] < 0 and st[j] != DRY:
                     part[j] = s
                     stack.append(j)
         if fl:
             wet.append(sorted(fl))
-    if len(wet) > 1:
-        best = max(range(len(wet)), key=lambda i: (len(wet[i]), -i))
-        cells = [x for i, g in enumerate(wet) if i != best for x in g]
-        out.append(RULES.make("canal.walled", cells, pieces=len(wet)))
+    out += connect_violations(RULES, "canal.walled", wet)
     return RULES.sort(out)

@@ -8,27 +8,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from solvers.common import Progress, no_progress
+from solvers.grid import groups, parse_size, size_key
 
-from .bank import BANK_PARAMS, draw_boards
-from .board import VARIANTS, Answer, Board, groups, seen_runs, violations
+from .bank import draw_boards
+from .board import DIRS, VARIANTS, Answer, Board
 from .generate import full_board, random_canal, with_clues
 from .ladder import RUNGS, make_ctx, propagate, solve, start_state
-
-STATS_PARAMS = {
-    "seed": 7,
-    "misread": {"boards": {"no2x2": 24, "broken": 24, "dryconnect": 24, "wholeline": 12},
-                "cap": 2000, "node_cap": 40000},
-    "dial": {"8x8": {"draws": 108, "keep": [26, 22, 18, 15, 12, 10]},
-             "12x12": {"draws": 108, "keep": [60, 45, 35, 22]}},
-    "trapdoor": {"size": "8x8", "draws": 200},
-    "scatter": {"size": "8x8", "draws": 800, "clues": 11, "small_max": 6,
-                "node_cap": 3000},
-    # other banks drawn exactly as the shipped one, from seeds derived from "seed"
-    "bank_spread": {"sizes": {"8x8": {"boards": 36, "seeds": 8},
-                              "12x12": {"boards": 36, "seeds": 8}}},
-}
-
-DIRS = ((-1, 0), (0, 1), (1, 0), (0, -1))
+from .rules import seen_runs, violations
+from .stages import BANK_PARAMS
 
 
 class IdentityError(AssertionError):
@@ -153,9 +140,8 @@ def composition_counts(board: Board) -> list[tuple[int, int]]:
 
 def lakes_loops(board: Board, ans: Answer) -> tuple[int, int]:
     h, w = board.h, board.w
-    dry = ((1 << (h * w)) - 1) & ~ans.mask
     lakes = 0
-    for g in groups(h, w, dry):
+    for g in groups(x for x in board.cells() if not ans.flooded(*x)):
         if not any(r in (0, h - 1) or c in (0, w - 1) for r, c in g):
             lakes += 1
     v = ans.mask.bit_count()
@@ -165,7 +151,7 @@ def lakes_loops(board: Board, ans: Answer) -> tuple[int, int]:
             if ans.flooded(r, c):
                 e += c + 1 < w and ans.flooded(r, c + 1)
                 e += r + 1 < h and ans.flooded(r + 1, c)
-    comps = len(groups(h, w, ans.mask))
+    comps = len(groups(x for x in board.cells() if ans.flooded(*x)))
     return lakes, e - v + comps
 
 
@@ -194,7 +180,7 @@ def ladder_reach(board: Board) -> dict[str, int]:
 
 # ---------------------------------------------------------------- the stage -----------
 def _sizes(boards: list[Mapping[str, Any]]) -> tuple[list[str], dict[str, list[Any]]]:
-    sizes = sorted({b["size"] for b in boards}, key=lambda s: int(s.split("x")[0]))
+    sizes = sorted({b["size"] for b in boards}, key=size_key)
     return sizes, {s: [b for b in boards if b["size"] == s] for s in sizes}
 
 
@@ -408,7 +394,7 @@ def _misread_one(entries: list[Any], rules: Any, boards: int, p: Mapping[str, An
     # a capped count is a lower bound, so the median of the counts found is a lower
     # bound of the true median; exact unless a board at or below it was capped
     med = statistics.median_low(counts)
-    low_capped = any(f for c, f in zip(counts, flags) if c <= med)
+    low_capped = any(f for c, f in zip(counts, flags, strict=True) if c <= med)
     return {"boards": len(chosen), "legal": legal, "median": med,
             "median_capped": low_capped, "unique": unique, "none": none, "capped": capped}
 
@@ -429,7 +415,7 @@ def _dial(params, progress=no_progress) -> dict[str, Any]:
 def _dial_one(params: Mapping[str, Any], s: str) -> dict[str, Any]:
     """Clues kept from fully numbered random boards of one size: how many stay unique."""
     p = params["dial"][s]
-    h, w = (int(x) for x in s.split("x"))
+    h, w = parse_size(s)
     rng = random.Random(f"{params['seed']}-dial-{s}")
     rows = {"full": 0, **{str(k): 0 for k in p["keep"]}}
     for _i in range(p["draws"]):
@@ -458,7 +444,7 @@ def _unseen(board: Board, ans: Answer) -> int:
 
 def _trapdoor(params, progress=no_progress) -> dict[str, Any]:
     p = params["trapdoor"]
-    h, w = (int(x) for x in p["size"].split("x"))
+    h, w = parse_size(p["size"])
     rng = random.Random(f"{params['seed']}-trapdoor")
     second = moving_unseen = 0
     for i in range(p["draws"]):
@@ -482,7 +468,7 @@ def _trapdoor(params, progress=no_progress) -> dict[str, Any]:
 
 def _scatter(params, by_size, progress=no_progress) -> dict[str, Any]:
     p = params["scatter"]
-    h, w = (int(x) for x in p["size"].split("x"))
+    h, w = parse_size(p["size"])
     rng = random.Random(f"{params['seed']}-scatter")
     out: dict[str, Any] = {"size": p["size"], "clues": p["clues"]}
     total = {"draws": 0, "unique": 0, "none": 0}

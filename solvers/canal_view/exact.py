@@ -8,16 +8,12 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from solvers.common import Progress, no_progress
+from solvers.grid import neighbours, parse_size
 
 from .board import NO_2X2, STANDARD
 from .brute import brute
 from .generate import generate
 from .ladder import solve
-
-LEDGER_PARAMS = {"poly_n": [7, 8, 9, 10], "grids": ["3x3", "3x4", "4x4", "4x5"],
-                 # past the spec: larger polyominoes and grids
-                 "poly_beyond": [11, 12], "grids_beyond": ["4x6", "5x5"],
-                 "engines": {"size": "6x6", "boards": 30, "seed": 66, "cap": 100000}}
 
 # OEIS, used only to refuse output that disagrees with them.
 A001168 = {1: 1, 2: 2, 3: 6, 4: 19, 5: 63, 6: 216, 7: 760, 8: 2725, 9: 9910, 10: 36446,
@@ -45,7 +41,7 @@ def free_key(cells: Iterable[tuple[int, int]]) -> list[int]:
                    (ny, nx)):
         mu = min(us)
         mv = min(vs)
-        key = sorted((u - mu) * 64 + v - mv for u, v in zip(us, vs))
+        key = sorted((u - mu) * 64 + v - mv for u, v in zip(us, vs, strict=True))
         if best is None or key < best:
             best = key
     return best
@@ -144,11 +140,7 @@ def count_subsets(h: int, w: int, chunk_bits: int = 22) -> tuple[int, int]:
 def count_grown(h: int, w: int) -> tuple[int, int]:
     """The same two counts by growing each connected set outwards from its first cell."""
     n = h * w
-    nbrs = []
-    for i in range(n):
-        r, c = divmod(i, w)
-        nbrs.append([rr * w + cc for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
-                     if 0 <= rr < h and 0 <= cc < w])
+    nbrs = neighbours(h, w)     # any order: each connected set is grown exactly once
     total = free = 0
 
     def has_block(s: int, i: int) -> bool:
@@ -200,16 +192,16 @@ def ledger_map(chunk: Mapping[str, Any], inputs: Mapping[str, Any], params: Mapp
         return {str(n): poly[n] for n in ns + beyond}
     if key.startswith("grid/"):
         g = chunk["grid"]
-        h, w = (int(x) for x in g.split("x"))
+        h, w = parse_size(g)
         a = count_subsets(h, w)
         b = count_grown(h, w)
         if a != b:
             raise LedgerError(f"{g}: subset count {a} disagrees with growth count {b}")
         return {"connected": a[0], "canal": a[1], "share": round(a[1] / a[0], 4)}
     e = params["engines"]
-    h, w = (int(x) for x in e["size"].split("x"))
+    h, w = parse_size(e["size"])
     rng = random.Random(e["seed"])
-    boards = [generate(rng, h, w)[0] for _ in range(e["boards"])]
+    boards = [generate(h, w, rng)[0] for _ in range(e["boards"])]
     rules = {"standard": STANDARD, "no2x2": NO_2X2}[chunk["rules"]]
     agree = disagree = nodes = answers = 0
     for b in boards:

@@ -1,0 +1,40 @@
+"""puzz.link URLs for Canal View (pid ``canal``, Number16 body, width first)."""
+
+from __future__ import annotations
+
+from solvers.puzzlink import decode_number16, encode_cells, join_url, split_url
+
+from .board import Board
+
+PID = "canal"
+_HEX = "0123456789abcdef"
+
+
+def decode(url: str) -> Board:
+    """A puzz.link / pzv.jp / pzprxs URL (or its bare ``canal/W/H/body``) to a Board."""
+    w, h, body = split_url(url, PID)
+    vals, _ = decode_number16(body, h * w, 0, "Canal View")
+    return Board(h, w, tuple(tuple(vals[r * w:(r + 1) * w]) for r in range(h)))
+
+
+def _value(v: int | str) -> str:
+    if v == "?":
+        return "."
+    if v < 16:
+        return _HEX[v]
+    if v < 256:
+        return f"-{v:02x}"
+    if v < 4096:
+        return f"+{v:03x}"
+    if v < 8192:
+        return f"={v - 4096:03x}"
+    if v < 12240:
+        return f"@{v - 8192:03x}"
+    if v < 77776:
+        return f"*{v - 12240:04x}"
+    return f"${v - 77776:05x}"
+
+
+def encode(board: Board) -> str:
+    """The URL pzprjs writes for this board (Number16 body)."""
+    return join_url(PID, board.w, board.h, encode_cells(board.clues, "g", 20, _value))
