@@ -325,6 +325,12 @@ ROLES: dict[str, tuple[str, ...]] = {
     "presentation": ("RUNG_NAMES", "PLAY", "draw_board"),  # how it looks and reads
     "stages": ("STAGES",),                           # the stage list and its parameters
 }
+# Roles that shape only how a puzzle looks and is edited on the site, never what a stage
+# computes, and the shared module they draw with: left out of the code hash, so that a
+# change to a drawing or to the editor re-renders pages without re-running the studies.
+# tests/test_shape.py proves that no other module of a package imports them.
+VIEW_ROLES = ("presentation", "construct")
+VIEW_SHARED = ("svg.py",)
 EAGER_ROLES = ("board", "codec", "rules", "partial", "ladder", "brute", "presentation",
                "stages")
 
@@ -412,12 +418,15 @@ class Puzzle:
         return self.rung_names.get(lang, {}).get(rung, rung)
 
     def code_hash(self) -> str:
-        """Hash of the puzzle package's source plus the shared modules beside it."""
+        """Hash of the code a stage can run: the puzzle package's source plus the shared
+        modules beside it, less the view-only files (``VIEW_ROLES``, ``VIEW_SHARED``)."""
         import hashlib
 
         h = hashlib.sha256()
-        shared = sorted(p for p in Path(__file__).parent.glob("*.py") if p.name != "registry.py")
-        files = sorted(self.package_dir.rglob("*.py")) + shared
+        shared = sorted(p for p in Path(__file__).parent.glob("*.py")
+                        if p.name not in ("registry.py", *VIEW_SHARED))
+        files = sorted(p for p in self.package_dir.rglob("*.py")
+                       if p.stem not in VIEW_ROLES) + shared
         for f in files:
             h.update(f.name.encode())
             h.update(f.read_bytes())

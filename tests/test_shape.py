@@ -3,15 +3,18 @@ role table (``solvers.common.ROLES``) asks of it, and a Puzzle with every field 
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import importlib
 import inspect
 import random
+from pathlib import Path
 
 import pytest
 
+import solvers
 from solvers import registry
-from solvers.common import ROLES, Puzzle
+from solvers.common import ROLES, VIEW_ROLES, VIEW_SHARED, Puzzle
 
 SLUGS = registry.slugs()
 
@@ -62,3 +65,35 @@ def test_second_engine_shares_no_code_with_the_ladder() -> None:
         for other in ("ladder", "hints", "search", "residual", "fit"):
             assert f".{other} import" not in text and f"{package}.{other}" not in text, \
                 f"{slug}: brute.py imports {other}"
+
+
+def _imports(path: Path) -> set[str]:
+    """The modules ``path`` imports, relative imports resolved against its package."""
+    package = f"solvers.{path.parent.name}"
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = f"{package}." * (node.level == 1) + (node.module or "")
+            out.add(base.rstrip("."))
+            out.update(f"{base.rstrip('.')}.{a.name}" for a in node.names)
+    return out
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_view_files_are_outside_what_stages_run(slug: str) -> None:
+    """The code hash leaves out the view-only roles and shared modules, which is sound only
+    while nothing a stage can run imports them: only the package's ``__init__`` (which
+    builds the Puzzle) and the view files themselves may."""
+    package = registry.PACKAGES[slug]
+    view = {f"{package}.{r}" for r in VIEW_ROLES} | {
+        f"solvers.{name.removesuffix('.py')}" for name in VIEW_SHARED}
+    shared = [p for p in Path(solvers.__file__).parent.glob("*.py")
+              if p.name not in VIEW_SHARED]
+    for path in [*registry.get(slug).package_dir.glob("*.py"), *shared]:
+        if path.stem in VIEW_ROLES or path.name == "__init__.py":
+            continue
+        bad = _imports(path) & view
+        assert not bad, f"{path} imports view-only {sorted(bad)}: its changes would not " \
+                        "re-run the stages"

@@ -1,7 +1,7 @@
 // Canal View: the rule checker and the drawing hooks for the play framework ("cells").
 // Board JSON {h, w, clues}; answer JSON {rows}: "#" flooded, "." dry.
 // Player states (PlaySpec.input): 0 undecided, 1 flooded, 2 marked dry. Clue cells are
-// fixed dry. Rule ids and params match solvers/canal_view/board.py violations().
+// fixed dry. Rule ids and params match solvers/canal_view/rules.py violations().
 import { DIRS, cellCmp, connectViolation, hashRowsToStates, statesToHashRows } from "./grid.js";
 
 export function violations(board, answer) {
