@@ -18,15 +18,16 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from solvers.sashigane.board import Board
+from solvers.sashigane.brute import brute
 from solvers.sashigane.ladder import solve
-from solvers.sashigane.scanner import brute
 
 
 def bank_boards() -> list[dict]:
     p = ROOT / "content" / "sashigane" / "bank.json"
     if p.exists():
         return json.loads(p.read_text())["data"]["boards"]
-    from solvers.sashigane.stages import BANK_PARAMS, bank
+    from solvers.sashigane.bank import bank
+    from solvers.sashigane.stages import BANK_PARAMS
     return bank({}, {**BANK_PARAMS, "sizes": {"12x12": 32}})["boards"]
 
 
@@ -61,13 +62,16 @@ def main() -> None:
     print(f"surveys ({pairs:,} printed boards, tilings enumerated): "
           f"{time.perf_counter() - t:.1f} s")
 
-    from solvers.sashigane.ledger import LEDGER_PARAMS, ledger
+    from solvers.sashigane.exact import ledger
+    from solvers.sashigane.stages import LEDGER_PARAMS
     t = time.perf_counter()
     ledger({}, LEDGER_PARAMS)
     print(f"ledger (scanner, transposes, transfer to 7x7): {time.perf_counter() - t:.1f} s")
 
     if "--all" in sys.argv:
-        from solvers.sashigane.stages import BANK_PARAMS, STATS_PARAMS, bank, stats
+        from solvers.sashigane.bank import bank
+        from solvers.sashigane.stages import BANK_PARAMS, STATS_PARAMS
+        from solvers.sashigane.studies import stats
         c0, t0 = time.process_time(), time.perf_counter()
         b = bank({}, BANK_PARAMS)
         t1 = time.perf_counter()

@@ -10,13 +10,13 @@ import pytest
 from solvers.common import PuzzleError
 from solvers.sashigane import PUZZLE, RULES, RUNGS
 from solvers.sashigane.board import Answer, Board, l_shape
+from solvers.sashigane.brute import brute, count_tilings, scan
 from solvers.sashigane.codec import decode, encode, read_pzprv3
+from solvers.sashigane.exact import a052537
 from solvers.sashigane.fit import SEED, fit
 from solvers.sashigane.generate import arrow_choice, print_board, random_tiling
 from solvers.sashigane.ladder import LEVEL, Problem, owners, propagate, size_budget, solve
-from solvers.sashigane.ledger import a052537
 from solvers.sashigane.rules import violations
-from solvers.sashigane.scanner import brute, count_tilings, scan
 from solvers.sashigane.survey import shape_counts, survey, tilings
 from solvers.sashigane.transfer import count
 
@@ -372,6 +372,6 @@ def test_trace_lists_every_line_once_and_truly():
         assert len(listed) == len(set(listed)) == 6 * 6 + 5 * 7
         vert, horz = truth.borders()
         for st in steps:
-            for (r, c, side), s in zip(st["edges"], st["states"]):
+            for (r, c, side), s in zip(st["edges"], st["states"], strict=True):
                 line = vert[r][c] if side == "r" else horz[r][c]
                 assert s == ("line" if line else "none")

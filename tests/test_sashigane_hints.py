@@ -10,23 +10,16 @@ from pathlib import Path
 
 import pytest
 
+from solvers.effort import difficulty
 from solvers.sashigane import PUZZLE
+from solvers.sashigane.bank import effort, finish_bank
 from solvers.sashigane.board import CIRCLE, Answer, Board
 from solvers.sashigane.fit import fit
-from solvers.sashigane.hints import (
-    MAX_CELLS,
-    Contradiction,
-    Engine,
-    _probe,
-    difficulty,
-    effort,
-    finish_bank,
-    trace,
-)
+from solvers.sashigane.hints import MAX_CELLS, Contradiction, Engine, _probe, trace
 from solvers.sashigane.ladder import Problem, propagate, search
-from solvers.sashigane.params import BANK_PARAMS
 from solvers.sashigane.partial import _edges, finished, irreparable
 from solvers.sashigane.rules import violations
+from solvers.sashigane.stages import BANK_PARAMS
 
 ROOT = Path(__file__).resolve().parent.parent
 BANK = json.loads((ROOT / "content" / "sashigane" / "bank.json").read_text())["data"]
@@ -64,7 +57,7 @@ def test_every_trace_reaches_the_answer_one_deduction_at_a_time(traces):
             assert st["en"] and st["ja"] and st["detail"]["en"] and st["detail"]["ja"]
             assert not JA_SPACE.search(st["ja"] + st["detail"]["ja"]), st["ja"]
             assert len(st["edges"]) == len(st["states"])
-            for (r, c, side), s in zip(st["edges"], st["states"]):
+            for (r, c, side), s in zip(st["edges"], st["states"], strict=True):
                 u = _unit(b, r, c, side)
                 assert got[u] == 0, (ident, "edge listed twice")
                 got[u] = PUZZLE.play.input["trace"][s]
@@ -110,7 +103,7 @@ def _forbidden(board: Board, cell: int, circle: int) -> bool:
     cand = fit(board)
     p = Problem.of(cand)
     g = cand.circles.index(circle)
-    alive = [i for i, (m, grp) in enumerate(zip(cand.masks, cand.group))
+    alive = [i for i, (m, grp) in enumerate(zip(cand.masks, cand.group, strict=True))
              if (grp == g) == bool(m >> cell & 1)]
     start = propagate(p, alive, 2)
     if start is None:
@@ -153,7 +146,8 @@ def test_engine_refuses_a_wrong_owner():
 
 def test_difficulty_uses_every_level_and_an_easy_board(traces):
     spec = BANK_PARAMS["difficulty"]
-    got = [difficulty(effort(traces[ident]), spec["thresholds"]) for ident, _, _ in ENTRIES]
+    got = [difficulty(effort(traces[ident]), spec["thresholds"], spec["levels"])
+           for ident, _, _ in ENTRIES]
     assert set(got) == set(spec["levels"])
     assert "easy" in got
 
@@ -182,7 +176,7 @@ def _answer_of(board: Board, states: list[int]) -> Answer:
     h, w = board.h, board.w
     vert = [[0] * (w - 1) for _ in range(h)]
     horz = [[0] * w for _ in range(h - 1)]
-    for (_, a, b), s in zip(_edges(h, w), states):
+    for (_, a, b), s in zip(_edges(h, w), states, strict=True):
         if s == 1:
             if b == a + 1:
                 vert[a // w][a % w] = 1

@@ -1,4 +1,5 @@
-"""Sashigane boards and answers: clue cells, rule variants, JSON and the L geometry.
+"""Sashigane boards and answers: clue cells, rule variants, JSON, the L geometry and the
+plain text ``build-site solve`` prints.
 
 A board is an H×W grid of clue cells. Each cell is empty, a circle (``None`` or a
 number), an arrow (``up``, ``down``, ``left``, ``right``) or pzprjs's ``?`` mark, which
@@ -282,3 +283,32 @@ def l_shape(cells: list[int], w: int) -> LShape | None:
                 varm = tuple(r * w + cc for r in range(far_r, rr, step_r))
                 return LShape(rr * w + cc, (hend, vend), (hdir, vdir), (harm, varm))
     return None
+
+
+def render_board(board: Board, answer: Answer | None = None) -> str:
+    """Plain text: clue tokens; with an answer, borders drawn with | and -."""
+    tokens = [k.token() for k in board.cells]
+    wid = max(len(t) for t in tokens)
+    w = board.w
+    if answer is None:
+        return "\n".join(" ".join(tokens[r * w + c].ljust(wid) for c in range(w)).rstrip()
+                         for r in range(board.h))
+    p = answer.pieces
+    lines = []
+    for r in range(board.h):
+        top = "+"
+        for c in range(w):
+            edge = r == 0 or p[r * w + c] != p[(r - 1) * w + c]
+            top += ("-" * wid if edge else " " * wid) + "+"
+        lines.append(top)
+        row = "|"
+        for c in range(w):
+            edge = c == w - 1 or p[r * w + c] != p[r * w + c + 1]
+            row += tokens[r * w + c].ljust(wid) + ("|" if edge else " ")
+        lines.append(row)
+    lines.append("+" + ("-" * wid + "+") * w)
+    return "\n".join(lines)
+
+
+def answer_rows(answer: Answer) -> list[list[int]]:
+    return answer.rows()

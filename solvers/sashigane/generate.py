@@ -2,7 +2,8 @@
 convention, every number printed, then numbers removed one at a time while the board
 keeps exactly one answer.
 
-Random tilings come from a randomized depth-first walk (``random_tiling``).
+Random tilings come from a randomized depth-first walk (``random_tiling``); the tiling a
+board is drawn from is its answer.
 """
 
 from __future__ import annotations
@@ -10,11 +11,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from .board import ARROW, CIRCLE, NOTHING, Board, Clue
+from .board import ARROW, CIRCLE, NOTHING, Answer, Board, Clue
 from .fit import shapes
 from .ladder import solve
-
-CONVENTIONS = ("long", "short", "coin")
 
 
 @dataclass(frozen=True)
@@ -39,11 +38,6 @@ def _piece_of(h: int, w: int, mask: int) -> Piece:
             return Piece(mask, s.corner, s.ends, s.toward,
                          (s.arms[0].bit_count(), s.arms[1].bit_count()))
     raise ValueError("not an L")
-
-
-def _grow(h: int, w: int, a: int) -> int:
-    return ((a << w) | (a >> w) | ((a << 1) & ~_col(h, w, 0)) |
-            ((a >> 1) & ~_col(h, w, w - 1))) & ~a & ((1 << (h * w)) - 1)
 
 
 def random_tiling(h: int, w: int, rng: random.Random, node_cap: int = 1000) -> list[Piece]:
@@ -134,7 +128,7 @@ def print_board(h: int, w: int, pieces: list[Piece], choice: list[int],
     """Circles on the corners (numbered with the sizes if ``numbers``), one arrow per
     piece on the chosen end; seed rules."""
     cells: list[Clue] = [NOTHING] * (h * w)
-    for p, k in zip(pieces, choice):
+    for p, k in zip(pieces, choice, strict=True):
         cells[p.corner] = Clue(CIRCLE, p.size if numbers else None)
         cells[p.ends[k]] = Clue(ARROW, p.toward[k])
     return Board(h, w, tuple(cells), "seed")
@@ -157,12 +151,25 @@ def minimize(board: Board, rng: random.Random) -> Board:
     return Board(board.h, board.w, tuple(cells), board.rules)
 
 
+def answer_of(h: int, w: int, pieces: list[Piece]) -> Answer:
+    """The answer a tiling draws (pieces numbered in reading order of their first cell)."""
+    labels = [-1] * (h * w)
+    for k, p in enumerate(pieces):
+        m = p.mask
+        while m:
+            low = m & -m
+            labels[low.bit_length() - 1] = k
+            m ^= low
+    return Answer.from_labels(h, w, labels)
+
+
 def generate(h: int, w: int, rng: random.Random, convention: str = "coin"
-             ) -> tuple[Board, list[Piece]]:
-    """A minimized seed-rules board and the tiling it was drawn from."""
+             ) -> tuple[Board, Answer]:
+    """A minimized seed-rules board and its one answer: the tiling it was drawn from
+    (removing numbers keeps the answer unique, so the tiling is that answer)."""
     while True:
         pieces = random_tiling(h, w, rng)
         choice = [arrow_choice(p, convention, rng) for p in pieces]
         full = print_board(h, w, pieces, choice)
         if unique(full):
-            return minimize(full, rng), pieces
+            return minimize(full, rng), answer_of(h, w, pieces)

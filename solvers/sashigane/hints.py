@@ -1,4 +1,4 @@
-"""The hint trace, one deduction per step, and the bank entry of a board.
+"""The hint trace, one deduction per step (the bank, ``bank.py``, grades boards by it).
 
 A small engine that reasons as a solver on paper does: each circle keeps the Ls it could
 still own (the fit rung's candidates), each cell an owner once one is forced, and a step
@@ -21,14 +21,13 @@ the lines between two decided cells that it makes known (``edges`` with ``states
 
 from __future__ import annotations
 
-import statistics
 from collections.abc import Mapping
 from typing import Any
 
+from solvers.grid import neighbours
+
 from .board import ARROW, CIRCLE, DIRS, Answer, Board
-from .codec import encode
 from .fit import fit
-from .ladder import grade
 
 MAX_CELLS = 8
 RUNG_ORDER = ("circles", "arrow", "reach", "common", "number", "probe", "search")
@@ -244,7 +243,7 @@ class Engine:
         self.numbers = cand.numbers
         G = len(self.circles)
         self.alive: list[list[int]] = [[] for _ in range(G)]
-        for m, g in zip(cand.masks, cand.group):
+        for m, g in zip(cand.masks, cand.group, strict=True):
             if g >= 0:
                 self.alive[g].append(m)
         self.first_reach = self._unions()
@@ -344,18 +343,18 @@ class Engine:
         return [g for g, ms in enumerate(self.alive) if any(m >> i & 1 for m in ms)]
 
 
-def _run(cells: list[int], start: int, w: int) -> list[int]:
+def _run(cells: list[int], start: int, h: int, w: int) -> list[int]:
     """The connected run of ``cells`` through ``start``, at most MAX_CELLS, nearest first."""
     pool = set(cells)
+    nbs = neighbours(h, w)
     out = [start]
     seen = {start}
     k = 0
     while k < len(out) and len(out) < MAX_CELLS:
         i = out[k]
         k += 1
-        r, c = divmod(i, w)
-        for j, ok in ((i - w, r > 0), (i - 1, c > 0), (i + 1, c + 1 < w), (i + w, True)):
-            if ok and j in pool and j not in seen and len(out) < MAX_CELLS:
+        for j in nbs[i]:
+            if j in pool and j not in seen and len(out) < MAX_CELLS:
                 seen.add(j)
                 out.append(j)
     return sorted(out)
@@ -446,7 +445,7 @@ def _next(eng: Engine, arms: list[tuple[int, int, list[int]]], board: Board,
     for a, circ, arm in arms:
         todo = [i for i in arm if eng.owner[i] < 0]
         if todo:
-            cells = _run(todo, todo[0], w)
+            cells = _run(todo, todo[0], eng.h, w)
             g = eng.group_of[circ]
             return ({"rung": "arrow", "why": [list(divmod(a, w)), list(divmod(circ, w))],
                      **_sentences("arrow", cells, w, circle=circ, arrow=a)}, cells, g)
@@ -454,7 +453,8 @@ def _next(eng: Engine, arms: list[tuple[int, int, list[int]]], board: Board,
     for i in range(eng.n):
         if eng.owner[i] < 0 and sole[i] >= 0:
             g = sole[i]
-            cells = _run([j for j in range(eng.n) if eng.owner[j] < 0 and sole[j] == g], i, w)
+            cells = _run([j for j in range(eng.n) if eng.owner[j] < 0 and sole[j] == g], i,
+                         eng.h, w)
             others = sorted({eng.circles[x] for x, u in enumerate(eng.first_reach)
                              if x != g and any(u >> j & 1 for j in cells)})[:3]
             circ = eng.circles[g]
@@ -474,7 +474,7 @@ def _next(eng: Engine, arms: list[tuple[int, int, list[int]]], board: Board,
         for g, x in enumerate(inter):
             if x >> i & 1:
                 cells = _run([j for j in range(eng.n) if eng.owner[j] < 0 and x >> j & 1],
-                             i, w)
+                             i, eng.h, w)
                 circ = eng.circles[g]
                 num = eng.numbers[g]
                 rung = "number" if num is not None else "common"
@@ -553,77 +553,4 @@ def _search_only(board: Board, answer: Answer, truth: Mapping[int, int], add: An
                  **_sentences("search", part, w, circle=anchor)}, part, known)
 
 
-# ---- effort and difficulty ------------------------------------------------------------
-
-def effort(steps: list[dict[str, Any]]) -> dict[str, Any]:
-    """The measured numbers a board's difficulty is read from."""
-    by = {r: 0 for r in RUNG_ORDER}
-    for s in steps:
-        by[s["rung"]] += 1
-    hardest = max((s["rung"] for s in steps), key=RUNG_ORDER.index, default="circles")
-    return {"steps": len(steps), "rungs": by, "hardest": hardest,
-            "deep": by["common"] + by["number"],
-            "width": max((s.get("options", 0) for s in steps), default=0),
-            "probes": by["probe"],
-            "searches": by["search"]}
-
-
-def difficulty(eff: Mapping[str, Any], thresholds: Mapping[str, Any]) -> str:
-    """The first level whose limits the effort stays within (``expert`` otherwise)."""
-    for level in ("easy", "medium", "hard"):
-        lim = thresholds[level]
-        if all(eff[k] <= v for k, v in lim.items()):
-            return level
-    return "expert"
-
-
-def finish_bank(data: dict[str, Any], params: Mapping[str, Any]) -> dict[str, Any]:
-    """Difficulty per board (thresholds from the bank params) and the article's example
-    board from a separate seed; called once at the end of the bank stage."""
-    import random
-
-    from .generate import generate
-    from .ladder import solve
-
-    spec = params["difficulty"]
-    counts = {lv: 0 for lv in spec["levels"]}
-    for e in data["boards"]:
-        e["effort"] = effort(e["trace"])
-        e["difficulty"] = difficulty(e["effort"], spec["thresholds"])
-        counts[e["difficulty"]] += 1
-    data["difficulty"] = {"levels": list(spec["levels"]), "thresholds": spec["thresholds"],
-                          "measure": spec["measure"], "counts": counts}
-    size = min(data["boards"], key=lambda e: e["h"] * e["w"])["size"]
-    h, w = (int(x) for x in size.split("x"))
-    rng = random.Random(params["example_seed"])
-    taken = {e["url"] for e in data["boards"]}
-    while True:
-        board, _ = generate(h, w, rng, params["convention"])
-        if encode(board) not in taken:
-            break
-    answer = solve(board, limit=1).solutions[0]
-    steps = trace(board, answer)
-    data["example"] = {"board": board.to_json(), "answer": answer.to_json(),
-                       "url": encode(board), "trace": steps[:params["example_steps"]],
-                       "steps": len(steps)}
-    return data
-
-
-def bank_entry(board: Board, answer: Answer, ident: str) -> dict[str, Any]:
-    pieces = len(answer.groups())
-    return {"id": ident, "size": f"{board.h}x{board.w}", "h": board.h, "w": board.w,
-            "grade": grade(board), "pieces": pieces, "numbers": board.numbers(),
-            "clues": sum(1 for k in board.cells if k.kind),
-            "url": encode(board), "board": board.to_json(), "answer": answer.to_json(),
-            "trace": trace(board, answer)}
-
-
-def summary(steps_per_board: list[list[dict[str, Any]]]) -> dict[str, Any]:
-    """Figures for the report: steps per board and cells per step."""
-    sizes = [len(s["cells"]) for st in steps_per_board for s in st]
-    return {"boards": len(steps_per_board),
-            "steps_median": statistics.median(len(s) for s in steps_per_board),
-            "cells_median": statistics.median(sizes), "cells_max": max(sizes)}
-
-
-__all__ = ["TEXT", "bank_entry", "difficulty", "effort", "finish_bank", "trace"]
+__all__ = ["MAX_CELLS", "RUNG_ORDER", "TEXT", "trace"]

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 
 from solvers.common import Violation
 
-from .board import ARROW, CIRCLE, DIRS, Board
+from .board import ARROW, CIRCLE, DIRS, Board, l_shape
 from .rules import RULES, piece_violations
 
 UNDECIDED, LINE, NONE = 0, 1, 2
@@ -37,14 +37,10 @@ def edge_index(h: int, w: int, r: int, c: int, side: str) -> int:
 
 def _edges(h: int, w: int) -> list[tuple[int, int, int]]:
     """(unit, cell a, cell b) for every edge, in unit order."""
-    out = []
-    for r in range(h):
-        for c in range(w - 1):
-            out.append((edge_index(h, w, r, c, "r"), r * w + c, r * w + c + 1))
-    for r in range(h - 1):
-        for c in range(w):
-            out.append((edge_index(h, w, r, c, "b"), r * w + c, (r + 1) * w + c))
-    return out
+    return ([(edge_index(h, w, r, c, "r"), r * w + c, r * w + c + 1)
+             for r in range(h) for c in range(w - 1)]
+            + [(edge_index(h, w, r, c, "b"), r * w + c, (r + 1) * w + c)
+               for r in range(h - 1) for c in range(w)])
 
 
 def _components(n: int, links: list[tuple[int, int]]) -> list[int]:
@@ -78,7 +74,7 @@ def within_l(cells: list[int], w: int) -> bool:
         return True
     for r in (min(rs), max(rs)):
         for c in (min(cs), max(cs)):
-            if all(rr == r or cc == c for rr, cc in zip(rs, cs)):
+            if all(rr == r or cc == c for rr, cc in zip(rs, cs, strict=True)):
                 return True
     return False
 
@@ -97,7 +93,6 @@ def finished(board: Board, states: Sequence[int]) -> bool:
     groups = _groups(region)
     if board.rules == "seed":
         return len(groups) == len(board.circles())
-    from .board import l_shape
     return all(l_shape(cells, w) is not None for cells in groups.values())
 
 

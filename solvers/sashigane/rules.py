@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from solvers.common import PuzzleError, Rule, RuleBook, Violation
 
-from .board import ARROW, CIRCLE, DIRS, Answer, Board, l_shape
+from .board import ARROW, CIRCLE, Answer, Board, l_shape
 
 RULES = RuleBook([
     Rule("sashigane.cover", "the cell",
@@ -148,9 +148,8 @@ def piece_violations(board: Board, cells: list[int]) -> list[Violation]:
     if shape is not None:
         if seed and not circles:
             out.append(RULES.make("sashigane.no_circle", map(rc, cells), **first))
-        for i in circles:
-            if i != shape.corner:
-                out.append(RULES.make("sashigane.corner", [rc(i)], **at(i)))
+        out.extend(RULES.make("sashigane.corner", [rc(i)], **at(i))
+                   for i in circles if i != shape.corner)
         if seed and len(arrows) > 1:
             out.append(RULES.make("sashigane.arrows", map(rc, arrows),
                                   count=len(arrows), **first))
@@ -167,14 +166,3 @@ def piece_violations(board: Board, cells: list[int]) -> list[Violation]:
             out.append(RULES.make("sashigane.size", [rc(i)], number=n, size=len(cells),
                                   **at(i)))
     return out
-
-
-def points_to(board: Board, arrow: int, corner: int) -> bool:
-    """Whether the arrow at ``arrow`` points straight at the cell ``corner``."""
-    dr, dc = DIRS[board.cells[arrow].value]
-    w = board.w
-    ar, ac = divmod(arrow, w)
-    cr, cc = divmod(corner, w)
-    if dr:
-        return ac == cc and (cr - ar) * dr > 0
-    return ar == cr and (cc - ac) * dc > 0

@@ -1,322 +1,94 @@
-"""The bank and stats stages (the ledger stage lives in ``ledger``)."""
+"""The stages, in order, and their parameters: seeds, sizes, sample sizes and caps.
+
+Light to import: each stage names its functions as strings, loaded when it first runs
+(the bank in ``bank``, the stats in ``studies``, the ledger in ``exact``, the timing in
+``timing``, the on-request survey in ``survey``). ``small`` holds each stage's quick
+parameters, merged over the real ones for a run of seconds (the executor test).
+"""
 
 from __future__ import annotations
 
-import random
-import statistics
-from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
-from solvers.common import Progress, chunk_seed, no_progress
+from solvers.common import Stage
 
-from .board import CIRCLE, Answer, Board, Clue
-from .fit import SEED, STANDARD, Rules
-from .generate import arrow_choice, generate, print_board, random_tiling
-from .hints import bank_entry, finish_bank
-from .ladder import LEVEL, RUNGS, Capped, solve
-from .ladder import rung_branches as _rung_branches
-from .params import BANK_PARAMS, STATS_PARAMS
-from .scanner import brute
-from .survey import (
-    block_tilings,
-    deal,
-    shape_counts,
-    survey,
-    survey_blocks,
-    survey_packed,
-    tilings,
+BANK_PARAMS: dict[str, Any] = {
+    "seed": 9, "sizes": {"8x8": 40, "12x12": 32}, "convention": "coin",
+    # the article's example board: the smallest bank size, from its own seed
+    "example_seed": 2026, "example_steps": 8,
+    # a board is the first level whose limits its hint trace stays within (bank.effort)
+    "difficulty": {
+        "levels": ["easy", "medium", "hard", "expert"],
+        "thresholds": {
+            "easy": {"width": 1, "deep": 4, "probes": 0, "searches": 0},
+            "medium": {"width": 2, "deep": 8, "probes": 0, "searches": 0},
+            "hard": {"width": 4, "deep": 12, "probes": 1, "searches": 0},
+        },
+        "measure": {
+            "en": "Read from the board's hints: deep is the number of steps where a circle's "
+                  "remaining Ls all pass through a cell, width the most Ls one such step asks "
+                  "you to hold in mind, probes and searches the steps that need a trial or "
+                  "the search.",
+            "ja": "ヒントの手順から数えます。深さはある丸に残るL字がどれも同じマスを通ると"
+                  "見抜く手順の数、幅はそうした手順で一度に思い浮かべるL字の最大数、仮置きと"
+                  "探索はそれが要る手順の数です。",
+        },
+    },
+}
+STATS_PARAMS: dict[str, Any] = {
+    "seed": 99,
+    "survey": ["2x6", "3x4", "3x5", "3x6", "4x4", "4x5", "4x6", "5x5", "4x7", "5x6"],
+    "spec_survey": ["2x6", "3x4", "3x5", "3x6", "4x4", "4x5"],
+    "shapes": ["3x5", "4x4", "4x5"],
+    "conventions": {"6x6": 1200, "8x8": 1200, "12x12": 400},
+    "coin_masks": 8,
+    "ladder_cap": 300000,
+    # answers counted up to `limit`, search capped at `cap` branches per board
+    "ablation": {"seed": {"limit": 100, "cap": 20000}, "standard": {"limit": 2, "cap": 2000}},
+}
+
+LEDGER_PARAMS: dict[str, Any] = {
+    # rows h -> largest n of h×n, as in the spec's table
+    "table": {"2": 14, "3": 10, "4": 8, "5": 7, "6": 6},
+    # past the spec, by the transfer matrix only
+    "beyond": ["6x7", "7x7"],
+    # products above this many cells are cross-checked by the transposed scan
+    "transpose_from": 24,
+}
+
+# Past the regenerate budget: the full-numbers survey on larger boards, run only when asked
+# (``build-site build --only sashigane --stage sashigane/survey_beyond --scheduler ...``).
+# The tilings are enumerated in blocks (the placements that cover the top ``rows`` rows),
+# classed by their corners there and dealt into ``chunks`` chunks that share no group.
+SURVEY_BEYOND_PARAMS: dict[str, Any] = {"on_request": True, "sizes": ["5x7", "6x6"],
+                                        "rows": 2, "chunks": 64}
+
+STAGES = (
+    Stage("bank", None, BANK_PARAMS, chunks="solvers.sashigane.bank:bank_chunks",
+          map="solvers.sashigane.bank:bank_map",
+          reduce="solvers.sashigane.bank:bank_reduce",
+          small={"sizes": {"6x6": 2, "8x8": 2}}),
+    Stage("stats", None, STATS_PARAMS, deps=("bank",),
+          chunks="solvers.sashigane.studies:stats_chunks",
+          map="solvers.sashigane.studies:stats_map",
+          reduce="solvers.sashigane.studies:stats_reduce",
+          small={"survey": ["2x6", "3x4", "3x5", "4x4"], "spec_survey": ["2x6", "3x4"],
+                 "shapes": ["3x4"], "conventions": {"6x6": 4, "8x8": 2}, "coin_masks": 2,
+                 "ladder_cap": 2000,
+                 "ablation": {"seed": {"limit": 10, "cap": 500},
+                              "standard": {"limit": 2, "cap": 200}}}),
+    Stage("ledger", None, LEDGER_PARAMS, chunks="solvers.sashigane.exact:ledger_chunks",
+          map="solvers.sashigane.exact:ledger_map",
+          reduce="solvers.sashigane.exact:ledger_reduce",
+          small={"table": {"2": 6, "3": 4, "4": 6}, "beyond": ["3x5"],
+                 "transpose_from": 12, "square_upto": 4}),
+    Stage("timing", "solvers.sashigane.timing:timing", {"repeats": 3}, deps=("bank",)),
 )
 
-__all__ = ["BANK_PARAMS", "STATS_PARAMS", "bank", "stats"]
-
-
-def _hw(size: str) -> tuple[int, int]:
-    a, b = size.split("x")
-    return int(a), int(b)
-
-
-def _share(a: float, b: float) -> float:
-    return a / b if b else 0.0
-
-
-def bank_chunks(inputs: Mapping[str, Any], params: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """One chunk per board, seeded by (seed, board id)."""
-    return [{"key": f"{size}-{k + 1:02d}", "size": size}
-            for size, count in params["sizes"].items() for k in range(count)]
-
-
-def bank_map(chunk: Mapping[str, Any], inputs: Mapping[str, Any], params: Mapping[str, Any],
-             progress: Progress = no_progress) -> dict[str, Any]:
-    h, w = _hw(chunk["size"])
-    rng = random.Random(chunk_seed(params["seed"], chunk["key"]))
-    board, _pieces = generate(h, w, rng, params["convention"])
-    answer = solve(board, limit=1).solutions[0]
-    check = brute(board, limit=2).solutions
-    if len(check) != 1 or check[0] != answer:
-        raise AssertionError(f"the scanner disagrees on bank board {chunk['key']}")
-    return bank_entry(board, answer, chunk["key"])
-
-
-def bank_reduce(partials: list[Any], inputs: Mapping[str, Any],
-                params: Mapping[str, Any]) -> dict[str, Any]:
-    return finish_bank({"boards": list(partials), "confirmed_by_scanner": len(partials)},
-                       params)
-
-
-def bank(inputs: Mapping[str, Any], params: Mapping[str, Any],
-         progress: Progress = no_progress) -> dict[str, Any]:
-    chunks = bank_chunks(inputs, params)
-    return bank_reduce([bank_map(c, inputs, params) for c in chunks], inputs, params)
-
-
-def _entries(bank_data: Mapping[str, Any]):
-    for e in bank_data["boards"]:
-        yield e, Board.from_json(e["board"]), Answer.from_json(e["answer"])
-
-
-def _erase(board: Board) -> Board:
-    return Board(board.h, board.w, tuple(Clue(CIRCLE, None) if k.kind == CIRCLE else k
-                                         for k in board.cells), board.rules)
-
-
-def _median(xs: list[float]) -> float | None:
-    return statistics.median(xs) if xs else None
-
-
-def stats_chunks(inputs: Mapping[str, Any], params: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """One chunk per section and size (or per ablation variant): seconds each."""
-    sizes = list(dict.fromkeys(e["size"] for e in inputs["bank"]["boards"]))
-    out = [{"key": f"survey/{s}", "section": "survey", "size": s} for s in params["survey"]]
-    out += [{"key": f"shapes/{s}", "section": "shapes", "size": s} for s in params["shapes"]]
-    out += [{"key": f"conventions/{s}", "section": "conventions", "size": s}
-            for s in params["conventions"]]
-    out.append({"key": "bank", "section": "bank"})
-    out += [{"key": f"ablation/{b}/{v}", "section": "ablation", "base": b, "variant": v}
-            for b in ("seed", "standard") for v in ABLATION_VARIANTS]
-    out += [{"key": f"ladder/{s}", "section": "ladder", "size": s} for s in sizes]
-    return out
-
-
-ABLATION_VARIANTS: dict[str, dict[str, bool]] = {
-    "none": {}, "point": {"point": False}, "end": {"end": False},
-    "corner": {"corner": False}, "number": {"number": False}}
-
-
-def stats_map(chunk: Mapping[str, Any], inputs: Mapping[str, Any], params: Mapping[str, Any],
-              progress: Progress = no_progress) -> Any:
-    section = chunk["section"]
-    entries = list(_entries(inputs["bank"]))
-    if section == "survey":
-        h, w = _hw(chunk["size"])
-        tiles = tilings(h, w)
-        return {"full": survey(h, w, True, tiles), "empty": survey(h, w, False, tiles)}
-    if section == "shapes":
-        return shape_counts(*_hw(chunk["size"]))
-    if section == "conventions":
-        return _conventions(chunk["size"], params["conventions"][chunk["size"]],
-                            params["coin_masks"],
-                            random.Random(chunk_seed(params["seed"], chunk["key"])))
-    if section == "bank":
-        return _bank_rows(entries)
-    if section == "ablation":
-        return _ablation(entries, chunk["base"], ABLATION_VARIANTS[chunk["variant"]], params)
-    if section == "ladder":
-        return _ladder(entries, chunk["size"], params["ladder_cap"])
-    raise ValueError(f"unknown stats section {section!r}")
-
-
-def _conventions(size: str, n: int, masks: int, rng: random.Random) -> dict[str, Any]:
-    """The convention study on one size: the same answers drawn three ways, circles empty."""
-    h, w = _hw(size)
-    got = {"long": 0, "short": 0, "coin": 0}
-    pieces = []
-    for _a in range(n):
-        ps = random_tiling(h, w, rng)
-        pieces.append(len(ps))
-        for c in ("long", "short"):
-            b = print_board(h, w, ps, [arrow_choice(p, c, rng) for p in ps], False)
-            got[c] += len(solve(b, limit=2).solutions) == 1
-        for _ in range(masks):
-            b = print_board(h, w, ps, [arrow_choice(p, "coin", rng) for p in ps], False)
-            got["coin"] += len(solve(b, limit=2).solutions) == 1
-    row = {"answers": n, "coin_boards": n * masks,
-           "pieces_median": statistics.median(pieces),
-           "long": got["long"], "short": got["short"], "coin": got["coin"],
-           "long_share": _share(got["long"], n),
-           "short_share": _share(got["short"], n),
-           "coin_share": _share(got["coin"], n * masks)}
-    row["long_minus_short"] = row["long_share"] - row["short_share"]
-    best = max(row["long_share"], row["short_share"])
-    row["best_over_coin"] = _share(best, row["coin_share"])
-    return row
-
-
-def _bank_rows(entries: list[Any]) -> dict[str, Any]:
-    """The bank: numbers left, boards unique without any number, per size."""
-    bank_rows: dict[str, Any] = {}
-    for size in dict.fromkeys(e["size"] for e, _, _ in entries):
-        es = [(e, b) for e, b, _ in entries if e["size"] == size]
-        nums = [b.numbers() for _, b in es]
-        zero = sum(1 for v in nums if v == 0)
-        bare = sum(1 for _, b in es if len(solve(_erase(b), limit=2).solutions) == 1)
-        grades = {r: sum(1 for e, _ in es if e["grade"] == r) for r in RUNGS}
-        bank_rows[size] = {"boards": len(es), "pieces_median": statistics.median(
-            e["pieces"] for e, _ in es), "numbers_min": min(nums), "numbers_max": max(nums),
-            "numbers_median": statistics.median(nums), "zero_numbers": zero,
-            "unique_bare": bare, "with_numbers": len(es) - zero, "grades": grades}
-    return bank_rows
-
-
-def _ablation(entries: list[Any], base_name: str, change: Mapping[str, bool],
-              params: Mapping[str, Any]) -> dict[str, Any]:
-    """One clause left out of the seed or standard rules, over the whole bank."""
-    base = {"seed": SEED, "standard": STANDARD}[base_name]
-    lim, acap = params["ablation"][base_name]["limit"], params["ablation"][base_name]["cap"]
-    rules: Rules = replace(base, **change)
-    lost = capped = branches = 0
-    answers: list[int] = []
-    for _e, b, _ in entries:
-        try:
-            res = solve(b, limit=lim, rules=rules, cap=acap)
-            n, nodes = len(res.solutions), res.nodes
-        except Capped:
-            n, nodes = lim, acap
-            capped += 1
-        branches += nodes
-        if n != 1:
-            lost += 1
-            answers.append(n)
-    return {"lost": lost, "median_answers": _median(answers),
-            "branches": branches, "capped": capped, "limit": lim, "cap": acap,
-            "lost_share": _share(lost, len(entries))}
-
-
-def _ladder(entries: list[Any], size: str, cap: int) -> dict[str, Any]:
-    """Branches per rung to prove one size's boards unique, capped per board."""
-    row: dict[str, Any] = {}
-    es = [(e, b) for e, b, _ in entries if e["size"] == size]
-    for r in RUNGS[:-1]:
-        total = capped = 0
-        for _e, b in es:
-            n, cp = _rung_branches(b, LEVEL[r], cap)
-            total += n
-            capped += cp
-        fixed = sum(len(solve(b, level=r).fixed) for _, b in es)
-        cells = sum(b.h * b.w for _, b in es)
-        row[r] = {"branches": total, "capped": capped, "lower_bound": capped > 0,
-                  "fixed": fixed, "fixed_share": _share(fixed, cells)}
-    row["boards"] = len(es)
-    return row
-
-
-def stats_reduce(partials: list[Any], inputs: Mapping[str, Any],
-                 params: Mapping[str, Any]) -> dict[str, Any]:
-    got = {c["key"]: p for c, p in zip(stats_chunks(inputs, params), partials, strict=True)}
-    sizes = list(dict.fromkeys(e["size"] for e in inputs["bank"]["boards"]))
-    out: dict[str, Any] = {"boards": len(inputs["bank"]["boards"]), "sizes": sizes}
-    full_rows = {s: got[f"survey/{s}"]["full"] for s in params["survey"]}
-    empty_rows = {s: got[f"survey/{s}"]["empty"] for s in params["survey"]}
-    spec = params["spec_survey"]
-    out["full_survey"] = {
-        "sizes": full_rows, "order": list(params["survey"]),
-        "shares": [full_rows[k]["share"] for k in params["survey"]],
-        "spec_pairs": sum(full_rows[s]["pairs"] for s in spec),
-        "spec_ambiguous": sum(full_rows[s]["ambiguous"] for s in spec),
-        "pairs": sum(r["pairs"] for r in full_rows.values()),
-        "ambiguous": sum(r["ambiguous"] for r in full_rows.values()),
-        "ambiguous_sizes": [s for s, r in full_rows.items() if r["ambiguous"]],
-        "first_ambiguous": next((s for s, r in full_rows.items() if r["ambiguous"]), None),
-    }
-    out["empty_survey"] = {
-        "sizes": empty_rows, "order": list(params["survey"]),
-        "shares": [empty_rows[k]["share"] for k in params["survey"]],
-        "hopeless": sum(r["hopeless"] for r in empty_rows.values()),
-        "tilings": sum(r["tilings"] for r in empty_rows.values()),
-        "lowest": min(empty_rows, key=lambda s: empty_rows[s]["share"]),
-    }
-    counts = {"0": 0, "1": 0, "2": 0, "3+": 0}
-    for size in params["shapes"]:
-        for k, v in got[f"shapes/{size}"].items():
-            counts[k] += v
-    circles = sum(counts.values())
-    out["shapes"] = {"sizes": params["shapes"], "circles": circles, **counts,
-                     "share_1": _share(counts["1"], circles),
-                     "share_2": _share(counts["2"], circles),
-                     "share_3": _share(counts["3+"], circles)}
-    conv = {s: got[f"conventions/{s}"] for s in params["conventions"]}
-    out["conventions"] = {
-        "sizes": conv, "masks": params["coin_masks"], "order": list(params["conventions"]),
-        **{f"{c}_shares": [conv[k][f"{c}_share"] for k in params["conventions"]]
-           for c in ("long", "short", "coin")},
-        "consistent_beats_coin": all(min(r["long_share"], r["short_share"]) > r["coin_share"]
-                                     for r in conv.values()),
-        "flips": len({r["long_share"] > r["short_share"] for r in conv.values()}) > 1,
-    }
-    bank_rows = got["bank"]
-    out["bank"] = {"sizes": bank_rows,
-                   "with_numbers": sum(r["with_numbers"] for r in bank_rows.values()),
-                   "unique_bare": sum(r["unique_bare"] for r in bank_rows.values())}
-    abl: dict[str, Any] = {b: {v: got[f"ablation/{b}/{v}"] for v in ABLATION_VARIANTS}
-                           for b in ("seed", "standard")}
-    seed_rows = abl["seed"]
-    abl["end_over_point"] = _share(seed_rows["end"]["lost"], seed_rows["point"]["lost"])
-    abl["end_over_point_branches"] = _share(seed_rows["end"]["branches"],
-                                            seed_rows["point"]["branches"])
-    abl["order"] = list(ABLATION_VARIANTS)
-    out["ablation"] = abl
-    out["ladder"] = {"sizes": {s: got[f"ladder/{s}"] for s in sizes},
-                     "cap": params["ladder_cap"], "rungs": list(RUNGS[:-1])}
-    return out
-
-
-def stats(inputs: Mapping[str, Any], params: Mapping[str, Any],
-          progress: Progress = no_progress) -> dict[str, Any]:
-    """The whole stats stage in this process (what the pipeline does chunk by chunk)."""
-    chunks = stats_chunks(inputs, params)
-    return stats_reduce([stats_map(c, inputs, params) for c in chunks], inputs, params)
-
-
-def survey_beyond_chunks(inputs: Mapping[str, Any], params: Mapping[str, Any]
-                         ) -> list[dict[str, Any]]:
-    """Per size, the blocks of tilings (by their corners in the top rows) dealt into
-    ``chunks`` chunks that share no group of the survey."""
-    out = []
-    for size in params["sizes"]:
-        bins = deal(survey_blocks(*_hw(size), params["rows"]), params["chunks"])
-        out += [{"key": f"{size}/{i}", "size": size, "classes": b} for i, b in enumerate(bins)]
-    return out
-
-
-def survey_beyond_map(chunk: Mapping[str, Any], inputs: Mapping[str, Any],
-                      params: Mapping[str, Any], progress: Progress = no_progress
-                      ) -> dict[str, Any]:
-    """The survey's counts (numbers printed, and circles empty) over one chunk's tilings."""
-    from .scanner import anchored
-
-    h, w = _hw(chunk["size"])
-    classes = survey_blocks(h, w, params["rows"])
-    options = anchored(h, w)
-    parts = [block_tilings(h, w, p, options) for key in chunk["classes"]
-             for p in classes[tuple(key)]]
-    return {"full": survey_packed(h, w, parts, True), "empty": survey_packed(h, w, parts, False)}
-
-
-def survey_beyond_reduce(partials: list[Any], inputs: Mapping[str, Any],
-                         params: Mapping[str, Any]) -> dict[str, Any]:
-    chunks = survey_beyond_chunks(inputs, params)
-    out: dict[str, Any] = {"order": list(params["sizes"]),
-                           "method": "every L tiling enumerated in blocks that share no group; "
-                                     "the sub-cube test of the stats survey in each"}
-    for kind in ("full", "empty"):
-        rows = {}
-        for size in params["sizes"]:
-            mine = [p[kind] for c, p in zip(chunks, partials, strict=True) if c["size"] == size]
-            row: dict[str, Any] = {"size": size}
-            for k in ("tilings", "pairs", "unique", "ambiguous", "hopeless", "groups"):
-                row[k] = sum(m[k] for m in mine)
-            row["largest_group"] = max(m["largest_group"] for m in mine)
-            row["share"] = row["unique"] / row["pairs"] if row["pairs"] else 0.0
-            rows[size] = row
-        out[kind] = {"sizes": rows}
-    return out
+ON_REQUEST = (
+    Stage("survey_beyond", None, SURVEY_BEYOND_PARAMS,
+          chunks="solvers.sashigane.survey:survey_beyond_chunks",
+          map="solvers.sashigane.survey:survey_beyond_map",
+          reduce="solvers.sashigane.survey:survey_beyond_reduce",
+          small={"sizes": ["3x5", "4x5"], "chunks": 5}),
+)

@@ -10,21 +10,28 @@ answers are the pairs that print it. Pairs are grouped by corners (and sizes); w
 group, the masks of tiling T that another tiling T' can also print form a sub-cube
 (at each corner: the ends T' shares with T), and a pair is unique when its mask lies in
 no other tiling's sub-cube.
+
+The stats stage (``studies.py``) runs the survey on the sizes of the article; the
+on-request ``survey_beyond`` stage (at the end of this file) runs it on larger boards,
+the tilings enumerated in blocks dealt into chunks.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
+from solvers.common import Progress, no_progress
+from solvers.grid import parse_size
+
 from .board import NOTHING, Board
+from .brute import anchored, scan
 from .fit import fit
 from .generate import Piece, _piece_of, print_board
-from .scanner import scan
 
 
 def tilings(h: int, w: int) -> list[list[Piece]]:
@@ -62,7 +69,7 @@ def survey(h: int, w: int, numbers: bool, tiles: list[list[Piece]] | None = None
                 if u == t:
                     continue
                 fix = val = 0
-                for j, (p, q) in enumerate(zip(ends, (p.ends for p in tiles[u]))):
+                for j, (p, q) in enumerate(zip(ends, (p.ends for p in tiles[u]), strict=True)):
                     a0, a1 = p[0] in q, p[1] in q
                     if not (a0 or a1):
                         break
@@ -136,8 +143,6 @@ def shape_counts(h: int, w: int, tiles: list[list[Piece]] | None = None,
 def survey_blocks(h: int, w: int, rows: int) -> dict[tuple[int, ...], list[list[int]]]:
     """The placements that first cover the top ``rows`` rows (as option indices, one per
     piece), by the corners they put in those rows."""
-    from .scanner import anchored
-
     options = anchored(h, w)
     full = (1 << (h * w)) - 1
     top = (1 << (min(rows, h) * w)) - 1
@@ -178,8 +183,6 @@ def deal(classes: dict[tuple[int, ...], list[list[int]]], chunks: int
 
 def block_tilings(h: int, w: int, prefix: list[int], options: Any = None) -> dict[str, Any]:
     """Every tiling that starts with ``prefix``: keys and arm ends, packed (uint8)."""
-    from .scanner import anchored
-
     options = options if options is not None else anchored(h, w)
     full = (1 << (h * w)) - 1
     kmax = h * w // 3
@@ -240,7 +243,7 @@ def survey_packed(h: int, w: int, blocks: list[dict[str, Any]], numbers: bool
     single = order[starts[sizes == 1]]
     unique = int(np.left_shift(1, pieces[single].astype(np.int64)).sum())
     hopeless = 0
-    for s, m in zip(starts[sizes > 1], sizes[sizes > 1]):
+    for s, m in zip(starts[sizes > 1], sizes[sizes > 1], strict=True):
         members = order[s:s + m]
         k = int(pieces[members[0]])
         span = 1 << k
@@ -269,3 +272,48 @@ def survey_packed(h: int, w: int, blocks: list[dict[str, Any]], numbers: bool
     return {"size": f"{h}x{w}", "tilings": n, "pairs": pairs, "unique": unique,
             "share": unique / pairs if pairs else 0.0, "ambiguous": pairs - unique,
             "hopeless": hopeless, "groups": len(starts), "largest_group": int(sizes.max())}
+
+
+# ---- the survey_beyond stage (on request) --------------------------------------------
+
+def survey_beyond_chunks(inputs: Mapping[str, Any], params: Mapping[str, Any]
+                         ) -> list[dict[str, Any]]:
+    """Per size, the blocks of tilings (by their corners in the top rows) dealt into
+    ``chunks`` chunks that share no group of the survey."""
+    out = []
+    for size in params["sizes"]:
+        bins = deal(survey_blocks(*parse_size(size), params["rows"]), params["chunks"])
+        out += [{"key": f"{size}/{i}", "size": size, "classes": b} for i, b in enumerate(bins)]
+    return out
+
+
+def survey_beyond_map(chunk: Mapping[str, Any], inputs: Mapping[str, Any],
+                      params: Mapping[str, Any], progress: Progress = no_progress
+                      ) -> dict[str, Any]:
+    """The survey's counts (numbers printed, and circles empty) over one chunk's tilings."""
+    h, w = parse_size(chunk["size"])
+    classes = survey_blocks(h, w, params["rows"])
+    options = anchored(h, w)
+    parts = [block_tilings(h, w, p, options) for key in chunk["classes"]
+             for p in classes[tuple(key)]]
+    return {"full": survey_packed(h, w, parts, True), "empty": survey_packed(h, w, parts, False)}
+
+
+def survey_beyond_reduce(partials: list[Any], inputs: Mapping[str, Any],
+                         params: Mapping[str, Any]) -> dict[str, Any]:
+    chunks = survey_beyond_chunks(inputs, params)
+    out: dict[str, Any] = {"order": list(params["sizes"]),
+                           "method": "every L tiling enumerated in blocks that share no group; "
+                                     "the sub-cube test of the stats survey in each"}
+    for kind in ("full", "empty"):
+        rows = {}
+        for size in params["sizes"]:
+            mine = [p[kind] for c, p in zip(chunks, partials, strict=True) if c["size"] == size]
+            row: dict[str, Any] = {"size": size}
+            for k in ("tilings", "pairs", "unique", "ambiguous", "hopeless", "groups"):
+                row[k] = sum(m[k] for m in mine)
+            row["largest_group"] = max(m["largest_group"] for m in mine)
+            row["share"] = row["unique"] / row["pairs"] if row["pairs"] else 0.0
+            rows[size] = row
+        out[kind] = {"sizes": rows}
+    return out

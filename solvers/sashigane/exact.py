@@ -15,12 +15,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from solvers.common import Progress, no_progress
+from solvers.grid import parse_size
 
-from .params import LEDGER_PARAMS
-from .scanner import count_tilings
+from .brute import count_tilings
 from .transfer import count
 
-__all__ = ["LEDGER_PARAMS", "a052537", "ledger"]
 
 def a052537(n: int) -> list[int]:
     """Coefficients 0..n of (1−x)/(1−x−2x³)."""
@@ -41,7 +40,7 @@ def ledger_chunks(inputs: Mapping[str, Any], params: Mapping[str, Any]) -> list[
 def ledger_map(chunk: Mapping[str, Any], inputs: Mapping[str, Any], params: Mapping[str, Any],
                progress: Progress = no_progress) -> Any:
     if "size" in chunk:
-        h, w = (int(x) for x in chunk["size"].split("x"))
+        h, w = parse_size(chunk["size"])
         n, most = count(h, w)
         return {"h": h, "w": w, "tilings": n, "most_pieces": most, "bound": h * w // 3}
     h = chunk["h"]

@@ -1,0 +1,80 @@
+"""How Sashigane looks and reads: the rung labels, the play page (the edges input model and
+its help texts) and the SVG board picture for pages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from solvers.common import PlaySpec
+from solvers.svg import ANSWER_FILL, Canvas
+
+from .board import ARROW, CIRCLE, MARK, Answer, Board
+
+RUNG_NAMES = {
+    "en": {"fit": "fit", "cover": "cover", "area": "area", "probe": "probe",
+           "search": "search", "circles": "touching circles", "arrow": "arrow",
+           "reach": "reach", "common": "common cells", "number": "number"},
+    "ja": {"fit": "当てはめ", "cover": "被覆", "area": "面積", "probe": "仮置き",
+           "search": "探索", "circles": "隣り合う丸", "arrow": "矢印", "reach": "届く丸",
+           "common": "共通マス", "number": "数字"},
+}
+
+PLAY = PlaySpec(
+    model="edges",
+    input={
+        "cycle": [1, 2, 0], "keys": {"l": 1, "x": 2},
+        "states": {"en": ["undecided", "line", "no line"], "ja": ["未定", "線", "線なし"]},
+        "trace": {"line": 1, "none": 2},
+    },
+    text={
+        "en": {
+            "cycle": "line → no line → undecided",
+            "keys": [("L", "line"), ("X", "no line")],
+            "rules": [
+                ["Divide the board into L shapes of width ", ["1"], "."],
+                ["Each circle sits on the corner of its piece; a number is the piece's size."],
+                [("Each arrow sits on an end of its piece and points along its arm to the "
+                 "corner.")],
+                ["Every piece holds exactly one circle and one arrow."],
+            ],
+            "readout": {"budget": "Size budget: {left} left, {least}–{most} possible"},
+        },
+        "ja": {
+            "cycle": "線 → 線なし → 未定",
+            "keys": [("L", "線"), ("X", "線なし")],
+            "rules": [
+                ["盤を幅 ", ["1"], " の L 字に分けます。"],
+                ["丸はピースの曲がり角に乗り、数字はそのピースのマス数です。"],
+                ["矢印はピースの端に乗り、腕に沿って曲がり角のほうを向きます。"],
+                ["各ピースには丸と矢印がちょうど一個ずつあります。"],
+            ],
+            "readout": {"budget": "サイズ予算: 残り {left}、可能 {least}〜{most}"},
+        },
+    },
+)
+
+_PALE = ("#eef4f7", "#f7f1e6")
+
+
+def draw_board(board_json: Any, answer_json: Any, cell: int, label: str) -> str:
+    """Circles (with their numbers), arrows and ``?`` marks; with an answer, the piece
+    borders drawn thick and every other piece tinted so the Ls read at a glance."""
+    board = Board.from_json(board_json)
+    canvas = Canvas(board.h, board.w, cell, label)
+    if answer_json is not None:
+        answer = Answer.from_json(answer_json)
+        for i, p in enumerate(answer.pieces):
+            if p >= 0:
+                canvas.fill(i // board.w, i % board.w, _PALE[p % 2] if p % 3 else ANSWER_FILL)
+        canvas.borders(answer.rows())
+    for i, k in enumerate(board.cells):
+        r, c = divmod(i, board.w)
+        if k.kind == CIRCLE:
+            canvas.circle(r, c)
+            if k.value is not None:
+                canvas.text(r, c, k.value)
+        elif k.kind == ARROW:
+            canvas.arrow(r, c, k.value)
+        elif k.kind == MARK:
+            canvas.text(r, c, "?")
+    return canvas.svg()
