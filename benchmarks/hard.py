@@ -47,7 +47,7 @@ def make_board(slug: str, size: str, k: int) -> dict[str, Any]:
     h, w = _hw(size)
     rng = random.Random(seed_of(slug, size, k))
     if slug == "sukoro":
-        from solvers.sukoro.board import encode
+        from solvers.sukoro.codec import encode
         from solvers.sukoro.generate import generate
         board, answer = generate(h, w, rng)
     elif slug == "nanro":

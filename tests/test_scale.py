@@ -33,15 +33,6 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
         "ledger": {"table": {"2": 6, "3": 4, "4": 6}, "beyond": ["3x5"],
                    "transpose_from": 12, "square_upto": 4},
     },
-    "sukoro": {
-        "bank": {"sizes": ["6x6"], "count": 2},
-        "stats": {"lemma": {"size": "4x4", "answers": 3}, "sampling": {"6x6": [3, 6]},
-                  "random_samples": 3, "true_samples": 2, "ladder_cap": 2000,
-                  "delete_limit": 3, "moves_per_clue": 1},
-        "ledger": {"ledger_cols": {"1": 4, "2": 7, "3": 3}, "beyond": ["3x4"],
-                   "census": {"3x4": 2}, "true_sets": ["3x4"], "densest": ["2x4", "3x4"],
-                   "digits": "3x4"},
-    },
     "canal-view": {
         "bank": {"sizes": {"6x6": 3}},
         "stats": {"misread": {"boards": {"no2x2": 2, "broken": 2, "dryconnect": 2,

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from solvers.common import Budget, BudgetExceeded, active
+from solvers.grid import neighbours
 from solvers.sukoro import search as fast
 from solvers.sukoro.board import Answer, Board
 from solvers.sukoro.brute import brute
@@ -28,7 +29,6 @@ from solvers.sukoro.ladder import (
     Rules,
     complete,
     initial,
-    neighbours,
     propagate,
     random_answer,
     solve,

@@ -9,13 +9,17 @@ import pytest
 
 from solvers import registry
 from solvers.common import PuzzleError
-from solvers.sukoro import PUZZLE, RULES, RUNGS, exact
-from solvers.sukoro.board import Answer, Board, decode, encode, render_board, violations
+from solvers.sukoro import PUZZLE, exact
+from solvers.sukoro.bank import bank
+from solvers.sukoro.board import Answer, Board, render_board
 from solvers.sukoro.brute import brute
+from solvers.sukoro.codec import decode, encode
 from solvers.sukoro.frontier import count_answers, enumerate_answers
-from solvers.sukoro.generate import full_print, generate, trace
-from solvers.sukoro.ladder import LEVEL, NUMS, Rules, fixpoint, random_answer, solve
-from solvers.sukoro.stages import bank, stats
+from solvers.sukoro.generate import full_print, generate
+from solvers.sukoro.hints import trace
+from solvers.sukoro.ladder import LEVEL, NUMS, RUNGS, Rules, fixpoint, random_answer, solve
+from solvers.sukoro.rules import RULES, violations
+from solvers.sukoro.studies import stats
 
 SAMPLE = "https://puzz.link/p?sukoro/5/5/2a2c4a2g2a4c2a2"
 SAMPLE_ANSWER = ["232..", "3432.", "23.32", ".2343", "..232"]

@@ -10,10 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from solvers.sukoro.board import Answer, Board, decode, encode, violations
+from solvers.grid import neighbours
+from solvers.sukoro.board import Answer, Board
 from solvers.sukoro.brute import brute
+from solvers.sukoro.codec import decode, encode
 from solvers.sukoro.generate import full_print, generate
-from solvers.sukoro.ladder import LEVEL, POP, RUNGS, initial, neighbours, propagate, solve
+from solvers.sukoro.ladder import LEVEL, POP, RUNGS, initial, propagate, solve
+from solvers.sukoro.rules import violations
 from solvers.sukoro.sat import solve_sat
 from solvers.sukoro.studies import ablation, edits, ladder, sampling, value_position
 

@@ -26,24 +26,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from solvers.common import Violation
+from solvers.grid import connect_violations, neighbours
 
-from .board import RULES, Board
+from .board import Board
+from .rules import RULES
 
 UNDECIDED, NUMBERED, EXCLUDED = 0, 1, 2
-
-
-def _nbrs(h: int, w: int, i: int) -> list[int]:
-    r, c = divmod(i, w)
-    out = []
-    if r > 0:
-        out.append(i - w)
-    if c > 0:
-        out.append(i - 1)
-    if c + 1 < w:
-        out.append(i + 1)
-    if r + 1 < h:
-        out.append(i + w)
-    return out
 
 
 def irreparable(board: Board, states: Sequence[int]) -> list[Violation]:
@@ -53,7 +41,7 @@ def irreparable(board: Board, states: Sequence[int]) -> list[Violation]:
         raise ValueError(f"expected {n} states, got {len(states)}")
     st = list(states)
     clues = board.flat()
-    nb = [_nbrs(h, w, i) for i in range(n)]
+    nb = neighbours(h, w)
     out: list[Violation] = []
     # a finished board reports as violations() does; before that, a clue's violation
     # names the cells that break it
@@ -123,8 +111,5 @@ def irreparable(board: Board, states: Sequence[int]) -> list[Violation]:
                     comp[m] = k
                     stack.append(m)
         groups.append(grp)
-    if len(groups) > 1:
-        best = max(range(len(groups)), key=lambda k: (len(groups[k]), -k))
-        rest = [cell(j) for k, g in enumerate(groups) if k != best for j in g]
-        out.append(RULES.make("sukoro.connect", rest, pieces=len(groups)))
+    out += connect_violations(RULES, "sukoro.connect", [[cell(j) for j in g] for g in groups])
     return RULES.sort(out)
