@@ -60,7 +60,7 @@ def test_trace_reaches_the_answer_on_every_banked_board(traces):
             assert len(step["states"]) == len(step["cells"])
             assert step["why"], (ident, step)
             assert all(step["rung"] in names[lang] for lang in ("en", "ja"))
-            for (r, c), state in zip(step["cells"], step["states"]):
+            for (r, c), state in zip(step["cells"], step["states"], strict=True):
                 i = r * b.w + c
                 assert st[i] == 0, (ident, step)
                 assert state == ("number" if vals[i] else "blank"), (ident, step)
@@ -79,7 +79,7 @@ def test_trace_reaches_the_answer_on_every_banked_board(traces):
 def test_probe_steps_are_contradictions(traces):
     """Before each probe step on the 6x6 boards, the cell's other state has no answer."""
     checked = 0
-    for ident, (b, a, steps) in traces.items():
+    for ident, (b, _, steps) in traces.items():
         if b.h * b.w > 36:
             continue
         st = [1 if v is not None else 0 for v in b.flat()]
@@ -91,7 +91,7 @@ def test_probe_steps_are_contradictions(traces):
                 assert _no_answer(b, trial), (ident, step)
                 assert step["why"] and "contradiction" in step["en"]
                 checked += 1
-            for (r, c), state in zip(step["cells"], step["states"]):
+            for (r, c), state in zip(step["cells"], step["states"], strict=True):
                 st[r * b.w + c] = 1 if state == "number" else 2
     assert checked > 50
 

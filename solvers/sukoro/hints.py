@@ -622,7 +622,8 @@ def _step(eng: Engine, d, rung: str) -> dict[str, Any]:
     if kind == "cut":
         p["them"] = "them" if many else "it"
     detail_key = {"full_clue": "d_full_clue", "full_neq": "d_full_neq",
-                  "need_clue": "d_need_clue", "need_one": "d_need_one", "need_neq": "d_need", "empty_alone": "d_empty_alone",
+                  "need_clue": "d_need_clue", "need_one": "d_need_one", "need_neq": "d_need",
+                  "empty_alone": "d_empty_alone",
                   "empty_neq": "d_empty_neq", "empty_pair": "d_empty_pair", "cut": "d_cut",
                   "bridge": "d_bridge"}[kind]
     if kind == "need_clue":

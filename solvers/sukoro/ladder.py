@@ -427,8 +427,9 @@ def solve(board: Board, level: str | None = None, limit: int = 2,
     CaDiCaL on the undecided cells (``residual.py``; ``nodes``: solver conflicts).
 
     ``grade=False`` asks only for the answers and the verdict: when the three cheap
-    rungs leave ``SAT_FIRST`` or more cells open, the engine takes it from there, without the probe rung's
-    full trials, which the grade needs and which cost most of a hard board's time.
+    rungs leave ``SAT_FIRST`` or more cells open, the engine takes it from there, without
+    the probe rung's full trials, which the grade needs and which cost most of a hard
+    board's time.
     ``rung`` is then ``None`` unless a cheap rung finished the board, and
     ``stats["graded"]`` is False."""
     if level is not None and level not in LEVEL:
@@ -552,7 +553,7 @@ def _witness(g, st, answer, rules: Rules, tries: int = 9):
         win = 0
         for r in range(r0, r0 + k):
             win |= row << (r * w)
-        x = tuple((a & ~win) | (y & win) for a, y in zip(answer, st))
+        x = tuple((a & ~win) | (y & win) for a, y in zip(answer, st, strict=True))
         x = fast.propagate(g, x, rules.neq, rules.connect)      # type: ignore[arg-type]
         if x is None:
             continue

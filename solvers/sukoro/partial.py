@@ -10,8 +10,8 @@ module ``templates/static/play/sukoro.js`` exports the same function as ``irrepa
                       not the clue;
 * ``sukoro.over``     (unfinished board) a clue that already has more numbered neighbours
                       than its value (the clue and those neighbours);
-* ``sukoro.under``    (unfinished board) a clue whose numbered and undecided neighbours are fewer than its
-                      value (the clue and its excluded neighbours);
+* ``sukoro.under``    (unfinished board) a clue whose numbered and undecided neighbours
+                      are fewer than its value (the clue and its excluded neighbours);
 * ``sukoro.equal``    two touching numbers whose digits are both known and equal;
 * ``sukoro.isolated`` a numbered cell whose neighbours are all excluded;
 * ``sukoro.connect``  numbered cells in parts that no undecided cell can join (the cells
@@ -89,9 +89,8 @@ def irreparable(board: Board, states: Sequence[int]) -> list[Violation]:
         if r + 1 < h and known[i + w] == v:
             out.append(RULES.make("sukoro.equal", [(r, c), (r + 1, c)], value=v,
                                   row=r + 1, col=c + 1, row2=r + 2, col2=c + 1))
-    for i in range(n):
-        if st[i] == NUMBERED and all(st[j] == EXCLUDED for j in nb[i]):
-            out.append(RULES.make("sukoro.isolated", [cell(i)], **at(i)))
+    out.extend(RULES.make("sukoro.isolated", [cell(i)], **at(i)) for i in range(n)
+               if st[i] == NUMBERED and all(st[j] == EXCLUDED for j in nb[i]))
     # parts: the numbered cells of each group of not-excluded cells, in reading order of
     # their earliest numbered cell
     comp = [-1] * n

@@ -73,10 +73,9 @@ def violations(board: Board, answer: Answer) -> list[Violation]:
             if r + 1 < h and val[r + 1][c] == v:
                 out.append(RULES.make("sukoro.equal", [(r, c), (r + 1, c)], value=v,
                                       row=r + 1, col=c + 1, row2=r + 2, col2=c + 1))
-    for r in range(h):
-        for c in range(w):
-            if val[r][c] and not any(val[a][b] for a, b in cell_neighbours(h, w, r, c)):
-                out.append(RULES.make("sukoro.isolated", [(r, c)], row=r + 1, col=c + 1))
+    out.extend(RULES.make("sukoro.isolated", [(r, c)], row=r + 1, col=c + 1)
+               for r in range(h) for c in range(w)
+               if val[r][c] and not any(val[a][b] for a, b in cell_neighbours(h, w, r, c)))
     # connectivity: groups in reading order of their earliest cell
     numbered = [(r, c) for r in range(h) for c in range(w) if val[r][c]]
     out += connect_violations(RULES, "sukoro.connect", groups(numbered))

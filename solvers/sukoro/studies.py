@@ -208,7 +208,7 @@ def ladder(entries: list[Entry], sizes: list[str], cap: int, note: Note) -> dict
                 dom = initial(b)
                 propagate(dom, neighbours(b.h, b.w), LEVEL[r])
                 dec = decided(dom)
-                for v, d, known in zip(b.flat(), dom, dec):
+                for v, d, known in zip(b.flat(), dom, dec, strict=True):
                     if v is None:
                         fixed += POP[d] == 1
                         status += known
