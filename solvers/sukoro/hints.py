@@ -25,7 +25,8 @@ A touching number's digit counts as known when it is a clue, its live count with
 undecided neighbour, or the one value its range leaves ("which can only be 3").
 
 Each step decides the cells of one deduction (at most ``MAX_CELLS``), names them, and
-gives the cells that justify it (``why``). Sentences come from ``TEXT`` below.
+gives the cells that justify it (``why``). Sentences come from ``TEXT`` below. A banked
+board's effort and difficulty are counted from its trace in ``bank``.
 """
 
 from __future__ import annotations
