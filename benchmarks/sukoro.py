@@ -18,6 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from solvers.grid import parse_size
 from solvers.sukoro import exact
 from solvers.sukoro.board import Board
 from solvers.sukoro.frontier import count_answers, enumerate_answers
@@ -29,7 +30,8 @@ def bank_boards():
     p = ROOT / "content" / "sukoro" / "bank.json"
     if p.exists():
         return json.loads(p.read_text())["data"]["boards"]
-    from solvers.sukoro.stages import BANK_PARAMS, bank
+    from solvers.sukoro.bank import bank
+    from solvers.sukoro.stages import BANK_PARAMS
     return bank({}, {**BANK_PARAMS, "sizes": ["10x10"]})["boards"]
 
 
@@ -47,7 +49,7 @@ def main() -> None:
     t = time.perf_counter()
     total = 0
     for size, kmax in exact.CENSUS.items():
-        h, w = exact._hw(size)
+        h, w = parse_size(size)
         rows = exact.census_board(enumerate_answers(h, w), h * w, kmax)
         total += sum(r["sets"] for r in rows.values())
     print(f"clue census ({total:,} clue sets, enumeration included): "
@@ -69,7 +71,7 @@ def main() -> None:
     print(f"SAT confirms 10x10: median {statistics.median(times) * 1000:.1f} ms, "
           f"max {max(times) * 1000:.1f} ms")
     for size in ("7x7", "8x8") if "--beyond" in sys.argv else ("7x7",):
-        h, w = exact._hw(size)
+        h, w = parse_size(size)
         t = time.perf_counter()
         c = count_answers_by_cells(h, w)
         t1 = time.perf_counter()
@@ -79,8 +81,9 @@ def main() -> None:
               f"row transfer {t2 - t1:.1f} s")
 
     if "--all" in sys.argv:
-        from solvers.sukoro import LEDGER_PARAMS
-        from solvers.sukoro.stages import BANK_PARAMS, STATS_PARAMS, bank, stats
+        from solvers.sukoro.bank import bank
+        from solvers.sukoro.stages import BANK_PARAMS, LEDGER_PARAMS, STATS_PARAMS
+        from solvers.sukoro.studies import stats
         t0 = time.perf_counter()
         b = bank({}, BANK_PARAMS)
         t1 = time.perf_counter()

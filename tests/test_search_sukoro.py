@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from solvers.common import Budget, BudgetExceeded, active
+from solvers.grid import neighbours
 from solvers.sukoro import search as fast
 from solvers.sukoro.board import Answer, Board
 from solvers.sukoro.brute import brute
@@ -28,7 +29,6 @@ from solvers.sukoro.ladder import (
     Rules,
     complete,
     initial,
-    neighbours,
     propagate,
     random_answer,
     solve,
@@ -112,10 +112,9 @@ def test_grades_equal_reference(engine: str):
     seen = set()
     for t in range(60):
         h, w = rng.choice([(5, 5), (6, 6), (6, 7)])
-        if t % 4 == 0:
-            b = generate(h, w, rng)[0]           # minimal clue sets: probe and search
-        else:
-            b = clued(h, w, rng, rng.choice([0.2, 0.35, 0.6]))
+        # every fourth a minimal clue set (probe and search)
+        b = generate(h, w, rng)[0] if t % 4 == 0 else clued(h, w, rng,
+                                                             rng.choice([0.2, 0.35, 0.6]))
         want, _ = reference_rung(b, Rules())
         res = solve(b, limit=2, engine=engine)
         if want == "search" or want is None:
@@ -166,7 +165,7 @@ def test_witness_is_a_probe_fixpoint_left_open():
     ans = fast.from_domains([1 << v for v in res.solutions[0].flat()])
     x = L._witness(g, st, ans, Rules())
     assert x is not None and not fast.complete(x)
-    assert all(not a & ~y for a, y in zip(x, st))
+    assert all(not a & ~y for a, y in zip(x, st, strict=True))
     assert fast.Closer(g, True, True)._sweep(x, True, []) == x
     assert solve(b, level="probe").rung is None
 
@@ -228,8 +227,8 @@ def test_engines_agree_on_generated_and_corpus_boards():
     answer when it is unique."""
     rng = random.Random(23)
     boards = [Board.from_json(e["board"]) for e in _corpus("16x16")[2:4]]
-    for _ in range(6):
-        boards.append(generate(rng.choice([7, 8, 9]), rng.choice([7, 8, 9]), rng)[0])
+    boards.extend(generate(rng.choice([7, 8, 9]), rng.choice([7, 8, 9]), rng)[0]
+                  for _ in range(6))
     loose = []
     for b in boards[:6]:
         flat = b.flat()
@@ -302,7 +301,7 @@ def test_cut_cells_match_definition():
     the sure numbers, on states drawn from random narrowings of random boards."""
     rng = random.Random(11)
     checked = 0
-    for trial in range(150):
+    for _ in range(150):
         h, w = rng.choice([(5, 5), (6, 8), (9, 7), (12, 12)])
         g = fast.geo(h, w)
         st = fast.from_domains([31] * (h * w))

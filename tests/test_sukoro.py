@@ -9,13 +9,17 @@ import pytest
 
 from solvers import registry
 from solvers.common import PuzzleError
-from solvers.sukoro import PUZZLE, RULES, RUNGS, exact
-from solvers.sukoro.board import Answer, Board, decode, encode, render_board, violations
+from solvers.sukoro import PUZZLE, exact
+from solvers.sukoro.bank import bank
+from solvers.sukoro.board import Answer, Board, render_board
 from solvers.sukoro.brute import brute
+from solvers.sukoro.codec import decode, encode
 from solvers.sukoro.frontier import count_answers, enumerate_answers
-from solvers.sukoro.generate import full_print, generate, trace
-from solvers.sukoro.ladder import LEVEL, NUMS, Rules, fixpoint, random_answer, solve
-from solvers.sukoro.stages import bank, stats
+from solvers.sukoro.generate import full_print, generate
+from solvers.sukoro.hints import trace
+from solvers.sukoro.ladder import LEVEL, NUMS, RUNGS, Rules, fixpoint, random_answer, solve
+from solvers.sukoro.rules import RULES, violations
+from solvers.sukoro.studies import stats
 
 SAMPLE = "https://puzz.link/p?sukoro/5/5/2a2c4a2g2a4c2a2"
 SAMPLE_ANSWER = ["232..", "3432.", "23.32", ".2343", "..232"]
@@ -160,7 +164,7 @@ def random_clued_board(h, w, rng, keep):
 def test_rungs_are_sound_on_random_boards():
     rng = random.Random(11)
     checked = 0
-    for trial in range(60):
+    for _ in range(60):
         h, w = rng.choice([(4, 5), (5, 5), (6, 6), (7, 8)])
         b, ans = random_clued_board(h, w, rng, rng.choice([0.1, 0.3, 0.6]))
         rules = rng.choice([Rules(), Rules(), Rules(neq=False), Rules(connect=False)])
@@ -168,7 +172,7 @@ def test_rungs_are_sound_on_random_boards():
         for level in RUNGS[:-1]:
             dom = fixpoint(b, level, rules)
             assert dom is not None, (level, b)
-            for d, v in zip(dom, vals):
+            for d, v in zip(dom, vals, strict=True):
                 assert d >> v & 1, (level, render_board(b), ans.rows())
             checked += 1
     assert checked == 240
@@ -183,7 +187,7 @@ def test_rungs_keep_every_answer_of_ambiguous_boards():
         for level in RUNGS[:-1]:
             dom = fixpoint(b, level)
             for a in every:
-                assert all(d >> v & 1 for d, v in zip(dom, a.flat()))
+                assert all(d >> v & 1 for d, v in zip(dom, a.flat(), strict=True))
 
 
 def test_engines_agree_on_small_boards():
@@ -298,7 +302,7 @@ def test_trace_matches_answer():
     seen = set()
     for st in steps:
         assert st["rung"] in RUNGS and st["en"] and st["ja"]
-        for (r, c), state in zip(st["cells"], st["states"]):
+        for (r, c), state in zip(st["cells"], st["states"], strict=True):
             assert state == ("number" if vals[r * 8 + c] else "blank")
             assert (r, c) not in seen
             seen.add((r, c))

@@ -7,13 +7,14 @@ import random
 
 import pytest
 
-from solvers.sukoro.board import Answer, Board, violations
+from solvers.sukoro.board import Answer, Board
 from solvers.sukoro.brute import brute
 from solvers.sukoro.celltransfer import count_answers_by_cells
 from solvers.sukoro.confirm import ConfirmError, confirm, confirm_board
 from solvers.sukoro.exact import LedgerError, beyond
 from solvers.sukoro.frontier import count_answers, enumerate_answers
 from solvers.sukoro.ladder import random_answer
+from solvers.sukoro.rules import violations
 from solvers.sukoro.sat import solve_sat
 
 
@@ -76,7 +77,8 @@ def test_beyond_refuses_a_disagreement(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_confirm_stage_records_and_refuses() -> None:
     rng = random.Random(5)
-    from solvers.sukoro.generate import bank_entry, generate
+    from solvers.sukoro.bank import bank_entry
+    from solvers.sukoro.generate import generate
     boards = [bank_entry(*generate(4, 4, rng), f"4x4-{k}") for k in range(3)]
     out = confirm({"bank": {"boards": boards}}, {"brute_max_cells": 36,
                                                  "methods": ["brute", "sat"]})

@@ -9,11 +9,15 @@ from pathlib import Path
 
 import pytest
 
+from solvers.effort import difficulty
+from solvers.grid import neighbours
 from solvers.sukoro import PUZZLE, hints
-from solvers.sukoro.board import Answer, Board, violations
-from solvers.sukoro.ladder import BLANK, NUMS, initial, neighbours, propagate, search
+from solvers.sukoro.bank import LEVELS, bank, finish
+from solvers.sukoro.board import Answer, Board
+from solvers.sukoro.ladder import BLANK, NUMS, initial, propagate, search
 from solvers.sukoro.partial import irreparable
-from solvers.sukoro.stages import BANK_PARAMS, bank
+from solvers.sukoro.rules import violations
+from solvers.sukoro.stages import BANK_PARAMS
 
 ROOT = Path(__file__).resolve().parent.parent
 BANK = json.loads((ROOT / "content" / "sukoro" / "bank.json").read_text())["data"]["boards"]
@@ -56,7 +60,7 @@ def test_trace_reaches_the_answer_on_every_banked_board(traces):
             assert len(step["states"]) == len(step["cells"])
             assert step["why"], (ident, step)
             assert all(step["rung"] in names[lang] for lang in ("en", "ja"))
-            for (r, c), state in zip(step["cells"], step["states"]):
+            for (r, c), state in zip(step["cells"], step["states"], strict=True):
                 i = r * b.w + c
                 assert st[i] == 0, (ident, step)
                 assert state == ("number" if vals[i] else "blank"), (ident, step)
@@ -75,7 +79,7 @@ def test_trace_reaches_the_answer_on_every_banked_board(traces):
 def test_probe_steps_are_contradictions(traces):
     """Before each probe step on the 6x6 boards, the cell's other state has no answer."""
     checked = 0
-    for ident, (b, a, steps) in traces.items():
+    for ident, (b, _, steps) in traces.items():
         if b.h * b.w > 36:
             continue
         st = [1 if v is not None else 0 for v in b.flat()]
@@ -87,7 +91,7 @@ def test_probe_steps_are_contradictions(traces):
                 assert _no_answer(b, trial), (ident, step)
                 assert step["why"] and "contradiction" in step["en"]
                 checked += 1
-            for (r, c), state in zip(step["cells"], step["states"]):
+            for (r, c), state in zip(step["cells"], step["states"], strict=True):
                 st[r * b.w + c] = 1 if state == "number" else 2
     assert checked > 50
 
@@ -100,17 +104,17 @@ def test_cells_per_step_and_figures(traces):
 
 def test_difficulty_thresholds_are_data_and_an_easy_board_exists(traces):
     boards = [{"trace": steps} for _, _, steps in traces.values()]
-    data = hints.finish({"boards": boards}, {"difficulty": BANK_PARAMS["difficulty"],
-                                             "sizes": BANK_PARAMS["sizes"]})
+    data = finish({"boards": boards}, {"difficulty": BANK_PARAMS["difficulty"],
+                                       "sizes": BANK_PARAMS["sizes"]})
     levels = {e["difficulty"] for e in data["boards"]}
-    assert "easy" in levels and levels <= set(hints.LEVELS)
-    assert data["difficulty"]["levels"] == list(hints.LEVELS)
+    assert "easy" in levels and levels <= set(LEVELS)
+    assert data["difficulty"]["levels"] == list(LEVELS)
     assert data["difficulty"]["thresholds"] == BANK_PARAMS["difficulty"]["thresholds"]
     for e in data["boards"]:
         assert e["effort"]["probe"] == sum(s["rung"] == "probe" for s in e["trace"])
     # the level follows the thresholds, and moving them moves the level
     strict = {"easy": {"probe": -1}, "medium": {"probe": -1}, "hard": {"probe": -1}}
-    assert hints.difficulty({"probe": 0, "search": 0}, strict) == "expert"
+    assert difficulty({"probe": 0, "search": 0}, strict, LEVELS) == "expert"
 
 
 def test_bank_gets_difficulty_and_a_separate_example():

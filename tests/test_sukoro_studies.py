@@ -10,10 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from solvers.sukoro.board import Answer, Board, decode, encode, violations
+from solvers.grid import neighbours
+from solvers.sukoro.board import Answer, Board
 from solvers.sukoro.brute import brute
+from solvers.sukoro.codec import decode, encode
 from solvers.sukoro.generate import full_print, generate
-from solvers.sukoro.ladder import LEVEL, POP, RUNGS, initial, neighbours, propagate, solve
+from solvers.sukoro.ladder import LEVEL, POP, RUNGS, initial, propagate, solve
+from solvers.sukoro.rules import violations
 from solvers.sukoro.sat import solve_sat
 from solvers.sukoro.studies import ablation, edits, ladder, sampling, value_position
 
@@ -124,7 +127,7 @@ def test_ladder_counts_a_cell_once_its_value_is_known() -> None:
         for _, b, _ in es:
             dom = initial(b)
             propagate(dom, neighbours(5, 5), LEVEL[r])
-            for v, d in zip(b.flat(), dom):
+            for v, d in zip(b.flat(), dom, strict=True):
                 if v is None:
                     value += POP[d] == 1
                     status += not (d & 1 and d & 30)
@@ -156,7 +159,7 @@ def test_committed_bank() -> None:
         seen = set()
         vals = a.flat()
         for step in e["trace"]:
-            for (r, c), st in zip(step["cells"], step["states"]):
+            for (r, c), st in zip(step["cells"], step["states"], strict=True):
                 assert (r, c) not in seen
                 seen.add((r, c))
                 assert st == ("number" if vals[r * e["w"] + c] else "blank")

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from solvers.common import Progress, no_progress
+from solvers.grid import parse_size
 
 from .celltransfer import count_answers_by_cells
 from .frontier import count_answers, enumerate_answers
@@ -33,7 +34,7 @@ class LedgerError(AssertionError):
 def beyond_one(size: str) -> dict[str, Any]:
     """One blank board past the spec, counted by the row transfer and by the cell
     transfer (which share no code); a disagreement stops the ledger."""
-    h, w = _hw(size)
+    h, w = parse_size(size)
     rows = count_answers(h, w)
     cells = count_answers_by_cells(max(h, w), min(h, w))
     if rows != cells:
@@ -51,11 +52,6 @@ def beyond(sizes: tuple[str, ...] | list[str], progress: Progress = no_progress,
         done += 1
         progress(done, total, f"beyond {size}")
     return {"sizes": out, "methods": ["rows", "cells"]}
-
-
-def _hw(size: str) -> tuple[int, int]:
-    a, b = size.split("x")
-    return int(a), int(b)
 
 
 def _share(a: int, b: int) -> float:
@@ -153,16 +149,16 @@ def ledger_map(chunk: Any, inputs: Any, params: Any, progress: Progress = no_pro
     if kind == "beyond":
         return beyond_one(chunk["size"])
     if kind == "census":
-        h, w = _hw(chunk["size"])
+        h, w = parse_size(chunk["size"])
         return census_board(enumerate_answers(h, w), h * w, chunk["kmax"])
     if kind == "true_sets":
-        return true_sets(enumerate_answers(*_hw(chunk["size"])))
+        return true_sets(enumerate_answers(*parse_size(chunk["size"])))
     if kind == "digits":
-        e = enumerate_answers(*_hw(chunk["size"]))
+        e = enumerate_answers(*parse_size(chunk["size"]))
         return {"answers": len(e), **digit_shares(e)}
     densest = {}
     for size in params.get("densest", DENSEST):
-        h, w = _hw(size)
+        h, w = parse_size(size)
         most = int((enumerate_answers(h, w) > 0).sum(axis=1).max())
         densest[size] = {"cells": h * w, "most": most, "share": most / (h * w)}
     dens_shares = [d["share"] for d in densest.values()]

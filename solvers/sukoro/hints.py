@@ -1,4 +1,4 @@
-"""Hints one deduction at a time, and a board's difficulty from the effort they take.
+"""Hints one deduction at a time: the hint-trace engine.
 
 The player marks cells numbered or empty; a numbered cell's digit is its count of
 numbered neighbours, so it is known once none of its neighbours is undecided. The hint
@@ -25,7 +25,8 @@ A touching number's digit counts as known when it is a clue, its live count with
 undecided neighbour, or the one value its range leaves ("which can only be 3").
 
 Each step decides the cells of one deduction (at most ``MAX_CELLS``), names them, and
-gives the cells that justify it (``why``). Sentences come from ``TEXT`` below.
+gives the cells that justify it (``why``). Sentences come from ``TEXT`` below. A banked
+board's effort and difficulty are counted from its trace in ``bank``.
 """
 
 from __future__ import annotations
@@ -33,8 +34,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from solvers.grid import neighbours
+
 from .board import Answer, Board
-from .ladder import BLANK, FULL, HIGH, LOW, NUMS, RANGE, SINGLE, _conn, neighbours
+from .ladder import BLANK, FULL, HIGH, LOW, NUMS, RANGE, SINGLE, _conn
 
 UND, NUM, EMP = 0, 1, 2
 MAX_CELLS = 8
@@ -173,10 +176,6 @@ TEXT: dict[str, tuple[str, str]] = {
     "chain": ("Following the same deductions as the other hints, {more} ({cells}). ",
               "ほかのヒントと同じ推論で{n}マス（{cells}）が決まります。"),
 }
-
-CONTRA_RUNG = {"x_over": "deg", "x_under": "deg", "x_value": "neq", "x_alone": "deg",
-               "x_clue": "deg", "x_split": "conn"}
-
 
 WORDS = {0: "no", 1: "one", 2: "two", 3: "three", 4: "four"}
 
@@ -624,7 +623,8 @@ def _step(eng: Engine, d, rung: str) -> dict[str, Any]:
     if kind == "cut":
         p["them"] = "them" if many else "it"
     detail_key = {"full_clue": "d_full_clue", "full_neq": "d_full_neq",
-                  "need_clue": "d_need_clue", "need_one": "d_need_one", "need_neq": "d_need", "empty_alone": "d_empty_alone",
+                  "need_clue": "d_need_clue", "need_one": "d_need_one", "need_neq": "d_need",
+                  "empty_alone": "d_empty_alone",
                   "empty_neq": "d_empty_neq", "empty_pair": "d_empty_pair", "cut": "d_cut",
                   "bridge": "d_bridge"}[kind]
     if kind == "need_clue":
@@ -827,79 +827,3 @@ def trace(board: Board, answer: Answer, probe_limit: int = 60) -> list[dict[str,
         st[i] = right
         steps.append(_search_step(eng, i, right))
     return steps
-
-
-# -- difficulty ----------------------------------------------------------------------
-
-LEVELS = ("easy", "medium", "hard", "expert")
-DIFFICULTY_PARAMS = {
-    # a board is the first level whose every bound holds (the last level takes the rest)
-    "thresholds": {"easy": {"probe": 3, "deep": 0, "search": 0},
-                   "medium": {"probe": 9, "deep": 0, "search": 0},
-                   "hard": {"probe": 20, "deep": 2, "search": 0}},
-}
-MEASURE = {
-    "en": ("From the hint trace: how many steps need a trial (a probe: try a state, reach a "
-           "contradiction), how many of those first rule out digits by further trials "
-           "(deep), and how many need the search. A level allows at most its bound of each; "
-           "a board takes the first level whose bounds it meets."),
-    "ja": ("ヒントの手順から測ります。仮置き（状態を仮定して矛盾を導く手）の数、そのうち先に"
-           "ほかのマスの数字を試して消す必要がある手の数、探索の手数を数えます。各段階にはそれぞれ"
-           "の上限があり、盤は上限をすべて満たす最初の段階になります。"),
-}
-
-
-def effort(steps: list[dict[str, Any]]) -> dict[str, int]:
-    rungs = [s["rung"] for s in steps]
-    return {"steps": len(steps), "probe": rungs.count("probe"),
-            "deep": sum(1 for s in steps if s.get("trials")),
-            "search": rungs.count("search"),
-            "cells_max": max((len(s["cells"]) for s in steps), default=0)}
-
-
-def difficulty(eff: Mapping[str, int], thresholds: Mapping[str, Mapping[str, int]]) -> str:
-    for level in LEVELS[:-1]:
-        bounds = thresholds.get(level)
-        if bounds is not None and all(eff.get(k, 0) <= v for k, v in bounds.items()):
-            return level
-    return LEVELS[-1]
-
-
-def finish(data: dict[str, Any], params: Mapping[str, Any]) -> dict[str, Any]:
-    """The bank's last touch: each board's effort and difficulty (thresholds from the
-    params, echoed in the data) and, given an ``example_seed``, the article's example."""
-    spec = params.get("difficulty", DIFFICULTY_PARAMS)
-    for e in data["boards"]:
-        e["effort"] = effort(e["trace"])
-        e["difficulty"] = difficulty(e["effort"], spec["thresholds"])
-    data["difficulty"] = {"levels": list(LEVELS), "thresholds": spec["thresholds"],
-                          "measure": dict(MEASURE)}
-    if params.get("example_seed") is not None:
-        data["example"] = example(data["boards"], params)
-    return data
-
-
-def example(boards: list[dict[str, Any]], params: Mapping[str, Any],
-            steps: int = 4) -> dict[str, Any]:
-    """A board of the smallest bank size from its own seed, unlike every bank board."""
-    import random
-
-    from .board import encode
-    from .generate import generate
-
-    size = min(params["sizes"], key=lambda s: tuple(int(x) for x in s.split("x")))
-    h, w = (int(x) for x in size.split("x"))
-    rng = random.Random(params["example_seed"])
-    taken = {json_key(e["board"]) for e in boards}
-    while True:
-        board, answer = generate(h, w, rng)
-        if json_key(board.to_json()) not in taken:
-            break
-    return {"board": board.to_json(), "answer": answer.to_json(), "url": encode(board),
-            "trace": trace(board, answer)[:steps]}
-
-
-def json_key(board_json: Mapping[str, Any]) -> str:
-    import json
-
-    return json.dumps(board_json, sort_keys=True)

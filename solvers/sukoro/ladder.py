@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from functools import cache
 
 from solvers.common import SolveResult, node
+from solvers.grid import neighbours
 
 from . import search as fast
 from .board import Answer, Board
@@ -53,24 +53,6 @@ STANDARD = Rules()
 
 class Capped(Exception):
     """Search passed its branch cap."""
-
-
-@cache
-def neighbours(h: int, w: int) -> tuple[tuple[int, ...], ...]:
-    out = []
-    for r in range(h):
-        for c in range(w):
-            nb = []
-            if r > 0:
-                nb.append((r - 1) * w + c)
-            if c > 0:
-                nb.append(r * w + c - 1)
-            if c + 1 < w:
-                nb.append(r * w + c + 1)
-            if r + 1 < h:
-                nb.append((r + 1) * w + c)
-            out.append(tuple(nb))
-    return tuple(out)
 
 
 def initial(board: Board) -> list[int]:
@@ -445,8 +427,9 @@ def solve(board: Board, level: str | None = None, limit: int = 2,
     CaDiCaL on the undecided cells (``residual.py``; ``nodes``: solver conflicts).
 
     ``grade=False`` asks only for the answers and the verdict: when the three cheap
-    rungs leave ``SAT_FIRST`` or more cells open, the engine takes it from there, without the probe rung's
-    full trials, which the grade needs and which cost most of a hard board's time.
+    rungs leave ``SAT_FIRST`` or more cells open, the engine takes it from there, without
+    the probe rung's full trials, which the grade needs and which cost most of a hard
+    board's time.
     ``rung`` is then ``None`` unless a cheap rung finished the board, and
     ``stats["graded"]`` is False."""
     if level is not None and level not in LEVEL:
@@ -570,7 +553,7 @@ def _witness(g, st, answer, rules: Rules, tries: int = 9):
         win = 0
         for r in range(r0, r0 + k):
             win |= row << (r * w)
-        x = tuple((a & ~win) | (y & win) for a, y in zip(answer, st))
+        x = tuple((a & ~win) | (y & win) for a, y in zip(answer, st, strict=True))
         x = fast.propagate(g, x, rules.neq, rules.connect)      # type: ignore[arg-type]
         if x is None:
             continue
@@ -599,10 +582,6 @@ def _below(g, st, limit: int, rules: Rules, engine: str):
     s = fast.Search(g, limit, rules.neq, rules.connect)
     s.run(st)
     return s.solutions, s.nodes, {"engine": "search", "nodes": "search nodes"}
-
-
-def count_solutions(board: Board, limit: int, rules: Rules = STANDARD) -> int:
-    return len(solve(board, limit=limit, rules=rules).solutions)
 
 
 def random_answer(h: int, w: int, rng: random.Random, bias: float = 0.85,

@@ -10,8 +10,8 @@ module ``templates/static/play/sukoro.js`` exports the same function as ``irrepa
                       not the clue;
 * ``sukoro.over``     (unfinished board) a clue that already has more numbered neighbours
                       than its value (the clue and those neighbours);
-* ``sukoro.under``    (unfinished board) a clue whose numbered and undecided neighbours are fewer than its
-                      value (the clue and its excluded neighbours);
+* ``sukoro.under``    (unfinished board) a clue whose numbered and undecided neighbours
+                      are fewer than its value (the clue and its excluded neighbours);
 * ``sukoro.equal``    two touching numbers whose digits are both known and equal;
 * ``sukoro.isolated`` a numbered cell whose neighbours are all excluded;
 * ``sukoro.connect``  numbered cells in parts that no undecided cell can join (the cells
@@ -26,24 +26,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from solvers.common import Violation
+from solvers.grid import connect_violations, neighbours
 
-from .board import RULES, Board
+from .board import Board
+from .rules import RULES
 
 UNDECIDED, NUMBERED, EXCLUDED = 0, 1, 2
-
-
-def _nbrs(h: int, w: int, i: int) -> list[int]:
-    r, c = divmod(i, w)
-    out = []
-    if r > 0:
-        out.append(i - w)
-    if c > 0:
-        out.append(i - 1)
-    if c + 1 < w:
-        out.append(i + 1)
-    if r + 1 < h:
-        out.append(i + w)
-    return out
 
 
 def irreparable(board: Board, states: Sequence[int]) -> list[Violation]:
@@ -53,7 +41,7 @@ def irreparable(board: Board, states: Sequence[int]) -> list[Violation]:
         raise ValueError(f"expected {n} states, got {len(states)}")
     st = list(states)
     clues = board.flat()
-    nb = [_nbrs(h, w, i) for i in range(n)]
+    nb = neighbours(h, w)
     out: list[Violation] = []
     # a finished board reports as violations() does; before that, a clue's violation
     # names the cells that break it
@@ -101,9 +89,8 @@ def irreparable(board: Board, states: Sequence[int]) -> list[Violation]:
         if r + 1 < h and known[i + w] == v:
             out.append(RULES.make("sukoro.equal", [(r, c), (r + 1, c)], value=v,
                                   row=r + 1, col=c + 1, row2=r + 2, col2=c + 1))
-    for i in range(n):
-        if st[i] == NUMBERED and all(st[j] == EXCLUDED for j in nb[i]):
-            out.append(RULES.make("sukoro.isolated", [cell(i)], **at(i)))
+    out.extend(RULES.make("sukoro.isolated", [cell(i)], **at(i)) for i in range(n)
+               if st[i] == NUMBERED and all(st[j] == EXCLUDED for j in nb[i]))
     # parts: the numbered cells of each group of not-excluded cells, in reading order of
     # their earliest numbered cell
     comp = [-1] * n
@@ -123,8 +110,5 @@ def irreparable(board: Board, states: Sequence[int]) -> list[Violation]:
                     comp[m] = k
                     stack.append(m)
         groups.append(grp)
-    if len(groups) > 1:
-        best = max(range(len(groups)), key=lambda k: (len(groups[k]), -k))
-        rest = [cell(j) for k, g in enumerate(groups) if k != best for j in g]
-        out.append(RULES.make("sukoro.connect", rest, pieces=len(groups)))
+    out += connect_violations(RULES, "sukoro.connect", [[cell(j) for j in g] for g in groups])
     return RULES.sort(out)

@@ -30,7 +30,8 @@ PLAY = PlaySpec(
             "cycle": "numbered → excluded → undecided",
             "keys": [("N", "numbered"), ("X", "excluded")],
             "rules": [
-                ["Write a number from ", ["1"], " to ", ["4"], " in some cells; the rest stay blank."],
+                ["Write a number from ", ["1"], " to ", ["4"],
+                 " in some cells; the rest stay blank."],
                 [("A number is how many of its four neighbours hold numbers. Here you only "
                   "choose which cells are numbered: the page writes the count for you.")],
                 ["Two numbers side by side are different."],

@@ -84,20 +84,17 @@ class Residual:
                     vs[k] = val[(i, k)] = top
             head = [] if xi is None else [-xi]
             cls.append(head + list(vs.values()))      # a number has some value
-            for k, v in vs.items():
-                if xi is not None:
-                    cls.append([-v, xi])
+            if xi is not None:
+                cls.extend([-v, xi] for v in vs.values())
             m = len(open_nb)
             for k, v in vs.items():
                 # k means k - sure_nb of the open neighbours hold numbers: among any
                 # m - r + 1 of them one does, among any r + 1 one does not
                 r = k - sure_nb
                 if r > 0:
-                    for sub in combinations(open_nb, m - r + 1):
-                        cls.append([-v, *sub])
+                    cls.extend([-v, *sub] for sub in combinations(open_nb, m - r + 1))
                 if r < m:
-                    for sub in combinations(open_nb, r + 1):
-                        cls.append([-v] + [-o for o in sub])
+                    cls.extend([-v] + [-o for o in sub] for sub in combinations(open_nb, r + 1))
         if not p & ~b:
             cls.append(list(var.values()))      # an answer has a number
         if self.neq:

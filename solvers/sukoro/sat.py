@@ -37,23 +37,20 @@ def encode(board: Board, neq: bool = True) -> list[list[int]]:
         cls.append([-num(i)] + vs)                      # numbered -> some value
         for a in range(4):
             cls.append([-vs[a], num(i)])                # a value -> numbered
-            for b in range(a + 1, 4):
-                cls.append([-vs[a], -vs[b]])            # at most one value
+            cls.extend([-vs[a], -vs[b]] for b in range(a + 1, 4))   # at most one value
         nb = neighbours(h, w, i)
         for k in range(1, 5):
             if k > len(nb):
                 cls.append([-val(i, k)])
                 continue
             # forbid every neighbour pattern whose count of numbers is not k
-            for bits in product((0, 1), repeat=len(nb)):
-                if sum(bits) != k:
-                    cls.append([-val(i, k)] + [-num(j) if b else num(j)
-                                               for j, b in zip(nb, bits)])
+            cls.extend([-val(i, k)] + [-num(j) if b else num(j)
+                                       for j, b in zip(nb, bits, strict=True)]
+                       for bits in product((0, 1), repeat=len(nb)) if sum(bits) != k)
         if neq:
             for j in nb:
                 if j > i:
-                    for k in range(1, 5):
-                        cls.append([-val(i, k), -val(j, k)])
+                    cls.extend([-val(i, k), -val(j, k)] for k in range(1, 5))
     for i, v in enumerate(board.flat()):
         if v == "?":
             cls.append([num(i)])

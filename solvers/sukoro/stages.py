@@ -1,21 +1,25 @@
-"""The bank and stats stages (the ledger stage lives in ``exact``)."""
+"""Sukoro's pipeline: the stages in order, with their parameters (hashed into
+``content/``) and their quick parameters (``small``, for a run of seconds).
+
+Light to import: each stage's functions are named by ``"module:function"`` strings and
+load only when the stage runs (the ledger imports numpy, the confirm stage the SAT
+solver).
+"""
 
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping
-from typing import Any
+from solvers.common import Stage
 
-from solvers.common import Progress, chunk_seed, no_progress
-
-from . import hints, studies
-from .board import Answer, Board
-from .generate import bank_entry, generate
-
+# a board is the first level whose every bound holds (the last level takes the rest)
+DIFFICULTY_PARAMS = {
+    "thresholds": {"easy": {"probe": 3, "deep": 0, "search": 0},
+                   "medium": {"probe": 9, "deep": 0, "search": 0},
+                   "hard": {"probe": 20, "deep": 2, "search": 0}},
+}
 BANK_PARAMS = {"seed": 57, "sizes": ["6x6", "8x8", "10x10"], "count": 24,
-               # difficulty from the hint trace's effort (hints.finish); the example board
+               # difficulty from the hint trace's effort (bank.finish); the example board
                # of the article comes from its own seed
-               "difficulty": hints.DIFFICULTY_PARAMS, "example_seed": 5701}
+               "difficulty": DIFFICULTY_PARAMS, "example_seed": 5701}
 # Blank-board census: for each height, the widest board counted exactly.
 LEDGER_COLS = {1: 10, 2: 10, 3: 10, 4: 8, 5: 7, 6: 6, 7: 5}
 # Blank boards counted past the spec, by two transfers.
@@ -37,80 +41,21 @@ STATS_PARAMS = {
     "moves_per_clue": 3,
 }
 
-
-def bank_chunks(inputs: Mapping[str, Any], params: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """One chunk per board, seeded by (seed, board id)."""
-    return [{"key": f"{size}-{k + 1:02d}", "size": size}
-            for size in params["sizes"] for k in range(params["count"])]
-
-
-def bank_map(chunk: Mapping[str, Any], inputs: Mapping[str, Any], params: Mapping[str, Any],
-             progress: Progress = no_progress) -> dict[str, Any]:
-    h, w = studies.hw(chunk["size"])
-    board, answer = generate(h, w, random.Random(chunk_seed(params["seed"], chunk["key"])))
-    return bank_entry(board, answer, chunk["key"])
-
-
-def bank_reduce(partials: list[Any], inputs: Mapping[str, Any],
-                params: Mapping[str, Any]) -> dict[str, Any]:
-    return hints.finish({"boards": list(partials)}, params)
-
-
-def bank(inputs: Mapping[str, Any], params: Mapping[str, Any],
-         progress: Progress = no_progress) -> dict[str, Any]:
-    chunks = bank_chunks(inputs, params)
-    return bank_reduce([bank_map(c, inputs, params) for c in chunks], inputs, params)
-
-
-STATS_SECTIONS = ("bank", "lemma", "sampling", "value_position", "ablation", "ladder",
-                  "digits", "edits")
-
-
-def stats_chunks(inputs: Mapping[str, Any], params: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """One chunk per section of the article; a section that samples seeds its own
-    generator from (stage seed, section), so no section depends on another's draws."""
-    return [{"key": name} for name in STATS_SECTIONS]
-
-
-def stats_map(chunk: Mapping[str, Any], inputs: Mapping[str, Any], params: Mapping[str, Any],
-              progress: Progress = no_progress) -> Any:
-    entries = [(e, Board.from_json(e["board"]), Answer.from_json(e["answer"]))
-               for e in inputs["bank"]["boards"]]
-    sizes = sorted({e["size"] for e, _, _ in entries}, key=lambda s: studies.hw(s))
-    name = chunk["key"]
-    rng = random.Random(chunk_seed(params["seed"], name))
-
-    def note(msg: str) -> None:
-        progress(0, 0, msg)
-
-    if name == "bank":
-        return studies.bank_summary(entries, sizes)
-    if name == "lemma":
-        return studies.lemma(params, rng, note)
-    if name == "sampling":
-        return studies.sampling(params, rng, note)
-    if name == "value_position":
-        return studies.value_position(entries, sizes, note)
-    if name == "ablation":
-        return studies.ablation(entries)
-    if name == "ladder":
-        return studies.ladder(entries, sizes, params["ladder_cap"], note)
-    if name == "digits":
-        return studies.digits(entries)
-    if name == "edits":
-        return studies.edits(entries, sizes, params, rng, note)
-    raise ValueError(f"unknown stats section {name!r}")
-
-
-def stats_reduce(partials: list[Any], inputs: Mapping[str, Any],
-                 params: Mapping[str, Any]) -> dict[str, Any]:
-    got = dict(zip(STATS_SECTIONS, partials, strict=True))
-    sizes = sorted({e["size"] for e in inputs["bank"]["boards"]}, key=lambda s: studies.hw(s))
-    return {"sizes": sizes, "boards": len(inputs["bank"]["boards"]), **got}
-
-
-def stats(inputs: Mapping[str, Any], params: Mapping[str, Any],
-          progress: Progress = no_progress) -> dict[str, Any]:
-    """Every measured figure of the article, section by section (see ``studies``)."""
-    chunks = stats_chunks(inputs, params)
-    return stats_reduce([stats_map(c, inputs, params) for c in chunks], inputs, params)
+STAGES = (
+    Stage("bank", None, BANK_PARAMS, chunks="solvers.sukoro.bank:bank_chunks",
+          map="solvers.sukoro.bank:bank_map", reduce="solvers.sukoro.bank:bank_reduce",
+          small={"sizes": ["6x6"], "count": 2}),
+    Stage("confirm", "solvers.sukoro.confirm:confirm", CONFIRM_PARAMS, deps=("bank",)),
+    Stage("stats", None, STATS_PARAMS, deps=("bank",),
+          chunks="solvers.sukoro.studies:stats_chunks", map="solvers.sukoro.studies:stats_map",
+          reduce="solvers.sukoro.studies:stats_reduce",
+          small={"lemma": {"size": "4x4", "answers": 3}, "sampling": {"6x6": [3, 6]},
+                 "random_samples": 3, "true_samples": 2, "ladder_cap": 2000,
+                 "delete_limit": 3, "moves_per_clue": 1}),
+    Stage("ledger", None, LEDGER_PARAMS, chunks="solvers.sukoro.exact:ledger_chunks",
+          map="solvers.sukoro.exact:ledger_map", reduce="solvers.sukoro.exact:ledger_reduce",
+          small={"ledger_cols": {"1": 4, "2": 7, "3": 3}, "beyond": ["3x4"],
+                 "census": {"3x4": 2}, "true_sets": ["3x4"], "densest": ["2x4", "3x4"],
+                 "digits": "3x4"}),
+    Stage("timing", "solvers.sukoro.timing:timing", TIMING_PARAMS, deps=("bank",)),
+)

@@ -1,8 +1,9 @@
-"""Sukoro's measured studies, one function per section of the stats file.
+"""The stats stage: Sukoro's measured studies, one function per section of the stats file.
 
-Each takes the bank's boards (``entries``: (bank entry, Board, Answer)), its sizes, the
-stage parameters, the one seeded generator (sections draw from it in the order
-``stats`` calls them, so the output stays byte-identical) and a progress callback.
+Each study takes what it needs of the bank's boards (``entries``: (bank entry, Board,
+Answer)), its sizes, the stage parameters, its section's own seeded generator (seeded
+from the stage seed and the section, so no section depends on another's draws) and a
+progress callback. The stage runs one chunk per section (``stats_chunks``).
 """
 
 from __future__ import annotations
@@ -11,6 +12,9 @@ import random
 import statistics
 from collections.abc import Callable, Mapping
 from typing import Any
+
+from solvers.common import Progress, chunk_seed, no_progress
+from solvers.grid import neighbours, parse_size, size_key
 
 from .board import Answer, Board
 from .generate import full_print
@@ -23,7 +27,6 @@ from .ladder import (
     Rules,
     decided,
     initial,
-    neighbours,
     propagate,
     random_answer,
     search,
@@ -32,11 +35,6 @@ from .ladder import (
 
 Entry = tuple[dict[str, Any], Board, Answer]
 Note = Callable[[str], None]
-
-
-def hw(size: str) -> tuple[int, int]:
-    a, b = size.split("x")
-    return int(a), int(b)
 
 
 def share(a: float, b: float) -> float:
@@ -85,7 +83,7 @@ def bank_summary(entries: list[Entry], sizes: list[str]) -> dict[str, Any]:
 
 def lemma(params: Mapping[str, Any], rng: random.Random, note: Note) -> dict[str, Any]:
     """The full-print lemma on random answers, with and without the connectivity rule."""
-    lh, lw = hw(params["lemma"]["size"])
+    lh, lw = parse_size(params["lemma"]["size"])
     n_lemma = params["lemma"]["answers"]
     with_conn = without = 0
     for li in range(n_lemma):
@@ -108,7 +106,7 @@ def sampling(params: Mapping[str, Any], rng: random.Random, note: Note) -> dict[
     rs, ts = params["random_samples"], params["true_samples"]
     tot_random = tot_random_unique = tot_true = tot_true_unique = 0
     for size, ks in params["sampling"].items():
-        h, w = hw(size)
+        h, w = parse_size(size)
         n = h * w
         rows = {}
         for k in ks:
@@ -210,7 +208,7 @@ def ladder(entries: list[Entry], sizes: list[str], cap: int, note: Note) -> dict
                 dom = initial(b)
                 propagate(dom, neighbours(b.h, b.w), LEVEL[r])
                 dec = decided(dom)
-                for v, d, known in zip(b.flat(), dom, dec):
+                for v, d, known in zip(b.flat(), dom, dec, strict=True):
                     if v is None:
                         fixed += POP[d] == 1
                         status += known
@@ -291,3 +289,59 @@ def edits(entries: list[Entry], sizes: list[str], params: Mapping[str, Any],
             "moved_none": tmov_none, "moved_unique": tmov_unique,
             "moved_none_share": share(tmov_none, tmov),
             "moved_unique_share": share(tmov_unique, tmov)}
+
+
+# -- the stage: one chunk per section -------------------------------------------------
+
+STATS_SECTIONS = ("bank", "lemma", "sampling", "value_position", "ablation", "ladder",
+                  "digits", "edits")
+
+
+def stats_chunks(inputs: Mapping[str, Any], params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """One chunk per section of the article; a section that samples seeds its own
+    generator from (stage seed, section), so no section depends on another's draws."""
+    return [{"key": name} for name in STATS_SECTIONS]
+
+
+def stats_map(chunk: Mapping[str, Any], inputs: Mapping[str, Any], params: Mapping[str, Any],
+              progress: Progress = no_progress) -> Any:
+    entries = [(e, Board.from_json(e["board"]), Answer.from_json(e["answer"]))
+               for e in inputs["bank"]["boards"]]
+    sizes = sorted({e["size"] for e, _, _ in entries}, key=size_key)
+    name = chunk["key"]
+    rng = random.Random(chunk_seed(params["seed"], name))
+
+    def note(msg: str) -> None:
+        progress(0, 0, msg)
+
+    if name == "bank":
+        return bank_summary(entries, sizes)
+    if name == "lemma":
+        return lemma(params, rng, note)
+    if name == "sampling":
+        return sampling(params, rng, note)
+    if name == "value_position":
+        return value_position(entries, sizes, note)
+    if name == "ablation":
+        return ablation(entries)
+    if name == "ladder":
+        return ladder(entries, sizes, params["ladder_cap"], note)
+    if name == "digits":
+        return digits(entries)
+    if name == "edits":
+        return edits(entries, sizes, params, rng, note)
+    raise ValueError(f"unknown stats section {name!r}")
+
+
+def stats_reduce(partials: list[Any], inputs: Mapping[str, Any],
+                 params: Mapping[str, Any]) -> dict[str, Any]:
+    got = dict(zip(STATS_SECTIONS, partials, strict=True))
+    sizes = sorted({e["size"] for e in inputs["bank"]["boards"]}, key=size_key)
+    return {"sizes": sizes, "boards": len(inputs["bank"]["boards"]), **got}
+
+
+def stats(inputs: Mapping[str, Any], params: Mapping[str, Any],
+          progress: Progress = no_progress) -> dict[str, Any]:
+    """Every measured figure of the article, section by section (the studies above)."""
+    chunks = stats_chunks(inputs, params)
+    return stats_reduce([stats_map(c, inputs, params) for c in chunks], inputs, params)

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from solvers.common import Progress, no_progress
+from solvers.grid import parse_size
 from solvers.timing import time_boards
 
 from .board import Board
@@ -22,7 +23,7 @@ def timing(inputs: Mapping[str, Any], params: Mapping[str, Any],
                       {"ladder": lambda b: solve(b, limit=2),
                        "sat": lambda b: solve_sat(b, limit=2)},
                       Board.from_json, params["repeats"], progress)
-    h, w = (int(x) for x in params["blank"].split("x"))
+    h, w = parse_size(params["blank"])
     t = time.perf_counter()
     count_answers(h, w)
     out["blank"] = {"size": params["blank"], "seconds": round(time.perf_counter() - t, 2)}

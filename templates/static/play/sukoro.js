@@ -2,7 +2,7 @@
 // Board JSON {h, w, clues}; answer JSON {rows}: a digit for a numbered cell, "." blank.
 // Player states (PlaySpec.input): 0 undecided, 1 numbered, 2 excluded. Printed clues are
 // fixed numbered. There is no keypad: a numbered cell shows its live count of numbered
-// neighbours. Rule ids and params match solvers/sukoro/board.py violations().
+// neighbours. Rule ids and params match solvers/sukoro/rules.py violations().
 import { DIRS, connectViolation } from "./grid.js";
 
 function digitAt(rows, r, c) {
