@@ -4,7 +4,7 @@ and the JSON shape ``{"h": H, "w": W, "clues": [[null | int | "?", ...], ...]}``
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from typing import Any
 
@@ -128,3 +128,30 @@ def connect_violations(rules: RuleBook, rule_id: str,
     if len(pieces) <= 1:
         return []
     return [rules.make(rule_id, outside_largest(pieces), pieces=len(pieces))]
+
+
+def answer_grid(d: Any, symbols: Mapping[str, Any], expected: str) -> list[list[Any]]:
+    """The cells of an answer's JSON ``{"rows": ["..", ...]}``, each character read through
+    ``symbols``; a PuzzleError naming the row and column at fault (``expected`` says in
+    words what a cell may hold, e.g. "'#' or '.'")."""
+    if not isinstance(d, dict) or "rows" not in d:
+        raise PuzzleError("answer must be an object with a field 'rows'")
+    rows = d["rows"]
+    if not isinstance(rows, list) or not rows or not all(isinstance(r, str) for r in rows):
+        raise PuzzleError("answer field 'rows' must be a non-empty list of strings")
+    w = len(rows[0])
+    if w == 0:
+        raise PuzzleError("answer rows are empty")
+    if len(rows) * w > MAX_CELLS:
+        raise PuzzleError(f"answer {len(rows)}×{w} is too large (at most {MAX_CELLS} cells)")
+    out = []
+    for r, row in enumerate(rows):
+        if len(row) != w:
+            raise PuzzleError(f"answer row {r} has {len(row)} characters, expected {w}")
+        cells = []
+        for c, ch in enumerate(row):
+            if ch not in symbols:
+                raise PuzzleError(f"answer row {r}, column {c}: {ch!r} is not {expected}")
+            cells.append(symbols[ch])
+        out.append(cells)
+    return out

@@ -11,7 +11,7 @@ import pytest
 from solvers.canal_view.bank import draw_boards
 from solvers.canal_view.board import STANDARD, VARIANTS, Answer, Board
 from solvers.canal_view.brute import brute
-from solvers.canal_view.confirm import ConfirmError, confirm_board, run_confirm
+from solvers.canal_view.confirm import ConfirmError, confirm, confirm_board
 from solvers.canal_view.generate import full_board, random_canal, with_clues
 from solvers.canal_view.rules import violations
 from solvers.canal_view.sat import solve_sat
@@ -162,10 +162,10 @@ def test_hidden_cells_and_powers_by_hand() -> None:
 def test_confirm_stage_records_and_refuses() -> None:
     boards = [{"id": f"5x5-{k}", "size": "5x5", "board": b.to_json(), "answer": a.to_json()}
               for k, b, a in draw_boards(2, "5x5", 3)]
-    out = run_confirm({"bank": {"boards": boards}}, {"brute_max_cells": 36,
+    out = confirm({"bank": {"boards": boards}}, {"brute_max_cells": 36,
                                                      "methods": ["brute", "sat"]}, _none)
     assert out["by_method"] == {"brute": 3, "sat": 3} and out["all"]
-    assert out == run_confirm({"bank": {"boards": boards}}, {"brute_max_cells": 36,
+    assert out == confirm({"bank": {"boards": boards}}, {"brute_max_cells": 36,
                                                              "methods": ["brute", "sat"]}, _none)
     bad = dict(boards[0])
     b = Board.from_json(bad["board"])
@@ -173,6 +173,6 @@ def test_confirm_stage_records_and_refuses() -> None:
     assert confirm_board(b, wrong, 36) == {**confirm_board(b, wrong, 36), "sat": False}
     bad["answer"] = wrong.to_json()
     with pytest.raises(ConfirmError, match="5x5-1"):
-        run_confirm({"bank": {"boards": [bad]}}, {"brute_max_cells": 36,
+        confirm({"bank": {"boards": [bad]}}, {"brute_max_cells": 36,
                                                   "methods": ["brute", "sat"]}, _none)
     assert STANDARD.connected

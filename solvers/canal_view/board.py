@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from solvers.common import Cell, PuzzleError
-from solvers.grid import Clue, check_clues, clues_from_json
+from solvers.common import Cell
+from solvers.grid import Clue, answer_grid, check_clues, clues_from_json
 
 
 @dataclass(frozen=True)
@@ -107,25 +107,14 @@ class Answer:
 
     @staticmethod
     def from_rows(rows: list[str]) -> Answer:
-        if not rows:
-            raise PuzzleError("answer.rows: empty")
-        w = len(rows[0])
-        mask = 0
-        for r, row in enumerate(rows):
-            if not isinstance(row, str) or len(row) != w:
-                raise PuzzleError(f"answer.rows[{r}]: expected a string of {w} characters")
-            for c, ch in enumerate(row):
-                if ch == "#":
-                    mask |= 1 << (r * w + c)
-                elif ch != ".":
-                    raise PuzzleError(f"answer.rows[{r}][{c}]: {ch!r} is neither '#' nor '.'")
-        return Answer(len(rows), w, mask)
+        return Answer.from_json({"rows": rows})
 
     @staticmethod
     def from_json(d: Any) -> Answer:
-        if not isinstance(d, dict) or "rows" not in d or not isinstance(d["rows"], list):
-            raise PuzzleError("answer: expected an object with a list 'rows'")
-        return Answer.from_rows(d["rows"])
+        grid = answer_grid(d, {"#": 1, ".": 0}, "'#' or '.'")
+        w = len(grid[0])
+        return Answer(len(grid), w, sum(1 << (r * w + c) for r, row in enumerate(grid)
+                                        for c, v in enumerate(row) if v))
 
 
 # the four directions a number looks in: up, right, down, left

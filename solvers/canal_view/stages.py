@@ -58,7 +58,7 @@ STAGES = (
     Stage("bank", None, BANK_PARAMS, chunks=f"{_PKG}.bank:bank_chunks",
           map=f"{_PKG}.bank:bank_map", reduce=f"{_PKG}.bank:bank_reduce",
           small={"sizes": {"6x6": 3}}),
-    Stage("confirm", f"{_PKG}.confirm:run_confirm", CONFIRM_PARAMS, deps=("bank",)),
+    Stage("confirm", f"{_PKG}.confirm:confirm", CONFIRM_PARAMS, deps=("bank",)),
     Stage("stats", None, STATS_PARAMS, deps=("bank",), chunks=f"{_PKG}.studies:stats_chunks",
           map=f"{_PKG}.studies:stats_map", reduce=f"{_PKG}.studies:stats_reduce",
           small={"misread": {"boards": {"no2x2": 2, "broken": 2, "dryconnect": 2,

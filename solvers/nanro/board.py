@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from solvers.common import PuzzleError
-from solvers.grid import Clue, cell_neighbours, check_clues, clues_from_json
+from solvers.grid import Clue, answer_grid, cell_neighbours, check_clues, clues_from_json
 
 
 def _regions_from(h: int, w: int, raw: Any) -> tuple[tuple[int, ...], ...]:
@@ -161,24 +161,9 @@ class Answer:
 
     @classmethod
     def from_json(cls, d: Any) -> Answer:
-        if not isinstance(d, dict) or "rows" not in d:
-            raise PuzzleError("answer must be an object with a field 'rows'")
-        rows = d["rows"]
-        if not isinstance(rows, list) or not rows or not all(isinstance(r, str) for r in rows):
-            raise PuzzleError("answer field 'rows' must be a non-empty list of strings")
-        w = len(rows[0])
-        if w == 0:
-            raise PuzzleError("answer rows are empty")
-        cells = set()
-        for r, row in enumerate(rows):
-            if len(row) != w:
-                raise PuzzleError(f"answer row {r} has {len(row)} characters, expected {w}")
-            for c, ch in enumerate(row):
-                if ch == "#":
-                    cells.add((r, c))
-                elif ch != ".":
-                    raise PuzzleError(f"answer row {r}, column {c}: {ch!r} is not '#' or '.'")
-        return cls(len(rows), w, frozenset(cells))
+        grid = answer_grid(d, {"#": True, ".": False}, "'#' or '.'")
+        return cls(len(grid), len(grid[0]),
+                   frozenset((r, c) for r, row in enumerate(grid) for c, v in enumerate(row) if v))
 
 
 def region_counts(board: Board, answer: Answer) -> list[int]:

@@ -10,8 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from solvers.common import PuzzleError
-from solvers.grid import Clue, check_clues, clues_from_json
+from solvers.grid import Clue, answer_grid, check_clues, clues_from_json
 
 
 @dataclass(frozen=True)
@@ -66,29 +65,8 @@ class Answer:
 
     @classmethod
     def from_json(cls, d: Any) -> Answer:
-        if not isinstance(d, dict) or "rows" not in d:
-            raise PuzzleError("answer must be an object with a field 'rows'")
-        rows = d["rows"]
-        if not isinstance(rows, list) or not rows or not all(isinstance(r, str) for r in rows):
-            raise PuzzleError("answer field 'rows' must be a non-empty list of strings")
-        w = len(rows[0])
-        vals = []
-        for r, row in enumerate(rows):
-            if len(row) != w:
-                raise PuzzleError(f"answer row {r} has {len(row)} characters, expected {w}")
-            out = []
-            for c, ch in enumerate(row):
-                if ch == ".":
-                    out.append(0)
-                elif ch in "1234":
-                    out.append(int(ch))
-                else:
-                    raise PuzzleError(
-                        f"answer row {r}, column {c}: {ch!r} is not '.' or a digit 1-4")
-            vals.append(tuple(out))
-        if w == 0:
-            raise PuzzleError("answer rows are empty")
-        return cls(len(rows), w, tuple(vals))
+        grid = answer_grid(d, {".": 0, "1": 1, "2": 2, "3": 3, "4": 4}, "'.' or a digit 1-4")
+        return cls(len(grid), len(grid[0]), tuple(tuple(row) for row in grid))
 
 
 def answer_rows(answer: Answer) -> list[str]:
