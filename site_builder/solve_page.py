@@ -1,0 +1,182 @@
+"""The solve pages: a visitor's own board solved in the browser by the project's solvers.
+
+``solve_files(site, puzzle, runtime_cfg)`` returns ``{dist-relative path: content}`` for
+``en/<slug>/solve/index.html`` and ``ja/<slug>/solve/index.html`` (template
+``solve.html.j2``, script ``static/solve/solve.js``, worker ``static/solve/worker.js``);
+``site_files(root)`` (site_builder/runtime.py) adds, once for every puzzle, the Pyodide
+runtime and ``solvers.zip``. Only the solve pages load the runtime.
+
+Like the play pages, the page text has no figures of its own: the script writes counts,
+sizes and times, and the page's limits are vocabulary printed through ``|lit``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from site_builder.play import posix_rel, rung_names
+from site_builder.solve import DEFAULT_TIMEOUT
+from site_builder.solve_web import CELL
+from solvers.common import MAX_CELLS
+
+GRACE = 5.0  # seconds past the time limit before the page ends a worker that hangs
+
+# Text the script writes into the page ({name} fields are filled in by solve.js).
+JS_STRINGS: dict[str, dict[str, str]] = {
+    "en": {
+        "starting": "Starting the solver (Python, in this page)…",
+        "ready": "The solver is ready.",
+        "unavailable": ("The solver is not available on this copy of the site: its runtime "
+                        "was not fetched when the site was built."),
+        "bootFailed": "The solver could not start: {message}",
+        "noBoard": "Paste a puzz.link URL of a board, or open a link that carries one.",
+        "progress": "Solving: {nodes} search nodes, {seconds} s",
+        "cancelled": "Cancelled. The solver is starting again.",
+        "solved": "Solved in {ms} ms.",
+        "none": "No answer: no way of filling this board keeps every rule.",
+        "one": "Exactly one answer.",
+        "many": "Two or more answers: this board is not unique.",
+        "grade": "Grade: {rung} (the lowest rung of the ladder that finishes it).",
+        "ungraded": "Not graded.",
+        "boardCaption": "The board", "answerCaption": "The answer",
+        "answerN": "Answer {n}",
+        "stepOf": "Step {k} of {n}",
+        "watchdog": "the solver gave no answer within {seconds} s",
+        "err_empty": "Paste a puzz.link URL of a board, or open a link that carries one.",
+        "err_other": "This is a board of {other}, not of this puzzle: open it on the {other} "
+                     "solve page.",
+        "err_unknown": "This URL is not a board of a puzzle this site knows (“{pid}”).",
+        "err_size": "This board is {w}×{h}: the solver takes boards of at most {cap} cells.",
+        "err_malformed": "This URL could not be read as a board: {message}.",
+        "err_bound": ("The solve stopped at its limit with no verdict ({message}). Raise the "
+                      "time or node limit and solve again."),
+        "err_recursion": "This board is too large for the solver.",
+        "err_internal": "The solver failed on this board: {message}",
+    },
+    "ja": {
+        "starting": "ソルバーを起動しています（このページの中で Python が動きます）…",
+        "ready": "ソルバーの準備ができました。",
+        "unavailable": ("このサイトではソルバーを使えません。サイトを作るときに実行環境が"
+                        "取得されませんでした。"),
+        "bootFailed": "ソルバーを起動できませんでした：{message}",
+        "noBoard": "盤の puzz.link URL を貼り付けるか、盤を含むリンクを開いてください。",
+        "progress": "解いています：探索ノード {nodes}、{seconds} 秒",
+        "cancelled": "中止しました。ソルバーを起動し直しています。",
+        "solved": "{ms} ミリ秒で解けました。",
+        "none": "答えはありません。どう埋めてもルールを守れません。",
+        "one": "答えはちょうど一つです。",
+        "many": "答えが二つ以上あります。この盤は唯一解ではありません。",
+        "grade": "解き筋：{rung}（この盤を解き切る最も低い段）。",
+        "ungraded": "解き筋は判定していません。",
+        "boardCaption": "盤", "answerCaption": "答え",
+        "answerN": "答え {n}",
+        "stepOf": "手順 {k} / {n}",
+        "watchdog": "{seconds} 秒以内にソルバーが答えを返しませんでした",
+        "err_empty": "盤の puzz.link URL を貼り付けるか、盤を含むリンクを開いてください。",
+        "err_other": "これは{other}の盤です。{other}の解答ページで開いてください。",
+        "err_unknown": "この URL は、このサイトが扱うパズルの盤ではありません（「{pid}」）。",
+        "err_size": "この盤は {w}×{h} です。ソルバーが扱えるのは {cap} マスまでです。",
+        "err_malformed": "この URL は盤として読めませんでした（{message}）。",
+        "err_bound": ("上限に達したため、判定できないまま止まりました（{message}）。"
+                      "時間かノード数の上限を上げて、もう一度解いてください。"),
+        "err_recursion": "この盤はソルバーには大きすぎます。",
+        "err_internal": "この盤でソルバーが失敗しました：{message}",
+    },
+}
+
+PAGE: dict[str, dict[str, str]] = {
+    "en": {
+        "title": "Solve a {name} board",
+        "lead": ("Paste a puzz.link URL of your own board: the site's own solvers run in this "
+                 "page and say how many answers it has, how hard it is and why each cell "
+                 "is forced. Nothing leaves your browser."),
+        "url": "puzz.link URL", "go": "Solve", "cancel": "Cancel",
+        "limits": "Limits", "timeout": "Time limit (seconds)",
+        "nodes": "Search node limit (empty: none)",
+        "steps": "Step by step", "prev": "Previous step", "next": "Next step",
+        "export": "This board on puzz.link:",
+        "json": "The solver's result (the JSON of build-site solve --json --trace)",
+        "article": "Read the article", "play": "Play the banked boards",
+        "noscript": "This page needs JavaScript to run the solver.",
+    },
+    "ja": {
+        "title": "{name}の盤を解く",
+        "lead": ("自作の盤の puzz.link URL を貼り付けてください。このサイトのソルバーがこのページの"
+                 "中で動き、答えの数、難しさ、各マスが決まる理由を示します。盤がブラウザーの外に"
+                 "送られることはありません。"),
+        "url": "puzz.link URL", "go": "解く", "cancel": "中止",
+        "limits": "上限", "timeout": "時間の上限（秒）",
+        "nodes": "探索ノード数の上限（空欄：なし）",
+        "steps": "手順", "prev": "前の手順", "next": "次の手順",
+        "export": "この盤の puzz.link：",
+        "json": "ソルバーの結果（build-site solve --json --trace の JSON）",
+        "article": "記事を読む", "play": "収録盤を遊ぶ",
+        "noscript": "ソルバーを動かすには JavaScript が必要です。",
+    },
+}
+
+
+def _script_json(obj: Any) -> str:
+    return (json.dumps(obj, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+            .replace(">", "\\u003e").replace("&", "\\u0026"))
+
+
+def page_context(puzzle: Any, lang: str, path: str, runtime: dict[str, Any]) -> dict[str, Any]:
+    """What solve.html.j2 sees: the page text and the script's config."""
+    from solvers import registry
+
+    def here(target: str) -> str:
+        d = posix_rel(path, target.rsplit("/", 1)[0] + "/")
+        return d + target.rsplit("/", 1)[1]
+
+    rt = dict(runtime)
+    if rt.get("available"):
+        rt["pyodide"] = posix_rel(path, rt["pyodide"])
+        rt["zip"] = here(rt["zip"])
+        rt["wheels"] = [here(w) for w in rt["wheels"]]
+    config = {
+        "slug": puzzle.slug, "lang": lang, "pid": puzzle.pid, "cap": MAX_CELLS,
+        "timeout": DEFAULT_TIMEOUT, "grace": GRACE, "cell": CELL,
+        "names": {p.slug: p.names[lang] for p in registry.all_puzzles()},
+        "rungNames": rung_names(puzzle, lang), "strings": JS_STRINGS[lang],
+        "worker": here("static/solve/worker.js"), "runtime": rt,
+    }
+    return {"solve": {"slug": puzzle.slug, "name": puzzle.names[lang], "s": PAGE[lang],
+                      "timeout": DEFAULT_TIMEOUT, "config": _script_json(config)}}
+
+
+def solve_files(site: Any, puzzle: Any, runtime: dict[str, Any]) -> dict[str, str | bytes]:
+    """The two solve pages of one puzzle (``runtime``: site_files' config)."""
+    out: dict[str, str | bytes] = {}
+    for lang in ("en", "ja"):
+        path = f"{lang}/{puzzle.slug}/solve/index.html"
+        title = PAGE[lang]["title"].format(name=puzzle.names[lang])
+        out[path] = site.render_page("solve.html.j2", lang=lang, path=path, title=title,
+                                     description=PAGE[lang]["lead"],
+                                     **page_context(puzzle, lang, path, runtime))
+    return out
+
+
+def all_files(site: Any, root: Path) -> dict[str, str | bytes]:
+    """Every puzzle's solve pages plus what they share (the runtime, solvers.zip)."""
+    from site_builder import runtime
+
+    shared, cfg = runtime.site_files(root)
+    files: dict[str, str | bytes] = dict(shared)
+    for p in site.puzzles:
+        files.update(solve_files(site, p, cfg))
+    return files
+
+
+def standalone_files(root: Any, slugs: list[str] | None = None) -> dict[str, str | bytes]:
+    """The solve pages alone (with the runtime and templates/static/**), rendered through
+    the real layout without stage files: for the browser tests and the benchmark."""
+    from site_builder.site import Site, static_files
+
+    root = Path(root)
+    site = Site(root, slugs=slugs, load_data=False)
+    files = all_files(site, root)
+    files.update(static_files(site.templates))
+    return files

@@ -1,0 +1,120 @@
+"""What the solve page's Web Worker calls, under Pyodide: one board in, one JSON reply out.
+
+The page's result is ``solve.result_json`` for the board, the same JSON ``build-site solve
+SLUG URL --json --trace`` prints (timings aside): ``solve_text`` runs the CLI's own path
+(``load_board``, ``solve_bounded``, ``result_json``) and adds, beside the result, what the
+page draws (the board and each answer as the puzzle's own SVG) and, for bad input, a kind
+the page turns into a message in its language. Pure: no file or network access, so the
+same function runs in CPython (the tests) and in the browser.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Callable
+from typing import Any
+
+from site_builder.errors import UserError
+from site_builder.solve import DEFAULT_TIMEOUT, result_json, solve_bounded
+from solvers.common import MAX_CELLS, BudgetExceeded, PuzzleError
+
+CELL = 32  # SVG units per cell (solvers/svg.py Canvas: a 1-unit margin)
+_QUERY_PAIR = re.compile(r"^[A-Za-z0-9_]+=[A-Za-z0-9_]*&")
+
+
+def _pid_and_size(text: str) -> tuple[str, int | None, int | None]:
+    """The puzzle id and W, H an URL names, read as puzz.link reads its envelope (only to
+    tell "another puzzle", "an unknown puzzle" and "too large" apart from other errors;
+    the puzzle's own decoder has the last word)."""
+    t = text.replace("\r", "").replace("\n", "").strip()
+    q = t.find("?")
+    if q >= 0:
+        t = t[q + 1:]
+    while m := _QUERY_PAIR.match(t):
+        t = t[m.end():]
+    parts = t.split("/")
+    pid = parts[0].removesuffix("_edit").removesuffix("_play")
+    nums = [p for p in parts[1:4] if p.isascii() and p.isdigit() and len(p) <= 6]
+    if len(nums) >= 2:
+        return pid, int(nums[0]), int(nums[1])
+    return pid, None, None
+
+
+def _error(kind: str, message: str, **extra: Any) -> dict[str, Any]:
+    return {"ok": False, "error": kind, "message": message, **extra}
+
+
+def classify(puzzle: Any, text: str) -> dict[str, Any] | None:
+    """Bad input the page names in its own words: a board of another registered puzzle
+    (``other``, with its slug), an unknown puzzle type (``unknown``), a board past the
+    cap (``size``); None when the text is for this puzzle (its decoder may still fail)."""
+    from solvers import registry
+
+    if not text.strip():
+        return _error("empty", "no board given")
+    pid, w, h = _pid_and_size(text)
+    if pid != puzzle.pid:
+        for slug in registry.slugs():
+            if registry.get(slug).pid == pid:
+                return _error("other", f"a {slug} board, not a {puzzle.slug} one", slug=slug)
+        return _error("unknown", f"unknown puzzle type {pid[:40]!r}", pid=pid[:40])
+    if w is not None and h is not None and w * h > MAX_CELLS:
+        return _error("size", f"board {w}×{h} is too large (at most {MAX_CELLS} cells)",
+                      w=w, h=h, cap=MAX_CELLS)
+    return None
+
+
+def solve_text(slug: str, text: str, *, timeout: float = DEFAULT_TIMEOUT,
+               max_nodes: int | None = None, trace: bool = True,
+               progress: Callable[[int, float], None] | None = None,
+               cell: int = CELL) -> dict[str, Any]:
+    """Solve the board ``text`` (a puzz.link URL in any form the CLI takes, or the bare
+    ``pid/W/H/body``) as ``build-site solve SLUG TEXT --json [--trace]`` does.
+
+    ``{"ok": True, "result": <the CLI's JSON>, "board": <board JSON>, "url": <puzz.link
+    URL>, "svg": {"board": ..., "answers": [...]}}``, or ``{"ok": False, "error": kind,
+    "message": ...}`` with kind one of empty, other, unknown, size, malformed, bound,
+    recursion."""
+    from site_builder.solve import looks_like_url
+    from solvers import registry
+
+    puzzle = registry.get(slug)
+    text = text.strip()
+    if text and not looks_like_url(text):
+        return _error("malformed", f"{text[:60]!r} is not a puzz.link URL")
+    bad = classify(puzzle, text)
+    if bad is not None:
+        return bad
+    try:
+        board = puzzle.decode(text)  # as load_board reads a URL
+    except (PuzzleError, UserError) as e:
+        return _error("malformed", str(e))
+    t0 = time.perf_counter()
+    try:
+        res = solve_bounded(puzzle, board, timeout=timeout, max_nodes=max_nodes,
+                            progress=progress)
+    except BudgetExceeded as e:
+        return _error("bound", str(e), nodes=e.nodes, seconds=round(e.seconds, 3))
+    except RecursionError:
+        return _error("recursion", "the board is too large for this solver's recursion")
+    ms = (time.perf_counter() - t0) * 1000
+    out = result_json(puzzle, res, ms, board=board, trace=trace)
+    bj = board.to_json()
+    svgs = [puzzle.draw_board(bj, a.to_json(), cell, f"answer {i + 1}")
+            for i, a in enumerate(res.solutions)]
+    return {"ok": True, "result": out, "board": bj, "url": puzzle.encode(board),
+            "svg": {"board": puzzle.draw_board(bj, None, cell, "board"), "answers": svgs}}
+
+
+def solve_json(slug: str, text: str, timeout: float, max_nodes: int, trace: bool,
+               progress: Callable[[int, float], None] | None = None) -> str:
+    """``solve_text`` as a JSON string (what crosses from Python to the worker's script);
+    ``max_nodes`` 0 means no node limit."""
+    try:
+        reply = solve_text(slug, text, timeout=timeout, max_nodes=max_nodes or None,
+                           trace=trace, progress=progress)
+    except Exception as e:  # noqa: BLE001 (a bug, not bad input: say so, leave no spinner)
+        reply = _error("internal", f"{type(e).__name__}: {e}")
+    return json.dumps(reply, ensure_ascii=False)

@@ -1,0 +1,284 @@
+// The solve page: a board from the fragment or the URL box, solved by the project's own
+// solvers in a Web Worker (worker.js, Pyodide), the answer count, the answers drawn, the
+// grade and the step-by-step explanation shown. It names no puzzle: what it knows of one
+// comes from the page's config (id "solve-config", site_builder/solve_page.py).
+//
+// The fragment carries the board, as a full puzz.link URL or the bare pid/W/H/body
+// (#https://puzz.link/p?pid/5/5/... or #pid/5/5/...), so a link shares it. The solver's
+// result, the JSON `build-site solve SLUG URL --json --trace` prints, is written into
+// <output id="solve-result">; body[data-solve] says where the page is: "starting",
+// "idle", "solving", "done", "error" or "unavailable" (tests and scripts wait on it).
+
+const cfg = JSON.parse(document.getElementById("solve-config").textContent);
+const T = cfg.strings;
+const $ = (id) => document.getElementById(id);
+const fill = (tpl, p = {}) => tpl.replace(/\{(\w+)\}/g, (m, k) => (k in p ? String(p[k]) : m));
+const abs = (u) => new URL(u, document.baseURI).href;
+const NS = "http://www.w3.org/2000/svg";
+
+let worker = null;
+let ready = false;
+let seq = 0;
+let pending = null;      // {id, text, started, watchdog}
+let queued = null;       // a board asked for before the runtime was up
+let steps = [];
+let step = 0;
+let lastReply = null;
+
+function setState(s) { document.body.dataset.solve = s; }
+function status(text, kind = "") {
+  const el = $("solve-status");
+  el.textContent = text;
+  el.dataset.kind = kind;
+}
+const num = (n) => Number(n).toLocaleString(cfg.lang === "ja" ? "ja-JP" : "en-US");
+
+// ---- the worker -------------------------------------------------------------------------
+
+function startWorker() {
+  ready = false;
+  if (!cfg.runtime.available) {
+    setState("unavailable");
+    status(T.unavailable, "error");
+    $("solve-go").disabled = true;
+    return;
+  }
+  setState("starting");
+  status(T.starting);
+  const t0 = performance.now();
+  worker = new Worker(abs(cfg.worker), { type: "module" });
+  worker.onmessage = (e) => onMessage(e.data, t0);
+  worker.onerror = (e) => {
+    e.preventDefault();
+    fail(fill(T.bootFailed, { message: e.message || "worker error" }));
+  };
+  worker.postMessage({
+    type: "init", pyodide: abs(cfg.runtime.pyodide), zip: abs(cfg.runtime.zip),
+    wheels: cfg.runtime.wheels.map(abs),
+  });
+}
+
+function fail(text) {
+  clearPending();
+  setState("error");
+  status(text, "error");
+  $("solve-cancel").hidden = true;
+}
+
+function onMessage(m, t0) {
+  if (m.type === "ready") {
+    ready = true;
+    window.__solve.startMs = performance.now() - t0;
+    window.__solve.bootMs = m.ms;
+    setState("idle");
+    status(T.ready);
+    if (queued !== null) { const t = queued; queued = null; solve(t); }
+  } else if (m.type === "fail") {
+    fail(fill(T.bootFailed, { message: m.message }));
+  } else if (m.type === "progress" && pending && m.id === pending.id) {
+    status(fill(T.progress, { nodes: num(m.nodes), seconds: m.seconds.toFixed(1) }));
+  } else if (m.type === "done" && pending && m.id === pending.id) {
+    const ms = m.ms;
+    clearPending();
+    $("solve-cancel").hidden = true;
+    window.__solve.solveMs = ms;
+    show(m.reply);
+  }
+}
+
+function clearPending() {
+  if (pending && pending.watchdog) clearTimeout(pending.watchdog);
+  pending = null;
+}
+
+function limits() {
+  const t = parseFloat($("solve-timeout").value);
+  const n = parseInt($("solve-nodes").value, 10);
+  return { timeout: t > 0 ? t : cfg.timeout, maxNodes: n > 0 ? n : 0 };
+}
+
+function solve(text) {
+  if (!cfg.runtime.available) return;
+  if (!ready) { queued = text; return; }
+  clearPending();
+  const { timeout, maxNodes } = limits();
+  const id = ++seq;
+  const started = performance.now();
+  pending = { id, text, started };
+  setState("solving");
+  status(fill(T.progress, { nodes: num(0), seconds: "0.0" }));
+  $("solve-cancel").hidden = false;
+  // The solver stops itself at the time limit; a propagation that visits no search node
+  // cannot see the clock, so the page ends the worker a little after the limit.
+  pending.watchdog = setTimeout(() => {
+    restart();
+    show({ ok: false, error: "bound", message: fill(T.watchdog, { seconds: timeout }) });
+  }, (timeout + cfg.grace) * 1000);
+  worker.postMessage({ type: "solve", id, slug: cfg.slug, text, timeout, maxNodes, trace: true });
+}
+
+function restart() {
+  clearPending();
+  if (worker) worker.terminate();
+  worker = null;
+  startWorker();
+}
+
+function cancel() {
+  restart();
+  $("solve-cancel").hidden = true;
+  status(T.cancelled);
+  // startWorker set "starting"; a test waits for this state, then for "idle"
+  document.body.dataset.cancelled = String(Number(document.body.dataset.cancelled || 0) + 1);
+}
+
+// ---- showing a reply ----------------------------------------------------------------------
+
+function resultText(obj) { return JSON.stringify(obj); }
+
+function show(reply) {
+  lastReply = reply;
+  window.__solve.reply = reply;
+  const out = $("solve-result");
+  $("solve-out").hidden = true;
+  $("solve-steps").hidden = true;
+  $("solve-answers").replaceChildren();
+  if (!reply.ok) {
+    out.textContent = resultText({ error: reply.error, message: reply.message });
+    setState("error");
+    status(errorText(reply), "error");
+    return;
+  }
+  const r = reply.result;
+  out.textContent = resultText(r);
+  $("solve-out").hidden = false;
+  const n = r.solutions;
+  $("solve-verdict").textContent = n === 0 ? T.none : n === 1 ? T.one : T.many;
+  $("solve-verdict").dataset.count = String(n);
+  const grade = $("solve-grade");
+  if (n >= 1 && r.graded && r.rung) {
+    grade.textContent = fill(T.grade, { rung: cfg.rungNames[r.rung] || r.rung });
+    grade.dataset.rung = r.rung;
+  } else if (n >= 1 && !r.graded) {
+    grade.textContent = T.ungraded;
+    grade.dataset.rung = "";
+  } else {
+    grade.textContent = "";
+    grade.dataset.rung = "";
+  }
+  const box = $("solve-answers");
+  const svgs = n === 0 ? [reply.svg.board] : reply.svg.answers;
+  svgs.forEach((svg, i) => {
+    const fig = document.createElement("figure");
+    fig.className = "solve-answer";
+    fig.innerHTML = svg;
+    const cap = document.createElement("figcaption");
+    cap.textContent = n === 0 ? T.boardCaption : n === 1 ? T.answerCaption
+      : fill(T.answerN, { n: i + 1 });
+    fig.append(cap);
+    box.append(fig);
+  });
+  if (n >= 2 && reply.diff) markCells(box.querySelectorAll("svg"), reply.diff, "solve-diff");
+  $("solve-export").href = reply.url;
+  $("solve-export").textContent = reply.url;
+  steps = n === 1 && Array.isArray(r.trace) ? r.trace : [];
+  if (steps.length) {
+    step = 0;
+    $("solve-steps").hidden = false;
+    drawStep(reply);
+  }
+  setState("done");
+  status(fill(T.solved, { ms: Math.round(window.__solve.solveMs || 0) }));
+}
+
+function errorText(reply) {
+  const key = "err_" + reply.error;
+  const tpl = T[key] || T.err_internal;
+  const p = { message: reply.message, cap: num(cfg.cap) };
+  if (reply.error === "other") p.other = (cfg.names[reply.slug] || reply.slug);
+  if (reply.error === "size") { p.w = reply.w; p.h = reply.h; }
+  if (reply.error === "unknown") p.pid = reply.pid;
+  return fill(tpl, p);
+}
+
+// ---- drawing over the puzzle's own SVG (solvers/svg.py: a 1-unit margin) ---------------------
+
+function cellRect(svg, r, c, cls) {
+  const s = cfg.cell;
+  const rect = document.createElementNS(NS, "rect");
+  rect.setAttribute("x", 1 + c * s);
+  rect.setAttribute("y", 1 + r * s);
+  rect.setAttribute("width", s);
+  rect.setAttribute("height", s);
+  rect.setAttribute("class", cls);
+  svg.append(rect);
+}
+
+function markCells(svgs, cells, cls) {
+  for (const svg of svgs) for (const [r, c] of cells) cellRect(svg, r, c, cls);
+}
+
+function drawStep(reply) {
+  const n = steps.length;
+  const s = steps[step];
+  $("step-count").textContent = fill(T.stepOf, { k: step + 1, n });
+  $("step-text").textContent = s[cfg.lang] || s.en || "";
+  $("step-prev").disabled = step === 0;
+  $("step-next").disabled = step === n - 1;
+  const holder = $("step-board");
+  holder.innerHTML = reply.svg.answers[0];
+  const svg = holder.querySelector("svg");
+  // Cells a later step decides are veiled; this step's cells shaded, its reasons outlined.
+  const key = ([r, c]) => `${r},${c}`;
+  const done = new Set();
+  for (let i = 0; i <= step; i++) for (const c of steps[i].cells || []) done.add(key(c));
+  const later = new Map();
+  for (let i = step + 1; i < n; i++) {
+    for (const c of steps[i].cells || []) if (!done.has(key(c))) later.set(key(c), c);
+  }
+  for (const [r, c] of later.values()) cellRect(svg, r, c, "step-veil");
+  for (const [r, c] of s.cells || []) cellRect(svg, r, c, "step-now");
+  for (const [r, c] of s.why || []) cellRect(svg, r, c, "step-why");
+  svg.setAttribute("aria-label", $("step-count").textContent);
+}
+
+// ---- input: the fragment, the URL box -------------------------------------------------------
+
+function fromHash() {
+  let t = location.hash.slice(1);
+  try { t = decodeURIComponent(t); } catch { /* keep it raw: the solver names the fault */ }
+  return t.trim();
+}
+
+function go(text) {
+  $("solve-input").value = text;
+  if (!text) {
+    setState(cfg.runtime.available ? (ready ? "idle" : "starting") : "unavailable");
+    return;
+  }
+  solve(text);
+}
+
+$("solve-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const text = $("solve-input").value.trim();
+  if (!text) { status(T.noBoard); return; }
+  if (fromHash() === text) solve(text);
+  else location.hash = text;   // hashchange solves it, and the link now shares it
+});
+$("solve-cancel").addEventListener("click", cancel);
+$("step-prev").addEventListener("click", () => { if (step > 0) { step--; drawStep(lastReply); } });
+$("step-next").addEventListener("click", () => {
+  if (step < steps.length - 1) { step++; drawStep(lastReply); }
+});
+$("solve-steps").addEventListener("keydown", (e) => {
+  if (e.key === "ArrowLeft") $("step-prev").click();
+  if (e.key === "ArrowRight") $("step-next").click();
+});
+window.addEventListener("hashchange", () => go(fromHash()));
+
+window.__solve = { cfg };
+startWorker();
+const first = fromHash();
+if (first) go(first);
+else if (cfg.runtime.available) status(T.starting + " " + T.noBoard);

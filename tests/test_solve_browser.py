@@ -1,0 +1,242 @@
+"""The solve pages in a real browser (Debian chromium through Playwright), offline.
+
+The site is the solve pages alone (site_builder.solve_page.standalone_files: the pages,
+the Pyodide runtime from .cache/runtime, solvers.zip), served over http on loopback; the
+browser resolves no other host and the context aborts any request elsewhere, so the
+runtime can only come from the site itself. For every registered puzzle, a board from
+outside the bank (the bank's example board, drawn from its own seed) opened through the
+fragment gives, in <output id="solve-result">, exactly the JSON `build-site solve SLUG URL
+--json --trace` prints for it (timing aside): answers, verdict, grade and trace are the
+project's own code run twice, so any difference is a bug. Then bad input, each with its
+message in the page's language and no console error; a cancelled long solve; a second
+answer; the Japanese page.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from playwright import sync_api
+from solve_support import ARGS, CHROMIUM, ROOT, serve_files
+
+from site_builder import cli, runtime, solve_page
+from site_builder.solve_page import JS_STRINGS
+from solvers import registry
+
+SLUGS = tuple(registry.slugs())
+BOOT_MS = 120_000   # Pyodide's first start on a loaded two-core machine
+SOLVE_MS = 120_000
+
+
+def _example(slug: str) -> dict[str, Any]:
+    bank = json.loads((ROOT / "content" / slug / "bank.json").read_text())["data"]
+    ex = bank["example"]
+    assert ex["url"] not in {b["url"] for b in bank["boards"]}, "the example is banked"
+    return ex
+
+
+def _cli_json(capsys: pytest.CaptureFixture[str], slug: str, url: str, *extra: str) -> dict:
+    capsys.readouterr()
+    code = cli.main(["solve", slug, url, "--json", "--trace", *extra])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    return json.loads(out)
+
+
+def _untimed(d: dict) -> dict:
+    return {k: v for k, v in d.items() if k != "ms"}
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    try:
+        runtime.files(ROOT)
+    except runtime.RuntimeMissing as e:
+        pytest.fail(f"the solve runtime is missing ({e}); run: python -m site_builder.runtime")
+    with serve_files(tmp_path_factory.mktemp("dist"), solve_page.standalone_files(ROOT)) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield b
+        b.close()
+
+
+class Page:
+    """One browser page on one solve page, with every console error and every request
+    that left the local server recorded."""
+
+    def __init__(self, browser: Any, base: str) -> None:
+        self.base = base
+        self.context = browser.new_context()
+        self.outside: list[str] = []
+        self.errors: list[str] = []
+
+        def route(r: Any) -> None:
+            if r.request.url.startswith(base + "/"):
+                r.continue_()
+            else:
+                self.outside.append(r.request.url)
+                r.abort()
+
+        self.context.route("**/*", route)
+        self.page = self.context.new_page()
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+
+    def open(self, slug: str, fragment: str = "", lang: str = "en") -> None:
+        url = f"{self.base}/{lang}/{slug}/solve/index.html"
+        self.page.goto(url + (f"#{fragment}" if fragment else ""))
+
+    def wait(self, *states: str, timeout: int = SOLVE_MS) -> str:
+        cond = " || ".join(f"document.body.dataset.solve === {json.dumps(s)}" for s in states)
+        self.page.wait_for_function(cond, timeout=timeout)
+        return self.page.evaluate("document.body.dataset.solve")
+
+    def result(self) -> dict:
+        return json.loads(self.page.locator("#solve-result").text_content())
+
+    def status(self) -> str:
+        return self.page.locator("#solve-status").text_content()
+
+    def close(self) -> None:
+        assert self.errors == [], self.errors
+        assert self.outside == [], self.outside
+        self.context.close()
+
+
+@pytest.fixture
+def tab(browser, served):
+    p = Page(browser, served)
+    yield p
+    p.close()
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_a_board_from_outside_the_bank_gives_the_cli_result(tab, slug, capsys) -> None:
+    ex = _example(slug)
+    tab.open(slug, ex["url"])
+    assert tab.wait("done", "error") == "done", tab.status()
+    got = tab.result()
+    want = _cli_json(capsys, slug, ex["url"])
+    assert _untimed(got) == _untimed(want)
+    # and that is the board's known answer, with its grade named in the page's words
+    p = registry.get(slug)
+    assert got["solutions"] == 1
+    assert got["answer"] == p.answer_rows(p.answer_from_json(ex["answer"]))
+    page = tab.page
+    assert page.locator("#solve-verdict").text_content() == JS_STRINGS["en"]["one"]
+    rung = got["rung"]
+    assert page.locator("#solve-grade").get_attribute("data-rung") == rung
+    assert p.rung_name(rung, "en") in page.locator("#solve-grade").text_content()
+    assert page.locator("#solve-answers svg").count() == 1
+    # the explanation steps forward and back
+    n = len(got["trace"])
+    assert page.locator("#step-text").text_content() == got["trace"][0]["en"]
+    page.click("#step-next")
+    assert page.locator("#step-text").text_content() == got["trace"][1]["en"]
+    page.click("#step-prev")
+    assert page.locator("#step-count").text_content() == f"Step 1 of {n}"
+    assert page.locator("#step-board svg .step-now").count() == len(got["trace"][0]["cells"])
+
+
+def test_the_bare_form_and_the_url_box_and_japanese(tab, capsys) -> None:
+    slug = "sukoro"
+    ex = _example(slug)
+    bare = ex["url"].split("?", 1)[1]
+    tab.open(slug, bare, lang="ja")
+    assert tab.wait("done", "error") == "done", tab.status()
+    want = _cli_json(capsys, slug, ex["url"])
+    assert _untimed(tab.result()) == _untimed(want)
+    page = tab.page
+    assert page.locator("#solve-verdict").text_content() == JS_STRINGS["ja"]["one"]
+    p = registry.get(slug)
+    assert p.rung_name(want["rung"], "ja") in page.locator("#solve-grade").text_content()
+    assert page.locator("#step-text").text_content() == want["trace"][0]["ja"]
+    # a board typed into the box goes into the fragment, so the link shares it
+    two = "sukoro/5/5/2a2c4a2g2a4c2a2"
+    page.fill("#solve-input", two)
+    page.click("#solve-go")
+    page.wait_for_function(f"location.hash === '#{two}'")
+    page.wait_for_function("JSON.parse(document.getElementById('solve-result').textContent"
+                           " || '{}').answer?.[0] === '232..'")
+    assert _untimed(tab.result()) == _untimed(_cli_json(capsys, slug, two))
+    # the shared link reopens the board in a fresh page
+    other = tab.context.new_page()
+    other.on("pageerror", lambda e: tab.errors.append(str(e)))
+    other.goto(page.url)
+    other.wait_for_function("document.body.dataset.solve === 'done'", timeout=SOLVE_MS)
+    assert json.loads(other.locator("#solve-result").text_content())["answer"][0] == "232.."
+
+
+def test_two_answers_and_no_answer(tab, capsys) -> None:
+    slug = "sukoro"
+    tab.open(slug, "sukoro/3/3/a1g")      # one clue: many ways
+    assert tab.wait("done", "error") == "done", tab.status()
+    got = tab.result()
+    assert got["solutions"] == 2 and got["trace"] is None
+    assert _untimed(got) == _untimed(_cli_json(capsys, slug, "sukoro/3/3/a1g"))
+    assert tab.page.locator("#solve-verdict").text_content() == JS_STRINGS["en"]["many"]
+    assert tab.page.locator("#solve-answers svg").count() == 2
+    tab.page.evaluate("location.hash = 'sukoro/2/2/4d'")   # a 4 with two neighbours
+    tab.page.wait_for_function("JSON.parse(document.getElementById('solve-result')"
+                               ".textContent || '{}').solutions === 0", timeout=SOLVE_MS)
+    assert tab.page.locator("#solve-verdict").text_content() == JS_STRINGS["en"]["none"]
+    assert _untimed(tab.result()) == _untimed(_cli_json(capsys, slug, "sukoro/2/2/4d"))
+
+
+BAD = [
+    ("https://puzz.link/p?sukoro/x/5/", "sukoro", "malformed", None),
+    ("nanro/4/4/0000", "sukoro", "other", None),
+    ("https://puzz.link/p?nurikabe/5/5/g5k2o1k3g", "sukoro", "unknown", None),
+    ("https://puzz.link/p?sukoro/101/100/", "sukoro", "size", None),
+    ("hello", "canal-view", "malformed", None),
+]
+
+
+@pytest.mark.parametrize("text,slug,kind,_", BAD)
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_bad_input_says_so_in_the_page_language(tab, text, slug, kind, _, lang) -> None:
+    tab.open(slug, text, lang=lang)
+    state = tab.wait("done", "error")
+    got = tab.result()
+    if kind == "malformed" and state == "done":
+        pytest.fail(f"{text!r} solved: {got}")
+    assert state == "error" and got["error"] == kind, got
+    head = JS_STRINGS[lang][f"err_{kind}"].split("{")[0]
+    assert tab.status().startswith(head), tab.status()
+
+
+def test_a_solve_past_its_bound_and_a_cancel(tab) -> None:
+    hard = json.loads((ROOT / "benchmarks/hard/nanro-30x30.json").read_text())["boards"][0]
+    page = tab.page
+    tab.open("nanro")
+    tab.wait("idle", timeout=BOOT_MS)
+    page.locator(".solve-limits summary").click()
+    page.fill("#solve-nodes", "50")
+    page.fill("#solve-input", hard["url"])
+    page.click("#solve-go")
+    assert tab.wait("done", "error") == "error"
+    assert tab.result()["error"] == "bound"
+    assert tab.status().startswith(JS_STRINGS["en"]["err_bound"].split("(")[0])
+    # no node limit: a long solve, cancelled while it runs; the solver comes back
+    page.fill("#solve-nodes", "")
+    page.fill("#solve-timeout", "600")
+    page.evaluate("location.hash = ''")
+    page.fill("#solve-input", hard["url"])
+    page.click("#solve-go")
+    tab.wait("solving")
+    page.wait_for_timeout(300)
+    assert page.locator("#solve-cancel").is_visible()
+    page.click("#solve-cancel")
+    assert page.evaluate("document.body.dataset.cancelled") == "1"
+    assert tab.status() == JS_STRINGS["en"]["cancelled"]
+    tab.wait("idle", timeout=BOOT_MS)
+    page.evaluate("location.hash = 'sukoro/5/5/2a2c4a2g2a4c2a2'")
+    assert tab.wait("done", "error") == "error"   # a Sukoro board on the Nanro page
+    assert tab.result()["error"] == "other"
