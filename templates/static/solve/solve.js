@@ -137,6 +137,7 @@ function cancel() {
 function resultText(obj) { return JSON.stringify(obj); }
 
 function show(reply) {
+  document.body.dataset.replies = String(Number(document.body.dataset.replies || 0) + 1);
   lastReply = reply;
   window.__solve.reply = reply;
   const out = $("solve-result");
