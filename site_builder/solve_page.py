@@ -18,10 +18,12 @@ from typing import Any
 
 from site_builder.play import posix_rel, rung_names
 from site_builder.solve import DEFAULT_TIMEOUT
-from site_builder.solve_web import CELL
+from site_builder.solve_web import CELL, editor_spec
 from solvers.common import MAX_CELLS
 
 GRACE = 5.0  # seconds past the time limit before the page ends a worker that hangs
+AUTO_CELLS = 400  # boards up to this many cells are solved again as they change
+HELP_SECONDS = 5.0  # the constructor help's budget for its trial solves
 
 # Text the script writes into the page ({name} fields are filled in by solve.js).
 JS_STRINGS: dict[str, dict[str, str]] = {
@@ -54,6 +56,19 @@ JS_STRINGS: dict[str, dict[str, str]] = {
                       "time or node limit and solve again."),
         "err_recursion": "This board is too large for the solver.",
         "err_internal": "The solver failed on this board: {message}",
+        "editLabel": "Board editor.", "editAt": "Row {r}, column {c}.",
+        "pressSolve": "A large board: press Solve when it is ready.",
+        "badSize": "A board is at least 1×1 and at most {cap} cells.",
+        "diffLegend": "Shaded: the cells where the two answers differ.",
+        "helping": "Looking for clues that would make it unique ({done} of {total} tried)…",
+        "helpingRemove": "Checking which clues it can spare ({done} of {total})…",
+        "suggestHead": "Clues that make the board unique (each proved by the solver):",
+        "suggestNone": "No single clue on a differing cell makes the board unique.",
+        "suggest": "Row {r}, column {c}: {value}", "apply": "Add this clue",
+        "removeHead": "Clues that can be removed with the board staying unique:",
+        "removeNone": "Every clue is needed: removing any one gives a second answer.",
+        "remove": "Row {r}, column {c}", "removeOne": "Remove",
+        "helpPartial": "(the search for more ran out of time)",
     },
     "ja": {
         "starting": "ソルバーを起動しています（このページの中で Python が動きます）…",
@@ -83,6 +98,19 @@ JS_STRINGS: dict[str, dict[str, str]] = {
                       "時間かノード数の上限を上げて、もう一度解いてください。"),
         "err_recursion": "この盤はソルバーには大きすぎます。",
         "err_internal": "この盤でソルバーが失敗しました：{message}",
+        "editLabel": "盤の編集。", "editAt": "{r}行{c}列。",
+        "pressSolve": "大きな盤です。できあがったら「解く」を押してください。",
+        "badSize": "盤は 1×1 以上、{cap} マス以下です。",
+        "diffLegend": "塗りつぶし：二つの答えで違うマス。",
+        "helping": "唯一解にする手掛かりを探しています（{total} 通り中 {done} 通り）…",
+        "helpingRemove": "外せる手掛かりを調べています（{total} 個中 {done} 個）…",
+        "suggestHead": "盤を唯一解にする手掛かり（どれもソルバーで確かめ済み）：",
+        "suggestNone": "違うマスに手掛かりを一つ足すだけでは唯一解になりません。",
+        "suggest": "{r}行{c}列：{value}", "apply": "この手掛かりを足す",
+        "removeHead": "外しても唯一解のままの手掛かり：",
+        "removeNone": "どの手掛かりも必要です。一つでも外すと別の答えができます。",
+        "remove": "{r}行{c}列", "removeOne": "外す",
+        "helpPartial": "（時間切れで、探しきれていません）",
     },
 }
 
@@ -100,6 +128,17 @@ PAGE: dict[str, dict[str, str]] = {
         "json": "The solver's result (the JSON of build-site solve --json --trace)",
         "article": "Read the article", "play": "Play the banked boards",
         "noscript": "This page needs JavaScript to run the solver.",
+        "edit": "Edit the board", "rows": "Rows", "cols": "Columns", "new": "New empty board",
+        "undo": "Undo", "redo": "Redo", "borders": "Draw region borders",
+        "auto": "Solve as I edit",
+        "edit_help": ("Click a cell (or move with the arrow keys) and type: digits, ? for a "
+                      "hidden clue, Backspace to erase. Ctrl+Z undoes, Ctrl+Y redoes."),
+        "help": "Constructor help", "playit": "Play this board",
+        "edit_tokens": ("On this board: o places a circle, a digit gives it a number, ^ v < > "
+                        "(or Shift with an arrow key) place arrows."),
+        "edit_borders": ("Press “Draw region borders”, then drag along the grid lines to "
+                         "draw a border or, starting on one, to erase it."),
+        "pad": "Number pad",
     },
     "ja": {
         "title": "{name}の盤を解く",
@@ -114,6 +153,17 @@ PAGE: dict[str, dict[str, str]] = {
         "json": "ソルバーの結果（build-site solve --json --trace の JSON）",
         "article": "記事を読む", "play": "収録盤を遊ぶ",
         "noscript": "ソルバーを動かすには JavaScript が必要です。",
+        "edit": "盤を編集する", "rows": "行", "cols": "列", "new": "空の盤を作る",
+        "undo": "元に戻す", "redo": "やり直す", "borders": "領域の境界を引く",
+        "auto": "編集するたびに解く",
+        "edit_help": ("マスをクリック（または矢印キーで移動）して入力します。数字、隠れた手掛かりは ?、"
+                      "消すのは Backspace。Ctrl+Z で元に戻し、Ctrl+Y でやり直します。"),
+        "help": "作問の手助け", "playit": "この盤を遊ぶ",
+        "edit_tokens": ("この盤では、o で丸、続けて数字でその数、^ v < >（または Shift と矢印キー）"
+                        "で矢印を置きます。"),
+        "edit_borders": ("「領域の境界を引く」を押してから、格子線に沿ってなぞると境界が引けます。"
+                         "引いてある境界からなぞり始めると消えます。"),
+        "pad": "数字パッド",
     },
 }
 
@@ -142,9 +192,12 @@ def page_context(puzzle: Any, lang: str, path: str, runtime: dict[str, Any]) -> 
         "names": {p.slug: p.names[lang] for p in registry.all_puzzles()},
         "rungNames": rung_names(puzzle, lang), "strings": JS_STRINGS[lang],
         "worker": here("static/solve/worker.js"), "runtime": rt,
+        "edit": editor_spec(puzzle.slug), "auto": AUTO_CELLS, "help": HELP_SECONDS,
+        "play": posix_rel(path, f"{lang}/{puzzle.slug}/play/"),
     }
     return {"solve": {"slug": puzzle.slug, "name": puzzle.names[lang], "s": PAGE[lang],
-                      "timeout": DEFAULT_TIMEOUT, "config": _script_json(config)}}
+                      "timeout": DEFAULT_TIMEOUT, "edit": config["edit"],
+                      "config": _script_json(config)}}
 
 
 def solve_files(site: Any, puzzle: Any, runtime: dict[str, Any]) -> dict[str, str | bytes]:

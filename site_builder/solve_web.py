@@ -104,17 +104,140 @@ def solve_text(slug: str, text: str, *, timeout: float = DEFAULT_TIMEOUT,
     bj = board.to_json()
     svgs = [puzzle.draw_board(bj, a.to_json(), cell, f"answer {i + 1}")
             for i, a in enumerate(res.solutions)]
-    return {"ok": True, "result": out, "board": bj, "url": puzzle.encode(board),
-            "svg": {"board": puzzle.draw_board(bj, None, cell, "board"), "answers": svgs}}
+    reply = {"ok": True, "result": out, "board": bj, "url": puzzle.encode(board),
+             "svg": {"board": puzzle.draw_board(bj, None, cell, "board"), "answers": svgs},
+             "clues": len(construct(slug).clues(bj))}
+    if len(res.solutions) == 1:
+        reply["answerJson"] = res.solutions[0].to_json()   # what the player checks against
+    if len(res.solutions) >= 2:
+        a, b = (s.to_json() for s in res.solutions[:2])
+        reply["diff"] = [list(c) for c in construct(slug).differ(a, b)]
+    return reply
 
 
 def solve_json(slug: str, text: str, timeout: float, max_nodes: int, trace: bool,
-               progress: Callable[[int, float], None] | None = None) -> str:
+               progress: Callable[[int, float], None] | None = None,
+               board_json: str = "") -> str:
     """``solve_text`` as a JSON string (what crosses from Python to the worker's script);
-    ``max_nodes`` 0 means no node limit."""
+    ``max_nodes`` 0 means no node limit. With ``board_json`` (the editor's board), that
+    board is written as its puzz.link URL first and the URL solved, as the CLI would."""
+    if board_json:
+        made = json.loads(edit_json(slug, board_json))
+        if not made["ok"]:
+            return json.dumps(made, ensure_ascii=False)
+        text = made["url"]
     try:
         reply = solve_text(slug, text, timeout=timeout, max_nodes=max_nodes or None,
                            trace=trace, progress=progress)
     except Exception as e:  # noqa: BLE001 (a bug, not bad input: say so, leave no spinner)
         reply = _error("internal", f"{type(e).__name__}: {e}")
     return json.dumps(reply, ensure_ascii=False)
+
+
+# ---- constructor help ------------------------------------------------------------------
+
+def construct(slug: str) -> Any:
+    """The puzzle's constructor helpers (``solvers/<pkg>/construct.py``: EDIT, clues,
+    without, clue_from, differ)."""
+    import importlib
+
+    from solvers import registry
+
+    return importlib.import_module(registry.PACKAGES[slug] + ".construct")
+
+
+def _unique(puzzle: Any, board_json: dict[str, Any], seconds: float) -> bool | None:
+    """Whether the board has exactly one answer (None: past the bound)."""
+    board = puzzle.board_from_json(board_json)
+    try:
+        res = solve_bounded(puzzle, board, limit=2, timeout=seconds, grade=False)
+    except (BudgetExceeded, RecursionError):
+        return None
+    return len(res.solutions) == 1
+
+
+def help_text(slug: str, text: str, *, budget: float = 10.0, most: int = 3,
+              progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    """What would make the board unique, or what it can spare, each proved by the solver.
+
+    Two or more answers: ``diff``, the cells where the first two differ, and up to
+    ``most`` ``suggestions``: a clue on a differing cell with its value from one of the
+    answers, kept only when the board with it has exactly one answer. One answer:
+    ``removable``, every clue whose removal leaves the board unique. Each trial solve is
+    bounded; ``budget`` seconds in all (``complete`` False when it ran out)."""
+    from solvers import registry
+
+    puzzle = registry.get(slug)
+    helper = construct(slug)
+    board = puzzle.decode(text)
+    bj = board.to_json()
+    res = solve_bounded(puzzle, board, limit=2, timeout=budget, grade=False)
+    start = time.monotonic()
+    left = lambda: budget - (time.monotonic() - start)
+    out: dict[str, Any] = {"solutions": len(res.solutions), "complete": True}
+    if len(res.solutions) >= 2:
+        a, b = (s.to_json() for s in res.solutions[:2])
+        diff = [list(c) for c in helper.differ(a, b)]
+        out["diff"] = diff
+        found: list[dict[str, Any]] = []
+        tried = 0
+        for cell in diff:
+            for ans in (a, b):
+                cand = helper.clue_from(bj, ans, tuple(cell))
+                if cand is None or left() <= 0:
+                    continue
+                tried += 1
+                if progress is not None:
+                    progress(tried, len(diff) * 2)
+                if _unique(puzzle, cand, max(0.1, left())):
+                    cb = puzzle.board_from_json(cand)
+                    found.append({"cell": cell, "url": puzzle.encode(cb), "board": cand})
+                    break
+            if len(found) >= most or left() <= 0:
+                break
+        out["suggestions"] = found
+        out["complete"] = left() > 0
+    elif len(res.solutions) == 1:
+        cells = helper.clues(bj)
+        removable = []
+        for i, cell in enumerate(cells):
+            if left() <= 0:
+                out["complete"] = False
+                break
+            if progress is not None:
+                progress(i + 1, len(cells))
+            cand = helper.without(bj, cell)
+            if _unique(puzzle, cand, max(0.1, left())):
+                removable.append({"cell": list(cell), "board": cand,
+                                  "url": puzzle.encode(puzzle.board_from_json(cand))})
+        out["removable"] = removable
+        out["clues"] = len(cells)
+    return out
+
+
+def help_json(slug: str, text: str, budget: float,
+              progress: Callable[[int, int], None] | None = None) -> str:
+    try:
+        reply = {"ok": True, **help_text(slug, text, budget=budget, progress=progress)}
+    except (PuzzleError, UserError, BudgetExceeded) as e:
+        reply = _error("malformed", str(e))
+    except Exception as e:  # noqa: BLE001 (a bug: say so, leave no spinner)
+        reply = _error("internal", f"{type(e).__name__}: {e}")
+    return json.dumps(reply, ensure_ascii=False)
+
+
+def edit_json(slug: str, board_json: str) -> str:
+    """A board drawn in the editor (its JSON) as the puzz.link URL the page puts in its
+    fragment, or an error naming the field at fault."""
+    from solvers import registry
+
+    puzzle = registry.get(slug)
+    try:
+        board = puzzle.board_from_json(json.loads(board_json))
+        return json.dumps({"ok": True, "url": puzzle.encode(board)})
+    except (PuzzleError, ValueError) as e:
+        return json.dumps(_error("malformed", str(e)), ensure_ascii=False)
+
+
+def editor_spec(slug: str) -> dict[str, Any]:
+    return dict(construct(slug).EDIT)

@@ -259,3 +259,150 @@ def test_a_solve_past_its_bound_and_a_cancel(tab) -> None:
     page.evaluate("location.hash = 'sukoro/5/5/2a2c4a2g2a4c2a2'")
     assert tab.wait("done", "error") == "error"   # a Sukoro board on the Nanro page
     assert tab.result()["error"] == "other"
+
+
+# ---- the editor ------------------------------------------------------------------------
+
+def _cell_point(page, r: float, c: float) -> tuple[float, float]:
+    """Page coordinates of the point (r, c) of the editor's board, in cells (0.5: centre)."""
+    svg = page.locator("#edit-board svg")
+    svg.scroll_into_view_if_needed()
+    box = svg.bounding_box()
+    scale = box["width"] / page.eval_on_selector("#edit-board svg", "s => s.viewBox.baseVal.width")
+    return box["x"] + (1 + c * 32) * scale, box["y"] + (1 + r * 32) * scale
+
+
+def _replied(tab: Page, action) -> dict:
+    """Do ``action``, wait for the next reply from the solver; the result JSON."""
+    page = tab.page
+    n = int(page.evaluate("Number(document.body.dataset.replies || 0)"))
+    action()
+    page.wait_for_function(f"Number(document.body.dataset.replies || 0) > {n}", timeout=SOLVE_MS)
+    return tab.result()
+
+
+def _fragment(page) -> str:
+    return page.evaluate("decodeURIComponent(location.hash.slice(1))")
+
+
+def test_draw_a_board_undo_redo_and_share_it(tab, capsys) -> None:
+    page = tab.page
+    tab.open("sukoro")
+    tab.wait("idle", timeout=BOOT_MS)
+    page.fill("#edit-h", "3")
+    page.fill("#edit-w", "3")
+    got = _replied(tab, lambda: page.click("#edit-new"))
+    empty = _fragment(page)
+    assert empty.startswith("https://puzz.link/p?sukoro/3/3/")
+    assert got["solutions"] == 2 and _untimed(got) == _untimed(_cli_json(capsys, "sukoro", empty))
+    page.mouse.click(*_cell_point(page, 0.5, 1.5))
+    got = _replied(tab, lambda: page.keyboard.press("1"))
+    one = _fragment(page)
+    assert one == "https://puzz.link/p?sukoro/3/3/a1g"
+    assert _untimed(got) == _untimed(_cli_json(capsys, "sukoro", one))
+    # a "?" from the number pad, then undo and redo from the keyboard and the buttons
+    page.mouse.click(*_cell_point(page, 2.5, 2.5))
+    _replied(tab, lambda: page.click("#edit-pad button[data-key='?']"))
+    with_q = _fragment(page)
+    assert page.evaluate("window.__solve_editor.board.clues[2][2]") == "?"
+    _replied(tab, lambda: page.keyboard.press("Control+z"))
+    assert _fragment(page) == one
+    _replied(tab, lambda: page.click("#edit-redo"))
+    assert _fragment(page) == with_q
+    _replied(tab, lambda: page.click("#edit-undo"))
+    assert _fragment(page) == one
+    assert page.locator("#solve-input").input_value() == one   # the board, exported
+
+
+def test_delete_a_clue_see_two_answers_and_apply_a_suggestion(tab, capsys) -> None:
+    from site_builder.solve_web import construct, help_text
+
+    slug = "sukoro"
+    ex = _example(slug)
+    page = tab.page
+    tab.open(slug, ex["url"])
+    assert tab.wait("done", "error") == "done"
+    # the unique board: the clues it can spare, as the solver proves them in Python
+    page.wait_for_function("document.body.dataset.help === 'done'", timeout=SOLVE_MS)
+    py = help_text(slug, ex["url"])
+    spare = {tuple(x["cell"]) for x in py["removable"]}
+    assert {tuple(x["cell"]) for x in page.evaluate("window.__solve.help.removable")} == spare
+    assert page.locator("#solve-answers svg .solve-removable").count() == len(spare)
+    needed = next(c for c in construct(slug).clues(ex["board"]) if c not in spare)
+    page.mouse.click(*_cell_point(page, needed[0] + 0.5, needed[1] + 0.5))
+    page.evaluate("document.body.dataset.help = ''")
+    got = _replied(tab, lambda: page.keyboard.press("Backspace"))
+    assert got["solutions"] == 2
+    assert _untimed(got) == _untimed(_cli_json(capsys, slug, _fragment(page)))
+    diff = page.evaluate("window.__solve.reply.diff")
+    a, b = (registry.get(slug).answer_from_json({"rows": r}).to_json() for r in got["answers"])
+    assert [tuple(x) for x in diff] == construct(slug).differ(a, b) and diff
+    assert page.locator("#solve-answers svg .solve-diff").count() == 2 * len(diff)
+    page.wait_for_function("document.body.dataset.help === 'done'", timeout=SOLVE_MS)
+    sugs = page.evaluate("window.__solve.help.suggestions")
+    assert sugs, "no suggestion"
+    assert all(list(s["cell"]) in diff for s in sugs)
+    got = _replied(tab, lambda: page.locator("#help-list button").first.click())
+    assert got["solutions"] == 1
+    assert _fragment(page) == sugs[0]["url"]
+    assert _untimed(got)["answer"] == _cli_json(capsys, slug, sugs[0]["url"])["answer"]
+
+
+def test_nanro_borders_by_dragging_and_sashigane_tokens(tab, capsys) -> None:
+    page = tab.page
+    tab.open("nanro")
+    tab.wait("idle", timeout=BOOT_MS)
+    page.fill("#edit-h", "2")
+    page.fill("#edit-w", "3")
+    _replied(tab, lambda: page.click("#edit-new"))
+    page.click("#edit-borders")
+    # along the grid line between columns 1 and 2, top to bottom
+    page.mouse.move(*_cell_point(page, 0, 1))
+    page.mouse.down()
+    page.mouse.move(*_cell_point(page, 1, 1), steps=4)
+    page.mouse.move(*_cell_point(page, 2, 1), steps=4)
+    got = _replied(tab, page.mouse.up)
+    assert page.evaluate("window.__solve_editor.board.regions") == [[0, 1, 1], [0, 1, 1]]
+    assert _untimed(got) == _untimed(_cli_json(capsys, "nanro", _fragment(page)))
+    page.click("#edit-borders")
+    page.mouse.click(*_cell_point(page, 0.5, 0.5))
+    got = _replied(tab, lambda: page.keyboard.press("1"))
+    assert _untimed(got) == _untimed(_cli_json(capsys, "nanro", _fragment(page)))
+
+    tab.open("sashigane")
+    tab.wait("idle", timeout=BOOT_MS)
+    page.fill("#edit-h", "2")
+    page.fill("#edit-w", "2")
+    _replied(tab, lambda: page.click("#edit-new"))
+    page.mouse.click(*_cell_point(page, 0.5, 0.5))
+    _replied(tab, lambda: page.keyboard.press("o"))
+    got = _replied(tab, lambda: page.keyboard.press("3"))
+    page.mouse.click(*_cell_point(page, 1.5, 0.5))
+    got = _replied(tab, lambda: page.keyboard.press("Shift+ArrowUp"))
+    cells = page.evaluate("window.__solve_editor.board.cells")
+    assert cells[0][0] == "o3" and cells[1][0] == "^"
+    assert _untimed(got) == _untimed(_cli_json(capsys, "sashigane", _fragment(page)))
+
+
+def test_play_the_made_board(tab) -> None:
+    slug = "sukoro"
+    ex = _example(slug)
+    page = tab.page
+    tab.open(slug, ex["url"])
+    assert tab.wait("done", "error") == "done"
+    trace = tab.result()["trace"]
+    page.click("#solve-play")
+    page.wait_for_url(f"**/{slug}/play/**")
+    page.wait_for_selector("body[data-ready='1']", timeout=SOLVE_MS)
+    made = page.evaluate(f"JSON.parse(localStorage.getItem('play:{slug}:made'))")
+    page.wait_for_function(f"document.body.dataset.board === {json.dumps(made['id'])}")
+    assert page.evaluate("window.__play.entry.url") == ex["url"]
+    assert page.evaluate("window.__play.entry.board") == ex["board"]
+    # its hints come from the solve page's trace, its check from the rules
+    page.click("#hint")
+    page.wait_for_function("document.getElementById('hint-out').textContent.length > 0")
+    assert trace[0]["en"] in page.locator("#hint-out").text_content()
+    # entered in full (one move, as the play tests do), it is solved
+    page.evaluate("window.__play.put(window.__play.solution)")
+    page.wait_for_function("window.__play.solved === true")
+    assert page.locator("#play-solved").is_visible()

@@ -9,6 +9,8 @@
 // <output id="solve-result">; body[data-solve] says where the page is: "starting",
 // "idle", "solving", "done", "error" or "unavailable" (tests and scripts wait on it).
 
+import { Editor } from "./editor.js";
+
 const cfg = JSON.parse(document.getElementById("solve-config").textContent);
 const T = cfg.strings;
 const $ = (id) => document.getElementById(id);
@@ -21,6 +23,9 @@ let ready = false;
 let seq = 0;
 let pending = null;      // {id, text, started, watchdog}
 let queued = null;       // a board asked for before the runtime was up
+let queuedBoard = null;
+let helpId = null;       // the constructor help request being waited for
+let helpKind = "";
 let steps = [];
 let step = 0;
 let lastReply = null;
@@ -70,19 +75,41 @@ function onMessage(m, t0) {
     ready = true;
     window.__solve.startMs = performance.now() - t0;
     window.__solve.bootMs = m.ms;
+    window.__solve.bootMarks = m.marks;
     setState("idle");
     status(T.ready);
-    if (queued !== null) { const t = queued; queued = null; solve(t); }
+    if (queued !== null || queuedBoard !== null) {
+      const t = queued, b = queuedBoard;
+      queued = null; queuedBoard = null;
+      solve(t || "", b);
+    }
   } else if (m.type === "fail") {
     fail(fill(T.bootFailed, { message: m.message }));
   } else if (m.type === "progress" && pending && m.id === pending.id) {
     status(fill(T.progress, { nodes: num(m.nodes), seconds: m.seconds.toFixed(1) }));
   } else if (m.type === "done" && pending && m.id === pending.id) {
     const ms = m.ms;
+    const fromEditor = pending.fromEditor;
     clearPending();
     $("solve-cancel").hidden = true;
     window.__solve.solveMs = ms;
+    if (m.reply.ok) {
+      $("solve-input").value = m.reply.url;
+      if (fromEditor) {
+        // the fragment follows the board, so the link shares it (no hashchange: no re-solve)
+        history.replaceState(null, "", "#" + m.reply.url);
+      } else {
+        editor.load(m.reply.board);
+        sizeInputs();
+      }
+    }
     show(m.reply);
+    if (m.reply.ok && m.reply.result.solutions >= 1) askHelp(m.reply.url);
+  } else if (m.type === "helping" && helpId === m.id) {
+    const tpl = helpKind === "remove" ? T.helpingRemove : T.helping;
+    $("help-status").textContent = fill(tpl, { done: m.done, total: m.total });
+  } else if (m.type === "helped" && helpId === m.id) {
+    showHelp(m.reply);
   }
 }
 
@@ -97,14 +124,15 @@ function limits() {
   return { timeout: t > 0 ? t : cfg.timeout, maxNodes: n > 0 ? n : 0 };
 }
 
-function solve(text) {
+function solve(text, board = null) {
   if (!cfg.runtime.available) return;
-  if (!ready) { queued = text; return; }
+  if (!ready) { queued = text; queuedBoard = board; return; }
   clearPending();
+  helpId = null;
   const { timeout, maxNodes } = limits();
   const id = ++seq;
   const started = performance.now();
-  pending = { id, text, started };
+  pending = { id, text, started, fromEditor: board !== null };
   setState("solving");
   status(fill(T.progress, { nodes: num(0), seconds: "0.0" }));
   $("solve-cancel").hidden = false;
@@ -114,7 +142,8 @@ function solve(text) {
     restart();
     show({ ok: false, error: "bound", message: fill(T.watchdog, { seconds: timeout }) });
   }, (timeout + cfg.grace) * 1000);
-  worker.postMessage({ type: "solve", id, slug: cfg.slug, text, timeout, maxNodes, trace: true });
+  worker.postMessage({ type: "solve", id, slug: cfg.slug, text, timeout, maxNodes, trace: true,
+    board: board === null ? "" : JSON.stringify(board) });
 }
 
 function restart() {
@@ -143,6 +172,8 @@ function show(reply) {
   const out = $("solve-result");
   $("solve-out").hidden = true;
   $("solve-steps").hidden = true;
+  $("solve-help").hidden = true;
+  $("solve-legend").hidden = true;
   $("solve-answers").replaceChildren();
   if (!reply.ok) {
     out.textContent = resultText({ error: reply.error, message: reply.message });
@@ -179,9 +210,14 @@ function show(reply) {
     fig.append(cap);
     box.append(fig);
   });
-  if (n >= 2 && reply.diff) markCells(box.querySelectorAll("svg"), reply.diff, "solve-diff");
+  if (n >= 2 && reply.diff) {
+    markCells(box.querySelectorAll("svg"), reply.diff, "solve-diff");
+    $("solve-legend").textContent = T.diffLegend;
+    $("solve-legend").hidden = false;
+  }
   $("solve-export").href = reply.url;
   $("solve-export").textContent = reply.url;
+  $("solve-play").hidden = n !== 1;
   steps = n === 1 && Array.isArray(r.trace) ? r.trace : [];
   if (steps.length) {
     step = 0;
@@ -243,6 +279,154 @@ function drawStep(reply) {
   svg.setAttribute("aria-label", $("step-count").textContent);
 }
 
+// ---- the player ---------------------------------------------------------------------------
+
+// A short stable id for a board (its URL hashed), so its saved progress is its own.
+function boardId(url) {
+  let h = 5381;
+  for (let i = 0; i < url.length; i++) h = ((h * 33) ^ url.charCodeAt(i)) >>> 0;
+  return "made-" + h.toString(36);
+}
+
+function playIt() {
+  const reply = lastReply;
+  if (!reply || !reply.ok || reply.result.solutions !== 1) return;
+  const { h, w } = reply.board;
+  const id = boardId(reply.url);
+  const made = {
+    id, size: `${h}x${w}`, h, w, grade: reply.result.rung, clues: reply.clues,
+    url: reply.url, board: reply.board, answer: reply.answerJson, trace: reply.result.trace || [],
+  };
+  try {
+    localStorage.setItem(`play:${cfg.slug}:made`, JSON.stringify(made));
+  } catch {
+    return;
+  }
+  location.href = new URL(cfg.play + "#" + encodeURIComponent(id), document.baseURI).href;
+}
+$("solve-play").addEventListener("click", playIt);
+
+// ---- constructor help ------------------------------------------------------------------------
+
+function askHelp(url) {
+  helpId = ++seq;
+  const n = lastReply.result.solutions;
+  helpKind = n === 1 ? "remove" : "suggest";
+  $("solve-help").hidden = false;
+  $("help-list").replaceChildren();
+  $("help-status").textContent = fill(n === 1 ? T.helpingRemove : T.helping, { done: 0, total: "…" });
+  worker.postMessage({ type: "help", id: helpId, slug: cfg.slug, text: url, budget: cfg.help });
+}
+
+function valueText(board, [r, c]) {
+  const v = board[cfg.edit.field][r][c];
+  const l = editor.label(v);
+  if (!l) return "";
+  return (l.circle ? "○" : "") + (l.text || "");
+}
+
+function showHelp(reply) {
+  helpId = null;
+  const list = $("help-list");
+  list.replaceChildren();
+  document.body.dataset.help = "done";
+  if (!reply.ok) { $("help-status").textContent = errorText(reply); return; }
+  const partial = reply.complete ? "" : " " + T.helpPartial;
+  const svgs = $("solve-answers").querySelectorAll("svg");
+  const item = (text, button, board) => {
+    const li = document.createElement("li");
+    li.textContent = text;
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = button;
+    b.addEventListener("click", () => { editor.load(board, { keepHistory: true }); edited(board, true); });
+    li.append(b);
+    list.append(li);
+  };
+  if (reply.suggestions) {
+    $("help-status").textContent = (reply.suggestions.length ? T.suggestHead : T.suggestNone) + partial;
+    for (const sug of reply.suggestions) {
+      const [r, c] = sug.cell;
+      item(fill(T.suggest, { r: r + 1, c: c + 1, value: valueText(sug.board, sug.cell) }), T.apply, sug.board);
+      markCells(svgs, [sug.cell], "solve-suggested");
+    }
+  } else if (reply.removable) {
+    $("help-status").textContent = (reply.removable.length ? T.removeHead : T.removeNone) + partial;
+    for (const rem of reply.removable) {
+      const [r, c] = rem.cell;
+      item(fill(T.remove, { r: r + 1, c: c + 1 }), T.removeOne, rem.board);
+      markCells(svgs, [rem.cell], "solve-removable");
+    }
+  }
+  window.__solve.help = reply;
+}
+
+// ---- the editor ----------------------------------------------------------------------------
+
+let debounce = null;
+function edited(board, now = false) {
+  if (debounce) clearTimeout(debounce);
+  const big = board.h * board.w > cfg.auto;
+  if (!$("edit-auto").checked || big) {
+    if (big) status(T.pressSolve);
+    pendingEdit = board;
+    return;
+  }
+  debounce = setTimeout(() => { pendingEdit = null; solve("", board); }, now ? 0 : 400);
+}
+let pendingEdit = null;
+
+const editor = new Editor($("edit-board"), cfg.edit, T, (board) => edited(board));
+window.__solve_editor = editor;
+
+function sizeInputs() {
+  $("edit-h").value = editor.board.h;
+  $("edit-w").value = editor.board.w;
+}
+
+function buildPad() {
+  const pad = $("edit-pad");
+  const sp = cfg.edit;
+  const keys = [];
+  if (sp.numbers || (sp.tokens && sp.tokens.number)) {
+    for (let d = 0; d <= 9; d++) keys.push([String(d), String(d)]);
+  }
+  if (sp.tokens) keys.push(["o", "○"], ["^", "↑"], ["v", "↓"], ["<", "←"], [">", "→"]);
+  if (sp.question) keys.push(["?", "?"]);
+  keys.push(["Backspace", "⌫"]);
+  for (const [k, label] of keys) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = label;
+    b.dataset.key = k;
+    b.addEventListener("click", () => {
+      if (k === "Backspace") editor.erase();
+      else if (/^\d$/.test(k)) editor.digit(k);
+      else editor.put(k);
+    });
+    pad.append(b);
+  }
+}
+
+$("edit-new").addEventListener("click", () => {
+  const h = parseInt($("edit-h").value, 10), w = parseInt($("edit-w").value, 10);
+  if (!(h >= 1 && w >= 1 && h * w <= cfg.cap)) { status(fill(T.badSize, { cap: num(cfg.cap) }), "error"); return; }
+  const b = editor.blank(h, w);
+  editor.load(b, { keepHistory: true });
+  edited(b, true);
+});
+$("edit-undo").addEventListener("click", () => editor.undo());
+$("edit-redo").addEventListener("click", () => editor.redo());
+if ($("edit-borders")) {
+  $("edit-borders").addEventListener("click", () => {
+    editor.bordersMode = !editor.bordersMode;
+    $("edit-borders").setAttribute("aria-pressed", String(editor.bordersMode));
+  });
+}
+buildPad();
+editor.load(editor.blank(5, 5));
+sizeInputs();
+
 // ---- input: the fragment, the URL box -------------------------------------------------------
 
 function fromHash() {
@@ -263,6 +447,7 @@ function go(text) {
 $("solve-form").addEventListener("submit", (e) => {
   e.preventDefault();
   const text = $("solve-input").value.trim();
+  if (pendingEdit && (!text || text === fromHash())) { const b = pendingEdit; pendingEdit = null; solve("", b); return; }
   if (!text) { status(T.noBoard); return; }
   if (fromHash() === text) solve(text);
   else location.hash = text;   // hashchange solves it, and the link now shares it
