@@ -55,7 +55,12 @@ def served(tmp_path_factory):
         runtime.files(ROOT)
     except runtime.RuntimeMissing as e:
         pytest.fail(f"the solve runtime is missing ({e}); run: python -m site_builder.runtime")
-    with serve_files(tmp_path_factory.mktemp("dist"), solve_page.standalone_files(ROOT)) as base:
+    from site_builder import play
+
+    files = solve_page.standalone_files(ROOT)
+    bank = json.loads((ROOT / "content/sukoro/bank.json").read_text())["data"]
+    files.update(play.standalone_files(ROOT, {"sukoro": (registry.get("sukoro"), bank)}))
+    with serve_files(tmp_path_factory.mktemp("dist"), files) as base:
         yield base
 
 
@@ -393,7 +398,7 @@ def test_play_the_made_board(tab) -> None:
     trace = tab.result()["trace"]
     page.click("#solve-play")
     page.wait_for_url(f"**/{slug}/play/**")
-    page.wait_for_selector("body[data-ready='1']", timeout=SOLVE_MS)
+    page.wait_for_function("document.body.dataset.ready === '1'", timeout=SOLVE_MS)
     made = page.evaluate(f"JSON.parse(localStorage.getItem('play:{slug}:made'))")
     page.wait_for_function(f"document.body.dataset.board === {json.dumps(made['id'])}")
     assert page.evaluate("window.__play.entry.url") == ex["url"]

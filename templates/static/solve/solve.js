@@ -400,6 +400,7 @@ function buildPad() {
     b.textContent = label;
     b.dataset.key = k;
     b.addEventListener("click", () => {
+      editor.svg.focus();   // the keyboard goes on where the pad left off
       if (k === "Backspace") editor.erase();
       else if (/^\d$/.test(k)) editor.digit(k);
       else editor.put(k);
