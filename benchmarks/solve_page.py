@@ -75,6 +75,7 @@ class Tab:
 
     def ready(self) -> float:
         self.page.wait_for_function("document.body.dataset.solve === 'idle'", timeout=300_000)
+        self.marks = self.page.evaluate("window.__solve.bootMarks")
         return float(self.page.evaluate("window.__solve.startMs"))
 
     def solve(self, url: str, timeout: float) -> tuple[float | None, dict[str, Any]]:
@@ -82,10 +83,15 @@ class Tab:
         n = int(p.evaluate("Number(document.body.dataset.replies || 0)"))
         p.evaluate(f"document.getElementById('solve-timeout').value = '{timeout}'")
         p.evaluate(f"location.hash = {json.dumps(url)}")
-        p.wait_for_function(f"Number(document.body.dataset.replies || 0) > {n}",
-                            timeout=int((timeout + 60) * 1000))
+        p.wait_for_function(f"Number(document.body.dataset.replies || 0) > {n}"
+                            " && document.body.dataset.solve !== 'tracing'",
+                            timeout=int((2 * timeout + 60) * 1000))
         reply = p.evaluate("window.__solve.reply")
-        return (p.evaluate("window.__solve.solveMs") if reply.get("ok") else None), reply
+        if not reply.get("ok") or p.evaluate("document.body.dataset.solve") != "done":
+            return None, None
+        verdict = p.evaluate("window.__solve.solveMs")
+        total = p.evaluate("window.__solve.traceMs") or verdict
+        return verdict, total
 
 
 def _median(xs: list[float]) -> str:
@@ -129,7 +135,7 @@ def main() -> int:
             t.page.close()
         ctx.close()
 
-        cold, warm = [], []
+        cold, warm, marks = [], [], []
         for i in range(args.cold):
             ctx = browser.new_context()
             t = Tab(ctx, base)
@@ -139,6 +145,7 @@ def main() -> int:
                 before = sum(s for u, s in t.bytes if "/static/runtime/" not in u
                              and "worker.js" not in u)
             cold.append(t.ready())
+            marks.append(t.marks)
             if i == 0:
                 t.page.wait_for_load_state("networkidle")
                 after = sum(s for _, s in t.bytes)
@@ -156,34 +163,41 @@ def main() -> int:
               f"(runs: {', '.join(f'{x:,.0f}' for x in cold)})")
         print(f"runtime start, warm cache:   median {_median(warm)} "
               f"(runs: {', '.join(f'{x:,.0f}' for x in warm)})")
+        print("  inside the worker, ms from its start (cold runs): Pyodide loaded, wheels "
+              "installed, solve_web imported: " + "; ".join(
+                  f"{m['pyodide']:,}, {m['wheels']:,}, {m['import']:,}" for m in marks))
         print(f"bytes: solve page before the runtime {_kb(before)}, with it {_kb(after)} "
               f"({', '.join(runtime_files)}); article {_kb(sizes['article'])}, "
               f"play page {_kb(sizes['play page'])} (no runtime)")
 
         t = solver_tab
-        print("\nsolve + grade + trace, in the page (Pyodide) and in this CPython:")
-        print(f"{'puzzle':<12}{'boards':<16}{'n':>3}{'page median':>14}{'cpython median':>16}"
-              f"{'ratio':>8}{'bounded':>9}")
+        print("\nsolve + grade + trace, in the page (Pyodide) and in this CPython "
+              "(solve_web.solve_text, trace included):")
+        print("(verdict: answers and grade shown; +trace: the explanation too; medians)")
+        print(f"{'puzzle':<12}{'boards':<12}{'n':>3}{'verdict':>12}{'+trace':>12}"
+              f"{'cpython':>12}{'ratio':>7}{'bounded':>9}")
         for slug in args.slugs:
             for label, urls in (("bank " + _size(_boards(slug, 1)), _boards(slug, args.boards)),
                                 ("hard 16x16", _hard(slug, "16x16", args.hard)),
                                 ("hard 20x20", _hard(slug, "20x20", args.hard))):
                 t.open(f"en/{slug}/solve/index.html")
                 t.ready()
-                page_ms, py_ms, bounded = [], [], 0
+                verdict_ms, page_ms, py_ms, bounded = [], [], [], 0
                 for url in urls:
-                    ms, _ = t.solve(url, args.timeout)
-                    if ms is None:
+                    verdict, total = t.solve(url, args.timeout)
+                    if verdict is None:
                         bounded += 1
                         continue
-                    page_ms.append(ms)
+                    verdict_ms.append(verdict)
+                    page_ms.append(total)
                     t0 = time.perf_counter()
                     solve_web.solve_text(slug, url, timeout=args.timeout)
                     py_ms.append((time.perf_counter() - t0) * 1000)
                 ratio = (f"{statistics.median(page_ms) / statistics.median(py_ms):.1f}×"
                          if page_ms and py_ms else "—")
-                print(f"{slug:<12}{label:<16}{len(urls):>3}{_median(page_ms):>14}"
-                      f"{_median(py_ms):>16}{ratio:>8}{bounded:>9}", flush=True)
+                print(f"{slug:<12}{label:<12}{len(urls):>3}{_median(verdict_ms):>12}"
+                      f"{_median(page_ms):>12}{_median(py_ms):>12}{ratio:>7}{bounded:>9}",
+                      flush=True)
         browser.close()
     return 0
 

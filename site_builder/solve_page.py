@@ -37,6 +37,9 @@ JS_STRINGS: dict[str, dict[str, str]] = {
         "progress": "Solving: {nodes} search nodes, {seconds} s",
         "cancelled": "Cancelled. The solver is starting again.",
         "solved": "Solved in {ms} ms.",
+        "tracing": "Solved. Working out the step-by-step explanation…",
+        "traceTimeout": ("The answer and the grade are above; the step-by-step explanation "
+                         "took longer than {seconds} s and was stopped."),
         "none": "No answer: no way of filling this board keeps every rule.",
         "one": "Exactly one answer.",
         "many": "Two or more answers: this board is not unique.",
@@ -80,6 +83,9 @@ JS_STRINGS: dict[str, dict[str, str]] = {
         "progress": "解いています：探索ノード {nodes}、{seconds} 秒",
         "cancelled": "中止しました。ソルバーを起動し直しています。",
         "solved": "{ms} ミリ秒で解けました。",
+        "tracing": "解けました。手順の説明を組み立てています…",
+        "traceTimeout": ("答えと解き筋は上のとおりです。手順の説明は {seconds} 秒を超えたため"
+                         "止めました。"),
         "none": "答えはありません。どう埋めてもルールを守れません。",
         "one": "答えはちょうど一つです。",
         "many": "答えが二つ以上あります。この盤は唯一解ではありません。",

@@ -101,6 +101,8 @@ def solve_text(slug: str, text: str, *, timeout: float = DEFAULT_TIMEOUT,
         return _error("recursion", "the board is too large for this solver's recursion")
     ms = (time.perf_counter() - t0) * 1000
     out = result_json(puzzle, res, ms, board=board, trace=trace)
+    _LAST.clear()
+    _LAST.update(slug=slug, board=board, solutions=res.solutions)
     bj = board.to_json()
     svgs = [puzzle.draw_board(bj, a.to_json(), cell, f"answer {i + 1}")
             for i, a in enumerate(res.solutions)]
@@ -112,7 +114,41 @@ def solve_text(slug: str, text: str, *, timeout: float = DEFAULT_TIMEOUT,
     if len(res.solutions) >= 2:
         a, b = (s.to_json() for s in res.solutions[:2])
         reply["diff"] = [list(c) for c in construct(slug).differ(a, b)]
+    if not res.solutions:
+        reply["broken"] = broken(puzzle, board)
     return reply
+
+
+def broken(puzzle: Any, board: Any) -> list[dict[str, Any]]:
+    """For a board with no answer, the rules its clues already break whatever is filled
+    in, where the puzzle can tell (``Puzzle.irreparable`` on a board with every unit
+    undecided, as the play page's Check would report it); [] otherwise."""
+    if puzzle.irreparable is None:
+        return []
+    h, w = board.h, board.w
+    units = h * (w - 1) + (h - 1) * w if puzzle.play.model == "edges" else h * w
+    try:
+        return [v.to_json() for v in puzzle.irreparable(board, [0] * units)]
+    except (PuzzleError, ValueError, IndexError):
+        return []
+
+
+# The last board solve_text solved, so the page can ask for its explanation afterwards
+# (the trace of a hard board takes seconds where the verdict takes a fraction of one).
+_LAST: dict[str, Any] = {}
+
+
+def trace_json() -> str:
+    """The last solved board's ``trace`` entry of ``result_json`` (None unless it had
+    exactly one answer), as a JSON string."""
+    from solvers import registry
+
+    if not _LAST:
+        return json.dumps(None)
+    sols = _LAST["solutions"]
+    puzzle = registry.get(_LAST["slug"])
+    steps = puzzle.trace(_LAST["board"], sols[0]) if len(sols) == 1 else None
+    return json.dumps(steps, ensure_ascii=False)
 
 
 def solve_json(slug: str, text: str, timeout: float, max_nodes: int, trace: bool,

@@ -32,13 +32,18 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+class _Server(http.server.ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        pass   # a page that navigates away mid-transfer resets its connection: not news
+
+
 @contextmanager
 def serve_files(out: Path, files: dict[str, str | bytes]) -> Iterator[str]:
     """Write ``files`` into ``out`` and serve it over http on loopback; yields the base
     URL."""
     play.write_files(out, files)
     handler = functools.partial(_Quiet, directory=str(out))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = _Server(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}"

@@ -21,7 +21,7 @@ import pytest
 from playwright import sync_api
 from solve_support import ARGS, CHROMIUM, ROOT, serve_files
 
-from site_builder import cli, runtime, solve_page
+from site_builder import cli, runtime, solve_page, solve_web
 from site_builder.solve_page import JS_STRINGS
 from solvers import registry
 
@@ -234,6 +234,17 @@ def test_bad_input_says_so_in_the_page_language(tab, lang) -> None:
             head = JS_STRINGS[lang][f"err_{kind}"].split("{")[0]
             assert tab.status().startswith(head), (text, tab.status())
             assert page.locator("#solve-out").is_hidden()
+    # a board with no answer whose clue already breaks a rule: the page names it
+    n = int(page.evaluate("document.body.dataset.replies || 0"))
+    page.evaluate("location.hash = 'canal/2/2/5g'")
+    page.wait_for_function(f"Number(document.body.dataset.replies || 0) > {n}", timeout=SOLVE_MS)
+    assert tab.result()["solutions"] == 0
+    assert page.locator("#solve-verdict").text_content() == JS_STRINGS[lang]["none"]
+    (v,) = solve_web.solve_text("canal-view", "canal/2/2/5g")["broken"]
+    item = page.locator("#solve-broken li")
+    assert item.get_attribute("data-rule") == v["rule"] == "canal.short"
+    assert item.text_content() == v[lang]
+    assert page.locator("#solve-answers svg .solve-broken").count() == 1
 
 
 def test_a_solve_past_its_bound_and_a_cancel(tab) -> None:
@@ -282,7 +293,8 @@ def _replied(tab: Page, action) -> dict:
     page = tab.page
     n = int(page.evaluate("Number(document.body.dataset.replies || 0)"))
     action()
-    page.wait_for_function(f"Number(document.body.dataset.replies || 0) > {n}", timeout=SOLVE_MS)
+    page.wait_for_function(f"Number(document.body.dataset.replies || 0) > {n}"
+                           " && document.body.dataset.solve !== 'tracing'", timeout=SOLVE_MS)
     return tab.result()
 
 

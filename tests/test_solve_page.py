@@ -113,3 +113,47 @@ def test_the_zip_runs_in_a_bare_python(tmp_path) -> None:
     want = solve_web.solve_text("sukoro", "sukoro/5/5/2a2c4a2g2a4c2a2")["result"]
     assert {k: v for k, v in got.items() if k != "ms"} == {k: v for k, v in want.items()
                                                           if k != "ms"}
+
+
+@pytest.mark.parametrize("slug", registry.slugs())
+def test_construct_takes_a_clue_away_and_gives_it_back(slug) -> None:
+    """Every clue of the example board, removed and then taken from the answer, comes back
+    as it was (a "?" or a bare circle excepted: the answer gives their value)."""
+    from site_builder.solve_web import construct
+
+    c = construct(slug)
+    ex = json.loads((ROOT / "content" / slug / "bank.json").read_text())["data"]["example"]
+    board, answer = ex["board"], ex["answer"]
+    cells = c.clues(board)
+    assert cells
+    field = c.EDIT["field"]
+    checked = 0
+    for cell in cells:
+        value = board[field][cell[0]][cell[1]]
+        if value in ("?", "o"):
+            continue
+        gone = c.without(board, cell)
+        assert cell not in c.clues(gone) and len(c.clues(gone)) == len(cells) - 1
+        assert c.clue_from(gone, answer, cell) == board, (cell, value)
+        checked += 1
+    assert checked
+    assert c.differ(answer, answer) == []
+
+
+def test_cli_trace_and_answers_are_the_page_result(capsys) -> None:
+    from site_builder import cli
+
+    url = "sukoro/5/5/2a2c4a2g2a4c2a2"
+    assert cli.main(["solve", "sukoro", url, "--json", "--trace"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    p = registry.get("sukoro")
+    board = p.decode(url)
+    answer = p.solve(board).solutions[0]
+    assert out["answers"] == [out["answer"]] and out["trace"] == p.trace(board, answer)
+    assert cli.main(["solve", "sukoro", "sukoro/3/3/a1g", "--json", "--trace"]) == 0
+    two = json.loads(capsys.readouterr().out)
+    assert two["solutions"] == len(two["answers"]) == 2 and two["trace"] is None
+    assert two["answers"][0] == two["answer"] != two["answers"][1]
+    page = solve_web.solve_text("sukoro", url)["result"]
+    assert {k: v for k, v in page.items() if k != "ms"} == {k: v for k, v in out.items()
+                                                           if k != "ms"}

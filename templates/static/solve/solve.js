@@ -90,9 +90,17 @@ function onMessage(m, t0) {
   } else if (m.type === "done" && pending && m.id === pending.id) {
     const ms = m.ms;
     const fromEditor = pending.fromEditor;
-    clearPending();
-    $("solve-cancel").hidden = true;
+    if (m.reply.tracing) {
+      // the explanation follows: the worker stays bounded, and cancellable, meanwhile
+      clearTimeout(pending.watchdog);
+      pending.phase = "tracing";
+      pending.watchdog = setTimeout(traceTimedOut, (pending.timeout + cfg.grace) * 1000);
+    } else {
+      clearPending();
+      $("solve-cancel").hidden = true;
+    }
     window.__solve.solveMs = ms;
+    window.__solve.traceMs = null;
     if (m.reply.ok) {
       $("solve-input").value = m.reply.url;
       if (fromEditor) {
@@ -104,7 +112,17 @@ function onMessage(m, t0) {
       }
     }
     show(m.reply);
-    if (m.reply.ok && m.reply.result.solutions >= 1) askHelp(m.reply.url);
+    if (m.reply.ok && m.reply.result.solutions >= 2) askHelp(m.reply.url);
+  } else if (m.type === "traced" && pending && m.id === pending.id) {
+    clearPending();
+    $("solve-cancel").hidden = true;
+    window.__solve.traceMs = m.ms;
+    lastReply.result.trace = m.trace;
+    $("solve-result").textContent = resultText(lastReply.result);
+    showSteps();
+    setState("done");
+    status(fill(T.solved, { ms: Math.round(window.__solve.solveMs || 0) }));
+    askHelp(lastReply.url);
   } else if (m.type === "helping" && helpId === m.id) {
     const tpl = helpKind === "remove" ? T.helpingRemove : T.helping;
     $("help-status").textContent = fill(tpl, { done: m.done, total: m.total });
@@ -132,7 +150,7 @@ function solve(text, board = null) {
   const { timeout, maxNodes } = limits();
   const id = ++seq;
   const started = performance.now();
-  pending = { id, text, started, fromEditor: board !== null };
+  pending = { id, text, started, timeout, fromEditor: board !== null };
   setState("solving");
   status(fill(T.progress, { nodes: num(0), seconds: "0.0" }));
   $("solve-cancel").hidden = false;
@@ -218,14 +236,42 @@ function show(reply) {
   $("solve-export").href = reply.url;
   $("solve-export").textContent = reply.url;
   $("solve-play").hidden = n !== 1;
-  steps = n === 1 && Array.isArray(r.trace) ? r.trace : [];
+  const broken = $("solve-broken");
+  broken.replaceChildren();
+  broken.hidden = !(n === 0 && reply.broken && reply.broken.length);
+  for (const v of (n === 0 && reply.broken) || []) {
+    const li = document.createElement("li");
+    li.textContent = v[cfg.lang] || v.en;
+    li.dataset.rule = v.rule;
+    broken.append(li);
+    markCells(box.querySelectorAll("svg"), v.cells, "solve-broken");
+  }
+  showSteps();
+  if (reply.tracing) {
+    setState("tracing");
+    status(T.tracing);
+  } else {
+    setState("done");
+    status(fill(T.solved, { ms: Math.round(window.__solve.solveMs || 0) }));
+  }
+}
+
+function showSteps() {
+  const r = lastReply.result;
+  steps = r.solutions === 1 && Array.isArray(r.trace) ? r.trace : [];
+  $("solve-steps").hidden = !steps.length;
   if (steps.length) {
     step = 0;
-    $("solve-steps").hidden = false;
-    drawStep(reply);
+    drawStep(lastReply);
   }
+}
+
+// The explanation took past the time limit: the answer and the grade stay, the worker
+// starts again.
+function traceTimedOut() {
+  restart();
   setState("done");
-  status(fill(T.solved, { ms: Math.round(window.__solve.solveMs || 0) }));
+  status(fill(T.traceTimeout, { seconds: limits().timeout }), "error");
 }
 
 function errorText(reply) {

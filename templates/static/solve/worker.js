@@ -8,11 +8,14 @@
 // out: {type: "ready", ms}  {type: "fail", message}
 //      {type: "progress", id, nodes, seconds}
 //      {type: "done", id, reply}   reply: site_builder/solve_web.py solve_text's dict
+//        (for a unique board reply.tracing is true and "traced" follows with its trace)
+//      {type: "traced", id, trace, ms}
 //      {type: "helped", id, reply} {type: "helping", id, done, total}
 // The page ends a long solve by terminating this worker and starting another.
 
 let solveJson = null;
 let helpJson = null;
+let traceJson = null;
 const booting = new Promise((resolve) => { self.bootResolve = resolve; });
 
 async function boot(msg) {
@@ -36,6 +39,7 @@ async function boot(msg) {
   self.marks = marks;
   solveJson = web.solve_json;
   helpJson = web.help_json;
+  traceJson = web.trace_json;
   return performance.now() - t0;
 }
 
@@ -60,11 +64,25 @@ self.onmessage = async (e) => {
     let reply;
     try {
       reply = JSON.parse(solveJson(msg.slug, msg.text || "", msg.timeout, msg.maxNodes || 0,
-        msg.trace !== false, progress, msg.board || ""));
+        false, progress, msg.board || ""));
+      if (reply.ok && msg.trace !== false) reply.result.trace = null;
     } catch (err) {
       reply = { ok: false, error: "internal", message: String(err && err.message || err) };
     }
-    self.postMessage({ type: "done", id: msg.id, reply, ms: performance.now() - t0 });
+    // the verdict and the grade first; then the explanation (seconds on a hard board)
+    const solved = performance.now() - t0;
+    const later = msg.trace !== false && reply.ok && reply.result.solutions === 1;
+    if (later) reply.tracing = true;
+    self.postMessage({ type: "done", id: msg.id, reply, ms: solved });
+    if (later) {
+      let trace = null;
+      try {
+        trace = JSON.parse(traceJson());
+      } catch (err) {
+        trace = null;
+      }
+      self.postMessage({ type: "traced", id: msg.id, trace, ms: performance.now() - t0 });
+    }
   }
   if (msg.type === "help") {
     await booting;
