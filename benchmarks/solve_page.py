@@ -90,8 +90,10 @@ class Tab:
         if not reply.get("ok") or p.evaluate("document.body.dataset.solve") != "done":
             return None, None
         verdict = p.evaluate("window.__solve.solveMs")
-        total = p.evaluate("window.__solve.traceMs") or verdict
-        return verdict, total
+        total = p.evaluate("window.__solve.traceMs")
+        if total is None and reply["result"]["solutions"] == 1:
+            return verdict, None   # the explanation ran past the bound
+        return verdict, total or verdict
 
 
 def _median(xs: list[float]) -> str:
@@ -173,22 +175,26 @@ def main() -> int:
         t = solver_tab
         print("\nsolve + grade + trace, in the page (Pyodide) and in this CPython "
               "(solve_web.solve_text, trace included):")
-        print("(verdict: answers and grade shown; +trace: the explanation too; medians)")
+        print("(verdict: answers and grade shown; +trace: the explanation too; medians; "
+              "bounded: no verdict within --timeout; trace>: the explanation past it)")
         print(f"{'puzzle':<12}{'boards':<12}{'n':>3}{'verdict':>12}{'+trace':>12}"
-              f"{'cpython':>12}{'ratio':>7}{'bounded':>9}")
+              f"{'cpython':>12}{'ratio':>7}{'bounded':>9}{'trace>':>8}")
         for slug in args.slugs:
             for label, urls in (("bank " + _size(_boards(slug, 1)), _boards(slug, args.boards)),
                                 ("hard 16x16", _hard(slug, "16x16", args.hard)),
                                 ("hard 20x20", _hard(slug, "20x20", args.hard))):
                 t.open(f"en/{slug}/solve/index.html")
                 t.ready()
-                verdict_ms, page_ms, py_ms, bounded = [], [], [], 0
+                verdict_ms, page_ms, py_ms, bounded, traced_out = [], [], [], 0, 0
                 for url in urls:
                     verdict, total = t.solve(url, args.timeout)
                     if verdict is None:
                         bounded += 1
                         continue
                     verdict_ms.append(verdict)
+                    if total is None:
+                        traced_out += 1
+                        continue
                     page_ms.append(total)
                     t0 = time.perf_counter()
                     solve_web.solve_text(slug, url, timeout=args.timeout)
@@ -196,7 +202,8 @@ def main() -> int:
                 ratio = (f"{statistics.median(page_ms) / statistics.median(py_ms):.1f}×"
                          if page_ms and py_ms else "—")
                 print(f"{slug:<12}{label:<12}{len(urls):>3}{_median(verdict_ms):>12}"
-                      f"{_median(page_ms):>12}{_median(py_ms):>12}{ratio:>7}{bounded:>9}",
+                      f"{_median(page_ms):>12}{_median(py_ms):>12}{ratio:>7}{bounded:>9}"
+                      f"{traced_out:>8}",
                       flush=True)
         browser.close()
     return 0
