@@ -143,13 +143,13 @@ def main() -> int:
             t = Tab(ctx, base)
             t.open(page_path)
             t.page.wait_for_load_state("load")
-            if i == 0:
-                before = sum(s for u, s in t.bytes if "/static/runtime/" not in u
-                             and "worker.js" not in u)
             cold.append(t.ready())
             marks.append(t.marks)
             if i == 0:
                 t.page.wait_for_load_state("networkidle")
+                # the page's own files (HTML, CSS, scripts) apart from the runtime's
+                before = sum(s for u, s in t.bytes if "/static/runtime/" not in u
+                             and "worker.js" not in u)
                 after = sum(s for _, s in t.bytes)
                 runtime_files = sorted({u.rsplit("/", 1)[1] for u, _ in t.bytes
                                         if "/static/runtime/" in u})
