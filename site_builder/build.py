@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from site_builder import pipeline, play
+from site_builder import pipeline, play, solve_page
 from site_builder.boards import board_svg
 from site_builder.buildinfo import BUILD_INFO, inputs_hash
 from site_builder.jsonio import dumps
@@ -72,6 +72,7 @@ def render_all(root: Path, base_url: str = "", slugs: list[str] | None = None) -
     for p in site.puzzles:
         files.update(_readme_files(site, p))
         files.update(_play_files(site, p))
+    files.update(solve_page.all_files(site, root))  # the solve pages and their runtime
     # A host serves 404.html for any missing path, however deep, so its links and its
     # stylesheet are absolute: under --base-url, else from the host's root.
     root_url = site.base_url or "/"

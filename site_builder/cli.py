@@ -109,6 +109,9 @@ def _parser() -> argparse.ArgumentParser:
                         "that only the grade needs (faster on hard boards; puzzles whose "
                         "grade costs nothing extra grade anyway)")
     v.add_argument("--json", action="store_true", help="print one JSON object")
+    v.add_argument("--trace", action="store_true",
+                   help="with --json: add a unique board's step-by-step explanation "
+                        "(what the solve page shows)")
 
     f = sub.add_parser("verify", help="re-prove every banked board unique")
     f.add_argument("slugs", nargs="*", metavar="SLUG")

@@ -26,11 +26,13 @@ LANGS = ("en", "ja")
 
 UI = {
     "en": {"home": "All puzzles", "article": "Article", "play": "Play", "readme": "README",
+           "solve": "Solve your board",
            "other": "日本語", "langname": "English", "skip": "Skip to content",
            "tagline": "Pencil puzzles with real solvers, real generators and measured facts.",
            "notfound": "Page not found", "notfound_text": "There is nothing at this address.",
            "site": "Puzzle Portfolio"},
     "ja": {"home": "パズル一覧", "article": "記事", "play": "遊ぶ", "readme": "README",
+           "solve": "自作の盤を解く",
            "other": "English", "langname": "日本語", "skip": "本文へ移動",
            "tagline": "本物のソルバーと生成器、そして実測した事実でつくるペンシルパズル集。",
            "notfound": "ページが見つかりません", "notfound_text": "このアドレスには何もありません。",

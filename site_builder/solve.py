@@ -113,13 +113,21 @@ def threading_main() -> bool:
     return threading.current_thread() is threading.main_thread()
 
 
-def result_json(puzzle: Any, res: Any, ms: float) -> dict[str, Any]:
-    """What ``build-site solve --json`` prints for a finished solve."""
+def result_json(puzzle: Any, res: Any, ms: float, board: Any = None,
+                trace: bool = False) -> dict[str, Any]:
+    """What ``build-site solve --json`` prints for a finished solve (and the solve page
+    writes into its ``<output id="solve-result">``): ``answers`` holds every answer
+    found (up to the limit); with ``trace``, a unique board's step-by-step explanation
+    (``puzzle.trace``; None unless exactly one answer)."""
     first = res.solutions[0] if res.solutions else None
-    return {"solutions": len(res.solutions),
-            "answer": puzzle.answer_rows(first) if first is not None else None,
-            "rung": res.rung, "graded": res.stats.get("graded", True) is not False,
-            "nodes": res.nodes, "ms": round(ms, 3)}
+    out = {"solutions": len(res.solutions),
+           "answer": puzzle.answer_rows(first) if first is not None else None,
+           "answers": [puzzle.answer_rows(a) for a in res.solutions],
+           "rung": res.rung, "graded": res.stats.get("graded", True) is not False,
+           "nodes": res.nodes, "ms": round(ms, 3)}
+    if trace:
+        out["trace"] = puzzle.trace(board, first) if len(res.solutions) == 1 else None
+    return out
 
 
 def run(args: Any, root: Path) -> int:
@@ -145,7 +153,8 @@ def run(args: Any, root: Path) -> int:
                         "try a smaller board") from None
     ms = (time.perf_counter() - t0) * 1000
     if args.json:
-        print(json.dumps(result_json(puzzle, res, ms), ensure_ascii=False))
+        print(json.dumps(result_json(puzzle, res, ms, board, getattr(args, "trace", False)),
+                         ensure_ascii=False))
         return 0
     first = res.solutions[0] if res.solutions else None
     graded = res.stats.get("graded", True) is not False

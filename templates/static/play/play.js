@@ -81,8 +81,18 @@ const fmt = fill;
 function lastPlayed() {
   try { return localStorage.getItem(`play:${cfg.slug}:last`); } catch { return null; }
 }
-const has = (id) => cfg.index.some((b) => b.id === id);
 const wanted = decodeURIComponent(location.hash.slice(1));
+// A board made on the solve page (solve.js "Play this board" stores it, with its answer
+// and hint trace, under play:<slug>:made): played like a banked board when asked for.
+try {
+  const made = JSON.parse(localStorage.getItem(`play:${cfg.slug}:made`) || "null");
+  if (made && made.board && made.id === wanted) {
+    const { id, size, h, w, grade, clues } = made;
+    cfg.index = [...cfg.index, { id, size, h, w, grade, clues }];
+    cfg.first = made;
+  }
+} catch { /* storage off: the bank only */ }
+const has = (id) => cfg.index.some((b) => b.id === id);
 const firstId = has(wanted) ? wanted : has(lastPlayed()) ? lastPlayed()
   : cfg.first && has(cfg.first.id) ? cfg.first.id : cfg.index.length ? cfg.index[0].id : null;
 const dataUrl = (id) => `${cfg.data}${encodeURIComponent(id)}.json`;

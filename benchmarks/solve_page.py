@@ -1,0 +1,218 @@
+"""Benchmark the solve pages in headless chromium: runtime start, solve times, bytes.
+
+    .venv/bin/python benchmarks/solve_page.py [--slugs sukoro nanro] [--boards 9]
+        [--hard 3] [--timeout 20]
+
+The whole site is rendered from the committed JSON (no stages run) and served over
+loopback; chromium resolves no other host. Figures:
+
+* runtime start: worker creation to "ready" (Pyodide, the python-sat wheel and
+  solvers.zip loaded, site_builder.solve_web imported). Cold: a fresh browser context
+  (empty HTTP cache), median of --cold runs. Warm: the same context reloaded (files and
+  compiled WebAssembly from the cache), median of --warm runs. Target: warm under 3 s.
+* solve + grade + trace: the worker's time for one board (solve_bounded, result_json
+  with the trace, the SVGs), per puzzle, median over the bank's 10×10 boards (the
+  bank's smallest size above 8×8 where it has no 10×10); target under 300 ms. And the
+  hard corpus (benchmarks/hard/) at 16×16 and 20×20, each run bounded by --timeout;
+  target median under 2 s. The same boards in this CPython beside them, for the ratio.
+* bytes: the solve page before the runtime (HTML, CSS, scripts) and with it (the
+  worker's requests too), an article and a play page, which must load no runtime.
+
+The machine may be shared: the figures are medians, and the CPython column is measured
+in the same run for the ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from solve_support import ARGS, CHROMIUM, serve_files
+
+from site_builder import build, solve_web
+from solvers import registry
+
+
+def _boards(slug: str, n: int) -> list[str]:
+    bank = json.loads((ROOT / "content" / slug / "bank.json").read_text())["data"]["boards"]
+    sizes = sorted({(b["h"], b["w"]) for b in bank})
+    want = (10, 10) if (10, 10) in sizes else min((s for s in sizes if s > (8, 8)),
+                                                  default=sizes[-1])
+    return [b["url"] for b in bank if (b["h"], b["w"]) == want][:n]
+
+
+def _hard(slug: str, size: str, n: int) -> list[str]:
+    path = ROOT / "benchmarks" / "hard" / f"{slug}-{size}.json"
+    return [b["url"] for b in json.loads(path.read_text())["boards"][:n]]
+
+
+class Tab:
+    def __init__(self, context: Any, base: str) -> None:
+        self.page = context.new_page()
+        self.base = base
+        self.bytes: list[tuple[str, int]] = []
+        self.page.on("requestfinished", self._done)
+
+    def _done(self, req: Any) -> None:
+        try:
+            size = req.sizes()["responseBodySize"] + req.sizes()["responseHeadersSize"]
+        except Exception:  # noqa: BLE001 (a request without sizes counts nothing)
+            size = 0
+        self.bytes.append((req.url, size))
+
+    def open(self, path: str) -> None:
+        self.page.goto(f"{self.base}/{path}")
+
+    def ready(self) -> float:
+        self.page.wait_for_function("document.body.dataset.solve === 'idle'", timeout=300_000)
+        self.marks = self.page.evaluate("window.__solve.bootMarks")
+        return float(self.page.evaluate("window.__solve.startMs"))
+
+    def solve(self, url: str, timeout: float) -> tuple[float | None, dict[str, Any]]:
+        p = self.page
+        n = int(p.evaluate("Number(document.body.dataset.replies || 0)"))
+        p.evaluate(f"document.getElementById('solve-timeout').value = '{timeout}'")
+        p.evaluate(f"location.hash = {json.dumps(url)}")
+        p.wait_for_function(f"Number(document.body.dataset.replies || 0) > {n}"
+                            " && document.body.dataset.solve !== 'tracing'",
+                            timeout=int((2 * timeout + 60) * 1000))
+        reply = p.evaluate("window.__solve.reply")
+        if not reply.get("ok") or p.evaluate("document.body.dataset.solve") != "done":
+            return None, None
+        verdict = p.evaluate("window.__solve.solveMs")
+        total = p.evaluate("window.__solve.traceMs")
+        if total is None and reply["result"]["solutions"] == 1:
+            return verdict, None   # the explanation ran past the bound
+        return verdict, total or verdict
+
+
+def _median(xs: list[float]) -> str:
+    return f"{statistics.median(xs):,.0f} ms" if xs else "—"
+
+
+def _kb(n: int) -> str:
+    return f"{n / 1024:,.0f} KB"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--slugs", nargs="*", default=registry.slugs())
+    ap.add_argument("--boards", type=int, default=9, help="bank boards per puzzle")
+    ap.add_argument("--hard", type=int, default=3, help="hard boards per puzzle and size")
+    ap.add_argument("--timeout", type=float, default=20.0, help="bound of each hard solve (s)")
+    ap.add_argument("--cold", type=int, default=3)
+    ap.add_argument("--warm", type=int, default=3)
+    args = ap.parse_args()
+
+    from playwright.sync_api import sync_playwright
+
+    files = build.render_all(ROOT)
+    with tempfile.TemporaryDirectory() as tmp, serve_files(Path(tmp) / "dist", files) as base, \
+            sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        slug0 = args.slugs[0]
+        page_path = f"en/{slug0}/solve/index.html"
+
+        # bytes: an article, a play page, the solve page before and after the runtime
+        ctx = browser.new_context()
+        sizes: dict[str, int] = {}
+        for name, path in (("article", f"en/{slug0}/index.html"),
+                           ("play page", f"en/{slug0}/play/index.html")):
+            t = Tab(ctx, base)
+            t.open(path)
+            t.page.wait_for_load_state("networkidle")
+            sizes[name] = sum(s for _, s in t.bytes)
+            leaked = [u for u, _ in t.bytes if "/static/runtime/" in u or "worker.js" in u]
+            assert not leaked, f"{name} loads the runtime: {leaked}"
+            t.page.close()
+        ctx.close()
+
+        cold, warm, marks = [], [], []
+        for i in range(args.cold):
+            ctx = browser.new_context()
+            t = Tab(ctx, base)
+            t.open(page_path)
+            t.page.wait_for_load_state("load")
+            cold.append(t.ready())
+            marks.append(t.marks)
+            if i == 0:
+                t.page.wait_for_load_state("networkidle")
+                # the page's own files (HTML, CSS, scripts) apart from the runtime's
+                before = sum(s for u, s in t.bytes if "/static/runtime/" not in u
+                             and "worker.js" not in u)
+                after = sum(s for _, s in t.bytes)
+                runtime_files = sorted({u.rsplit("/", 1)[1] for u, _ in t.bytes
+                                        if "/static/runtime/" in u})
+            for _ in range(args.warm if i == 0 else 0):
+                t.page.reload()
+                warm.append(t.ready())
+            if i == 0:
+                solver_tab = t
+            else:
+                ctx.close()
+
+        print(f"runtime start, cold context: median {_median(cold)} "
+              f"(runs: {', '.join(f'{x:,.0f}' for x in cold)})")
+        print(f"runtime start, warm cache:   median {_median(warm)} "
+              f"(runs: {', '.join(f'{x:,.0f}' for x in warm)})")
+        print("  inside the worker, ms from its start (cold runs): Pyodide loaded, wheels "
+              "installed, solve_web imported: " + "; ".join(
+                  f"{m['pyodide']:,}, {m['wheels']:,}, {m['import']:,}" for m in marks))
+        print(f"bytes: solve page before the runtime {_kb(before)}, with it {_kb(after)} "
+              f"({', '.join(runtime_files)}); article {_kb(sizes['article'])}, "
+              f"play page {_kb(sizes['play page'])} (no runtime)")
+
+        t = solver_tab
+        print("\nsolve + grade + trace, in the page (Pyodide) and in this CPython "
+              "(solve_web.solve_text, trace included):")
+        print("(verdict: answers and grade shown; +trace: the explanation too; medians; "
+              "bounded: no verdict within --timeout; trace>: the explanation past it)")
+        print(f"{'puzzle':<12}{'boards':<12}{'n':>3}{'verdict':>12}{'+trace':>12}"
+              f"{'cpython':>12}{'ratio':>7}{'bounded':>9}{'trace>':>8}")
+        for slug in args.slugs:
+            for label, urls in (("bank " + _size(_boards(slug, 1)), _boards(slug, args.boards)),
+                                ("hard 16x16", _hard(slug, "16x16", args.hard)),
+                                ("hard 20x20", _hard(slug, "20x20", args.hard))):
+                t.open(f"en/{slug}/solve/index.html")
+                t.ready()
+                verdict_ms, page_ms, py_ms, bounded, traced_out = [], [], [], 0, 0
+                for url in urls:
+                    verdict, total = t.solve(url, args.timeout)
+                    if verdict is None:
+                        bounded += 1
+                        continue
+                    verdict_ms.append(verdict)
+                    if total is None:
+                        traced_out += 1
+                        continue
+                    page_ms.append(total)
+                    t0 = time.perf_counter()
+                    solve_web.solve_text(slug, url, timeout=args.timeout)
+                    py_ms.append((time.perf_counter() - t0) * 1000)
+                ratio = (f"{statistics.median(page_ms) / statistics.median(py_ms):.1f}×"
+                         if page_ms and py_ms else "—")
+                print(f"{slug:<12}{label:<12}{len(urls):>3}{_median(verdict_ms):>12}"
+                      f"{_median(page_ms):>12}{_median(py_ms):>12}{ratio:>7}{bounded:>9}"
+                      f"{traced_out:>8}",
+                      flush=True)
+        browser.close()
+    return 0
+
+
+def _size(urls: list[str]) -> str:
+    parts = urls[0].split("?", 1)[1].split("/")
+    return f"{parts[2]}x{parts[1]}"
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,241 @@
+"""The solve pages: a visitor's own board solved in the browser by the project's solvers.
+
+``solve_files(site, puzzle, runtime_cfg)`` returns ``{dist-relative path: content}`` for
+``en/<slug>/solve/index.html`` and ``ja/<slug>/solve/index.html`` (template
+``solve.html.j2``, script ``static/solve/solve.js``, worker ``static/solve/worker.js``);
+``site_files(root)`` (site_builder/runtime.py) adds, once for every puzzle, the Pyodide
+runtime and ``solvers.zip``. Only the solve pages load the runtime.
+
+Like the play pages, the page text has no figures of its own: the script writes counts,
+sizes and times, and the page's limits are vocabulary printed through ``|lit``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from site_builder.play import posix_rel, rung_names
+from site_builder.solve import DEFAULT_TIMEOUT
+from site_builder.solve_web import CELL, editor_spec
+from solvers.common import MAX_CELLS
+
+GRACE = 5.0  # seconds past the time limit before the page ends a worker that hangs
+AUTO_CELLS = 400  # boards up to this many cells are solved again as they change
+HELP_SECONDS = 5.0  # the constructor help's budget for its trial solves
+
+# Text the script writes into the page ({name} fields are filled in by solve.js).
+JS_STRINGS: dict[str, dict[str, str]] = {
+    "en": {
+        "starting": "Starting the solver (Python, in this page)…",
+        "ready": "The solver is ready.",
+        "unavailable": ("The solver is not available on this copy of the site: its runtime "
+                        "was not fetched when the site was built."),
+        "bootFailed": "The solver could not start: {message}",
+        "noBoard": "Paste a puzz.link URL of a board, or open a link that carries one.",
+        "progress": "Solving: {nodes} search nodes, {seconds} s",
+        "cancelled": "Cancelled. The solver is starting again.",
+        "solved": "Solved in {ms} ms.",
+        "tracing": "Solved. Working out the step-by-step explanation…",
+        "traceTimeout": ("The answer and the grade are above; the step-by-step explanation "
+                         "took longer than {seconds} s and was stopped."),
+        "none": "No answer: no way of filling this board keeps every rule.",
+        "one": "Exactly one answer.",
+        "many": "Two or more answers: this board is not unique.",
+        "grade": "Grade: {rung} (the lowest rung of the ladder that finishes it).",
+        "ungraded": "Not graded.",
+        "boardCaption": "The board", "answerCaption": "The answer",
+        "answerN": "Answer {n}",
+        "stepOf": "Step {k} of {n}",
+        "watchdog": "the solver gave no answer within {seconds} s",
+        "err_empty": "Paste a puzz.link URL of a board, or open a link that carries one.",
+        "err_other": "This is a board of {other}, not of this puzzle: open it on the {other} "
+                     "solve page.",
+        "err_unknown": "This URL is not a board of a puzzle this site knows (“{pid}”).",
+        "err_size": "This board is {w}×{h}: the solver takes boards of at most {cap} cells.",
+        "err_malformed": "This URL could not be read as a board: {message}.",
+        "err_bound": ("The solve stopped at its limit with no verdict ({message}). Raise the "
+                      "time or node limit and solve again."),
+        "err_recursion": "This board is too large for the solver.",
+        "err_internal": "The solver failed on this board: {message}",
+        "editLabel": "Board editor.", "editAt": "Row {r}, column {c}.",
+        "pressSolve": "A large board: press Solve when it is ready.",
+        "badSize": "A board is at least 1×1 and at most {cap} cells.",
+        "diffLegend": "Shaded: the cells where the two answers differ.",
+        "helping": "Looking for clues that would make it unique ({done} of {total} tried)…",
+        "helpingRemove": "Checking which clues it can spare ({done} of {total})…",
+        "suggestHead": "Clues that make the board unique (each proved by the solver):",
+        "suggestNone": "No single clue on a differing cell makes the board unique.",
+        "suggest": "Row {r}, column {c}: {value}", "apply": "Add this clue",
+        "removeHead": "Clues that can be removed with the board staying unique:",
+        "removeNone": "Every clue is needed: removing any one gives a second answer.",
+        "remove": "Row {r}, column {c}", "removeOne": "Remove",
+        "helpPartial": "(the search for more ran out of time)",
+    },
+    "ja": {
+        "starting": "ソルバーを起動しています（このページの中で Python が動きます）…",
+        "ready": "ソルバーの準備ができました。",
+        "unavailable": ("このサイトではソルバーを使えません。サイトを作るときに実行環境が"
+                        "取得されませんでした。"),
+        "bootFailed": "ソルバーを起動できませんでした：{message}",
+        "noBoard": "盤の puzz.link URL を貼り付けるか、盤を含むリンクを開いてください。",
+        "progress": "解いています：探索ノード {nodes}、{seconds} 秒",
+        "cancelled": "中止しました。ソルバーを起動し直しています。",
+        "solved": "{ms} ミリ秒で解けました。",
+        "tracing": "解けました。手順の説明を組み立てています…",
+        "traceTimeout": ("答えと解き筋は上のとおりです。手順の説明は {seconds} 秒を超えたため"
+                         "止めました。"),
+        "none": "答えはありません。どう埋めてもルールを守れません。",
+        "one": "答えはちょうど一つです。",
+        "many": "答えが二つ以上あります。この盤は唯一解ではありません。",
+        "grade": "解き筋：{rung}（この盤を解き切る最も低い段）。",
+        "ungraded": "解き筋は判定していません。",
+        "boardCaption": "盤", "answerCaption": "答え",
+        "answerN": "答え {n}",
+        "stepOf": "手順 {k} / {n}",
+        "watchdog": "{seconds} 秒以内にソルバーが答えを返しませんでした",
+        "err_empty": "盤の puzz.link URL を貼り付けるか、盤を含むリンクを開いてください。",
+        "err_other": "これは{other}の盤です。{other}の解答ページで開いてください。",
+        "err_unknown": "この URL は、このサイトが扱うパズルの盤ではありません（「{pid}」）。",
+        "err_size": "この盤は {w}×{h} です。ソルバーが扱えるのは {cap} マスまでです。",
+        "err_malformed": "この URL は盤として読めませんでした（{message}）。",
+        "err_bound": ("上限に達したため、判定できないまま止まりました（{message}）。"
+                      "時間かノード数の上限を上げて、もう一度解いてください。"),
+        "err_recursion": "この盤はソルバーには大きすぎます。",
+        "err_internal": "この盤でソルバーが失敗しました：{message}",
+        "editLabel": "盤の編集。", "editAt": "{r}行{c}列。",
+        "pressSolve": "大きな盤です。できあがったら「解く」を押してください。",
+        "badSize": "盤は 1×1 以上、{cap} マス以下です。",
+        "diffLegend": "塗りつぶし：二つの答えで違うマス。",
+        "helping": "唯一解にする手掛かりを探しています（{total} 通り中 {done} 通り）…",
+        "helpingRemove": "外せる手掛かりを調べています（{total} 個中 {done} 個）…",
+        "suggestHead": "盤を唯一解にする手掛かり（どれもソルバーで確かめ済み）：",
+        "suggestNone": "違うマスに手掛かりを一つ足すだけでは唯一解になりません。",
+        "suggest": "{r}行{c}列：{value}", "apply": "この手掛かりを足す",
+        "removeHead": "外しても唯一解のままの手掛かり：",
+        "removeNone": "どの手掛かりも必要です。一つでも外すと別の答えができます。",
+        "remove": "{r}行{c}列", "removeOne": "外す",
+        "helpPartial": "（時間切れで、探しきれていません）",
+    },
+}
+
+PAGE: dict[str, dict[str, str]] = {
+    "en": {
+        "title": "Solve a {name} board",
+        "lead": ("Paste a puzz.link URL of your own board: the site's own solvers run in this "
+                 "page and say how many answers it has, how hard it is and why each cell "
+                 "is forced. Nothing leaves your browser."),
+        "url": "puzz.link URL", "go": "Solve", "cancel": "Cancel",
+        "limits": "Limits", "timeout": "Time limit (seconds)",
+        "nodes": "Search node limit (empty: none)",
+        "steps": "Step by step", "prev": "Previous step", "next": "Next step",
+        "export": "This board on puzz.link:",
+        "json": "The solver's result (the JSON of build-site solve --json --trace)",
+        "article": "Read the article", "play": "Play the banked boards",
+        "noscript": "This page needs JavaScript to run the solver.",
+        "edit": "Edit the board", "rows": "Rows", "cols": "Columns", "new": "New empty board",
+        "undo": "Undo", "redo": "Redo", "borders": "Draw region borders",
+        "auto": "Solve as I edit",
+        "edit_help": ("Click a cell (or move with the arrow keys) and type: digits, ? for a "
+                      "hidden clue, Backspace to erase. Ctrl+Z undoes, Ctrl+Y redoes."),
+        "help": "Constructor help", "playit": "Play this board",
+        "edit_tokens": ("On this board: o places a circle, a digit gives it a number, ^ v < > "
+                        "(or Shift with an arrow key) place arrows."),
+        "edit_borders": ("Press “Draw region borders”, then drag along the grid lines to "
+                         "draw a border or, starting on one, to erase it."),
+        "pad": "Number pad",
+    },
+    "ja": {
+        "title": "{name}の盤を解く",
+        "lead": ("自作の盤の puzz.link URL を貼り付けてください。このサイトのソルバーがこのページの"
+                 "中で動き、答えの数、難しさ、各マスが決まる理由を示します。盤がブラウザーの外に"
+                 "送られることはありません。"),
+        "url": "puzz.link URL", "go": "解く", "cancel": "中止",
+        "limits": "上限", "timeout": "時間の上限（秒）",
+        "nodes": "探索ノード数の上限（空欄：なし）",
+        "steps": "手順", "prev": "前の手順", "next": "次の手順",
+        "export": "この盤の puzz.link：",
+        "json": "ソルバーの結果（build-site solve --json --trace の JSON）",
+        "article": "記事を読む", "play": "収録盤を遊ぶ",
+        "noscript": "ソルバーを動かすには JavaScript が必要です。",
+        "edit": "盤を編集する", "rows": "行", "cols": "列", "new": "空の盤を作る",
+        "undo": "元に戻す", "redo": "やり直す", "borders": "領域の境界を引く",
+        "auto": "編集するたびに解く",
+        "edit_help": ("マスをクリック（または矢印キーで移動）して入力します。数字、隠れた手掛かりは ?、"
+                      "消すのは Backspace。Ctrl+Z で元に戻し、Ctrl+Y でやり直します。"),
+        "help": "作問の手助け", "playit": "この盤を遊ぶ",
+        "edit_tokens": ("この盤では、o で丸、続けて数字でその数、^ v < >（または Shift と矢印キー）"
+                        "で矢印を置きます。"),
+        "edit_borders": ("「領域の境界を引く」を押してから、格子線に沿ってなぞると境界が引けます。"
+                         "引いてある境界からなぞり始めると消えます。"),
+        "pad": "数字パッド",
+    },
+}
+
+
+def _script_json(obj: Any) -> str:
+    return (json.dumps(obj, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+            .replace(">", "\\u003e").replace("&", "\\u0026"))
+
+
+def page_context(puzzle: Any, lang: str, path: str, runtime: dict[str, Any]) -> dict[str, Any]:
+    """What solve.html.j2 sees: the page text and the script's config."""
+    from solvers import registry
+
+    def here(target: str) -> str:
+        d = posix_rel(path, target.rsplit("/", 1)[0] + "/")
+        return d + target.rsplit("/", 1)[1]
+
+    rt = dict(runtime)
+    if rt.get("available"):
+        rt["pyodide"] = posix_rel(path, rt["pyodide"])
+        rt["zip"] = here(rt["zip"])
+        rt["wheels"] = [here(w) for w in rt["wheels"]]
+    config = {
+        "slug": puzzle.slug, "lang": lang, "pid": puzzle.pid, "cap": MAX_CELLS,
+        "timeout": DEFAULT_TIMEOUT, "grace": GRACE, "cell": CELL,
+        "names": {p.slug: p.names[lang] for p in registry.all_puzzles()},
+        "rungNames": rung_names(puzzle, lang), "strings": JS_STRINGS[lang],
+        "worker": here("static/solve/worker.js"), "runtime": rt,
+        "edit": editor_spec(puzzle.slug), "auto": AUTO_CELLS, "help": HELP_SECONDS,
+        "play": posix_rel(path, f"{lang}/{puzzle.slug}/play/"),
+    }
+    return {"solve": {"slug": puzzle.slug, "name": puzzle.names[lang], "s": PAGE[lang],
+                      "timeout": DEFAULT_TIMEOUT, "edit": config["edit"],
+                      "config": _script_json(config)}}
+
+
+def solve_files(site: Any, puzzle: Any, runtime: dict[str, Any]) -> dict[str, str | bytes]:
+    """The two solve pages of one puzzle (``runtime``: site_files' config)."""
+    out: dict[str, str | bytes] = {}
+    for lang in ("en", "ja"):
+        path = f"{lang}/{puzzle.slug}/solve/index.html"
+        title = PAGE[lang]["title"].format(name=puzzle.names[lang])
+        out[path] = site.render_page("solve.html.j2", lang=lang, path=path, title=title,
+                                     description=PAGE[lang]["lead"],
+                                     **page_context(puzzle, lang, path, runtime))
+    return out
+
+
+def all_files(site: Any, root: Path) -> dict[str, str | bytes]:
+    """Every puzzle's solve pages plus what they share (the runtime, solvers.zip)."""
+    from site_builder import runtime
+
+    shared, cfg = runtime.site_files(root)
+    files: dict[str, str | bytes] = dict(shared)
+    for p in site.puzzles:
+        files.update(solve_files(site, p, cfg))
+    return files
+
+
+def standalone_files(root: Any, slugs: list[str] | None = None) -> dict[str, str | bytes]:
+    """The solve pages alone (with the runtime and templates/static/**), rendered through
+    the real layout without stage files: for the browser tests and the benchmark."""
+    from site_builder.site import Site, static_files
+
+    root = Path(root)
+    site = Site(root, slugs=slugs, load_data=False)
+    files = all_files(site, root)
+    files.update(static_files(site.templates))
+    return files

@@ -1,0 +1,279 @@
+"""What the solve page's Web Worker calls, under Pyodide: one board in, one JSON reply out.
+
+The page's result is ``solve.result_json`` for the board, the same JSON ``build-site solve
+SLUG URL --json --trace`` prints (timings aside): ``solve_text`` runs the CLI's own path
+(``load_board``, ``solve_bounded``, ``result_json``) and adds, beside the result, what the
+page draws (the board and each answer as the puzzle's own SVG) and, for bad input, a kind
+the page turns into a message in its language. Pure: no file or network access, so the
+same function runs in CPython (the tests) and in the browser.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Callable
+from typing import Any
+
+from site_builder.errors import UserError
+from site_builder.solve import DEFAULT_TIMEOUT, result_json, solve_bounded
+from solvers.common import MAX_CELLS, BudgetExceeded, PuzzleError
+
+CELL = 32  # SVG units per cell (solvers/svg.py Canvas: a 1-unit margin)
+_QUERY_PAIR = re.compile(r"^[A-Za-z0-9_]+=[A-Za-z0-9_]*&")
+
+
+def _pid_and_size(text: str) -> tuple[str, int | None, int | None]:
+    """The puzzle id and W, H an URL names, read as puzz.link reads its envelope (only to
+    tell "another puzzle", "an unknown puzzle" and "too large" apart from other errors;
+    the puzzle's own decoder has the last word)."""
+    t = text.replace("\r", "").replace("\n", "").strip()
+    q = t.find("?")
+    if q >= 0:
+        t = t[q + 1:]
+    while m := _QUERY_PAIR.match(t):
+        t = t[m.end():]
+    parts = t.split("/")
+    pid = parts[0].removesuffix("_edit").removesuffix("_play")
+    nums = [p for p in parts[1:4] if p.isascii() and p.isdigit() and len(p) <= 6]
+    if len(nums) >= 2:
+        return pid, int(nums[0]), int(nums[1])
+    return pid, None, None
+
+
+def _error(kind: str, message: str, **extra: Any) -> dict[str, Any]:
+    return {"ok": False, "error": kind, "message": message, **extra}
+
+
+def classify(puzzle: Any, text: str) -> dict[str, Any] | None:
+    """Bad input the page names in its own words: a board of another registered puzzle
+    (``other``, with its slug), an unknown puzzle type (``unknown``), a board past the
+    cap (``size``); None when the text is for this puzzle (its decoder may still fail)."""
+    from solvers import registry
+
+    if not text.strip():
+        return _error("empty", "no board given")
+    pid, w, h = _pid_and_size(text)
+    if pid != puzzle.pid:
+        for slug in registry.slugs():
+            if registry.get(slug).pid == pid:
+                return _error("other", f"a {slug} board, not a {puzzle.slug} one", slug=slug)
+        return _error("unknown", f"unknown puzzle type {pid[:40]!r}", pid=pid[:40])
+    if w is not None and h is not None and w * h > MAX_CELLS:
+        return _error("size", f"board {w}×{h} is too large (at most {MAX_CELLS} cells)",
+                      w=w, h=h, cap=MAX_CELLS)
+    return None
+
+
+def solve_text(slug: str, text: str, *, timeout: float = DEFAULT_TIMEOUT,
+               max_nodes: int | None = None, trace: bool = True,
+               progress: Callable[[int, float], None] | None = None,
+               cell: int = CELL) -> dict[str, Any]:
+    """Solve the board ``text`` (a puzz.link URL in any form the CLI takes, or the bare
+    ``pid/W/H/body``) as ``build-site solve SLUG TEXT --json [--trace]`` does.
+
+    ``{"ok": True, "result": <the CLI's JSON>, "board": <board JSON>, "url": <puzz.link
+    URL>, "svg": {"board": ..., "answers": [...]}}``, or ``{"ok": False, "error": kind,
+    "message": ...}`` with kind one of empty, other, unknown, size, malformed, bound,
+    recursion."""
+    from site_builder.solve import looks_like_url
+    from solvers import registry
+
+    puzzle = registry.get(slug)
+    text = text.strip()
+    if text and not looks_like_url(text):
+        return _error("malformed", f"{text[:60]!r} is not a puzz.link URL")
+    bad = classify(puzzle, text)
+    if bad is not None:
+        return bad
+    try:
+        board = puzzle.decode(text)  # as load_board reads a URL
+    except (PuzzleError, UserError) as e:
+        return _error("malformed", str(e))
+    t0 = time.perf_counter()
+    try:
+        res = solve_bounded(puzzle, board, timeout=timeout, max_nodes=max_nodes,
+                            progress=progress)
+    except BudgetExceeded as e:
+        return _error("bound", str(e), nodes=e.nodes, seconds=round(e.seconds, 3))
+    except RecursionError:
+        return _error("recursion", "the board is too large for this solver's recursion")
+    ms = (time.perf_counter() - t0) * 1000
+    out = result_json(puzzle, res, ms, board=board, trace=trace)
+    _LAST.clear()
+    _LAST.update(slug=slug, board=board, solutions=res.solutions)
+    bj = board.to_json()
+    svgs = [puzzle.draw_board(bj, a.to_json(), cell, f"answer {i + 1}")
+            for i, a in enumerate(res.solutions)]
+    reply = {"ok": True, "result": out, "board": bj, "url": puzzle.encode(board),
+             "svg": {"board": puzzle.draw_board(bj, None, cell, "board"), "answers": svgs},
+             "clues": len(construct(slug).clues(bj))}
+    if len(res.solutions) == 1:
+        reply["answerJson"] = res.solutions[0].to_json()   # what the player checks against
+    if len(res.solutions) >= 2:
+        a, b = (s.to_json() for s in res.solutions[:2])
+        reply["diff"] = [list(c) for c in construct(slug).differ(a, b)]
+    if not res.solutions:
+        reply["broken"] = broken(puzzle, board)
+    return reply
+
+
+def broken(puzzle: Any, board: Any) -> list[dict[str, Any]]:
+    """For a board with no answer, the rules its clues already break whatever is filled
+    in, where the puzzle can tell (``Puzzle.irreparable`` on a board with every unit
+    undecided, as the play page's Check would report it); [] otherwise."""
+    if puzzle.irreparable is None:
+        return []
+    h, w = board.h, board.w
+    units = h * (w - 1) + (h - 1) * w if puzzle.play.model == "edges" else h * w
+    try:
+        return [v.to_json() for v in puzzle.irreparable(board, [0] * units)]
+    except (PuzzleError, ValueError, IndexError):
+        return []
+
+
+# The last board solve_text solved, so the page can ask for its explanation afterwards
+# (the trace of a hard board takes seconds where the verdict takes a fraction of one).
+_LAST: dict[str, Any] = {}
+
+
+def trace_json() -> str:
+    """The last solved board's ``trace`` entry of ``result_json`` (None unless it had
+    exactly one answer), as a JSON string."""
+    from solvers import registry
+
+    if not _LAST:
+        return json.dumps(None)
+    sols = _LAST["solutions"]
+    puzzle = registry.get(_LAST["slug"])
+    steps = puzzle.trace(_LAST["board"], sols[0]) if len(sols) == 1 else None
+    return json.dumps(steps, ensure_ascii=False)
+
+
+def solve_json(slug: str, text: str, timeout: float, max_nodes: int, trace: bool,
+               progress: Callable[[int, float], None] | None = None,
+               board_json: str = "") -> str:
+    """``solve_text`` as a JSON string (what crosses from Python to the worker's script);
+    ``max_nodes`` 0 means no node limit. With ``board_json`` (the editor's board), that
+    board is written as its puzz.link URL first and the URL solved, as the CLI would."""
+    if board_json:
+        made = json.loads(edit_json(slug, board_json))
+        if not made["ok"]:
+            return json.dumps(made, ensure_ascii=False)
+        text = made["url"]
+    try:
+        reply = solve_text(slug, text, timeout=timeout, max_nodes=max_nodes or None,
+                           trace=trace, progress=progress)
+    except Exception as e:  # noqa: BLE001 (a bug, not bad input: say so, leave no spinner)
+        reply = _error("internal", f"{type(e).__name__}: {e}")
+    return json.dumps(reply, ensure_ascii=False)
+
+
+# ---- constructor help ------------------------------------------------------------------
+
+def construct(slug: str) -> Any:
+    """The puzzle's constructor helpers (``solvers/<pkg>/construct.py``: EDIT, clues,
+    without, clue_from, differ)."""
+    import importlib
+
+    from solvers import registry
+
+    return importlib.import_module(registry.PACKAGES[slug] + ".construct")
+
+
+def _unique(puzzle: Any, board_json: dict[str, Any], seconds: float) -> bool | None:
+    """Whether the board has exactly one answer (None: past the bound)."""
+    board = puzzle.board_from_json(board_json)
+    try:
+        res = solve_bounded(puzzle, board, limit=2, timeout=seconds, grade=False)
+    except (BudgetExceeded, RecursionError):
+        return None
+    return len(res.solutions) == 1
+
+
+def help_text(slug: str, text: str, *, budget: float = 10.0, most: int = 3,
+              progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    """What would make the board unique, or what it can spare, each proved by the solver.
+
+    Two or more answers: ``diff``, the cells where the first two differ, and up to
+    ``most`` ``suggestions``: a clue on a differing cell with its value from one of the
+    answers, kept only when the board with it has exactly one answer. One answer:
+    ``removable``, every clue whose removal leaves the board unique. Each trial solve is
+    bounded; ``budget`` seconds in all (``complete`` False when it ran out)."""
+    from solvers import registry
+
+    puzzle = registry.get(slug)
+    helper = construct(slug)
+    board = puzzle.decode(text)
+    bj = board.to_json()
+    res = solve_bounded(puzzle, board, limit=2, timeout=budget, grade=False)
+    start = time.monotonic()
+    left = lambda: budget - (time.monotonic() - start)
+    out: dict[str, Any] = {"solutions": len(res.solutions), "complete": True}
+    if len(res.solutions) >= 2:
+        a, b = (s.to_json() for s in res.solutions[:2])
+        diff = [list(c) for c in helper.differ(a, b)]
+        out["diff"] = diff
+        found: list[dict[str, Any]] = []
+        tried = 0
+        for cell in diff:
+            for ans in (a, b):
+                cand = helper.clue_from(bj, ans, tuple(cell))
+                if cand is None or left() <= 0:
+                    continue
+                tried += 1
+                if progress is not None:
+                    progress(tried, len(diff) * 2)
+                if _unique(puzzle, cand, max(0.1, left())):
+                    cb = puzzle.board_from_json(cand)
+                    found.append({"cell": cell, "url": puzzle.encode(cb), "board": cand})
+                    break
+            if len(found) >= most or left() <= 0:
+                break
+        out["suggestions"] = found
+        out["complete"] = left() > 0
+    elif len(res.solutions) == 1:
+        cells = helper.clues(bj)
+        removable = []
+        for i, cell in enumerate(cells):
+            if left() <= 0:
+                out["complete"] = False
+                break
+            if progress is not None:
+                progress(i + 1, len(cells))
+            cand = helper.without(bj, cell)
+            if _unique(puzzle, cand, max(0.1, left())):
+                removable.append({"cell": list(cell), "board": cand,
+                                  "url": puzzle.encode(puzzle.board_from_json(cand))})
+        out["removable"] = removable
+        out["clues"] = len(cells)
+    return out
+
+
+def help_json(slug: str, text: str, budget: float,
+              progress: Callable[[int, int], None] | None = None) -> str:
+    try:
+        reply = {"ok": True, **help_text(slug, text, budget=budget, progress=progress)}
+    except (PuzzleError, UserError, BudgetExceeded) as e:
+        reply = _error("malformed", str(e))
+    except Exception as e:  # noqa: BLE001 (a bug: say so, leave no spinner)
+        reply = _error("internal", f"{type(e).__name__}: {e}")
+    return json.dumps(reply, ensure_ascii=False)
+
+
+def edit_json(slug: str, board_json: str) -> str:
+    """A board drawn in the editor (its JSON) as the puzz.link URL the page puts in its
+    fragment, or an error naming the field at fault."""
+    from solvers import registry
+
+    puzzle = registry.get(slug)
+    try:
+        board = puzzle.board_from_json(json.loads(board_json))
+        return json.dumps({"ok": True, "url": puzzle.encode(board)})
+    except (PuzzleError, ValueError) as e:
+        return json.dumps(_error("malformed", str(e)), ensure_ascii=False)
+
+
+def editor_spec(slug: str) -> dict[str, Any]:
+    return dict(construct(slug).EDIT)

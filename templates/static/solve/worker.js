@@ -1,0 +1,100 @@
+// The solve page's Web Worker: Pyodide from the site's own files, the project's solvers
+// from solvers.zip, one board at a time. It names no puzzle.
+//
+// in:  {type: "init", pyodide: URL of the runtime folder, zip: URL, wheels: [URL, ...]}
+//      {type: "solve", id, slug, text, timeout, maxNodes, trace, board}
+//        (board: the editor's board JSON as a string, solved as its puzz.link URL)
+//      {type: "help", id, slug, text, budget}   constructor help (solve_web.help_text)
+// out: {type: "ready", ms}  {type: "fail", message}
+//      {type: "progress", id, nodes, seconds}
+//      {type: "done", id, reply}   reply: site_builder/solve_web.py solve_text's dict
+//        (for a unique board reply.tracing is true and "traced" follows with its trace)
+//      {type: "traced", id, trace, ms}
+//      {type: "helped", id, reply} {type: "helping", id, done, total}
+// The page ends a long solve by terminating this worker and starting another.
+
+let solveJson = null;
+let helpJson = null;
+let traceJson = null;
+const booting = new Promise((resolve) => { self.bootResolve = resolve; });
+
+async function boot(msg) {
+  const t0 = performance.now();
+  const { loadPyodide } = await import(msg.pyodide + "pyodide.mjs");
+  const zipped = fetch(msg.zip).then((r) => {
+    if (!r.ok) throw new Error(`${msg.zip}: HTTP ${r.status}`);
+    return r.arrayBuffer();
+  });
+  const marks = {};
+  const mark = (name) => { marks[name] = Math.round(performance.now() - t0); };
+  const py = await loadPyodide({ indexURL: msg.pyodide, stdout: () => {}, stderr: () => {} });
+  mark("pyodide");
+  const quiet = { messageCallback: () => {}, errorCallback: () => {} };
+  await Promise.all([py.loadPackage(msg.wheels, quiet), zipped]);
+  mark("wheels");
+  py.unpackArchive(await zipped, "zip", { extractDir: "/app" });
+  py.runPython("import sys; sys.path.insert(0, '/app')");
+  const web = py.pyimport("site_builder.solve_web");
+  mark("import");
+  self.marks = marks;
+  solveJson = web.solve_json;
+  helpJson = web.help_json;
+  traceJson = web.trace_json;
+  return performance.now() - t0;
+}
+
+self.onmessage = async (e) => {
+  const msg = e.data;
+  if (msg.type === "init") {
+    try {
+      const ms = await boot(msg);
+      self.postMessage({ type: "ready", ms, marks: self.marks });
+    } catch (err) {
+      self.postMessage({ type: "fail", message: String(err && err.message || err) });
+    }
+    self.bootResolve();
+    return;
+  }
+  if (msg.type === "solve") {
+    await booting;
+    if (!solveJson) return;
+    const progress = (nodes, seconds) =>
+      self.postMessage({ type: "progress", id: msg.id, nodes, seconds });
+    const t0 = performance.now();
+    let reply;
+    try {
+      reply = JSON.parse(solveJson(msg.slug, msg.text || "", msg.timeout, msg.maxNodes || 0,
+        false, progress, msg.board || ""));
+      if (reply.ok && msg.trace !== false) reply.result.trace = null;
+    } catch (err) {
+      reply = { ok: false, error: "internal", message: String(err && err.message || err) };
+    }
+    // the verdict and the grade first; then the explanation (seconds on a hard board)
+    const solved = performance.now() - t0;
+    const later = msg.trace !== false && reply.ok && reply.result.solutions === 1;
+    if (later) reply.tracing = true;
+    self.postMessage({ type: "done", id: msg.id, reply, ms: solved });
+    if (later) {
+      let trace = null;
+      try {
+        trace = JSON.parse(traceJson());
+      } catch (err) {
+        trace = null;
+      }
+      self.postMessage({ type: "traced", id: msg.id, trace, ms: performance.now() - t0 });
+    }
+  }
+  if (msg.type === "help") {
+    await booting;
+    if (!helpJson) return;
+    const progress = (done, total) =>
+      self.postMessage({ type: "helping", id: msg.id, done, total });
+    let reply;
+    try {
+      reply = JSON.parse(helpJson(msg.slug, msg.text, msg.budget, progress));
+    } catch (err) {
+      reply = { ok: false, error: "internal", message: String(err && err.message || err) };
+    }
+    self.postMessage({ type: "helped", id: msg.id, reply });
+  }
+};

@@ -1,0 +1,51 @@
+"""What the solve page tests and benchmarks/solve_page.py share: the site, a loopback
+server, chromium offline."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import shutil
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, ClassVar
+
+from site_builder import play
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+# as the play tests launch it, and with no host but loopback resolving: a page that tried
+# a CDN would fail, not quietly succeed
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    extensions_map: ClassVar[dict[str, str]] = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                      ".mjs": "text/javascript", ".wasm": "application/wasm"}
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+class _Server(http.server.ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        pass   # a page that navigates away mid-transfer resets its connection: not news
+
+
+@contextmanager
+def serve_files(out: Path, files: dict[str, str | bytes]) -> Iterator[str]:
+    """Write ``files`` into ``out`` and serve it over http on loopback; yields the base
+    URL."""
+    play.write_files(out, files)
+    handler = functools.partial(_Quiet, directory=str(out))
+    server = _Server(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()

@@ -1,0 +1,425 @@
+"""The solve pages in a real browser (Debian chromium through Playwright), offline.
+
+The site is the solve pages alone (site_builder.solve_page.standalone_files: the pages,
+the Pyodide runtime from .cache/runtime, solvers.zip), served over http on loopback; the
+browser resolves no other host and the context aborts any request elsewhere, so the
+runtime can only come from the site itself. For every registered puzzle, a board from
+outside the bank (the bank's example board, drawn from its own seed) opened through the
+fragment gives, in <output id="solve-result">, exactly the JSON `build-site solve SLUG URL
+--json --trace` prints for it (timing aside): answers, verdict, grade and trace are the
+project's own code run twice, so any difference is a bug. Then bad input, each with its
+message in the page's language and no console error; a cancelled long solve; a second
+answer; the Japanese page.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from playwright import sync_api
+from solve_support import ARGS, CHROMIUM, ROOT, serve_files
+
+from site_builder import cli, runtime, solve_page, solve_web
+from site_builder.solve_page import JS_STRINGS
+from solvers import registry
+
+SLUGS = tuple(registry.slugs())
+BOOT_MS = 120_000   # Pyodide's first start on a loaded two-core machine
+SOLVE_MS = 120_000
+
+
+def _example(slug: str) -> dict[str, Any]:
+    bank = json.loads((ROOT / "content" / slug / "bank.json").read_text())["data"]
+    ex = bank["example"]
+    assert ex["url"] not in {b["url"] for b in bank["boards"]}, "the example is banked"
+    return ex
+
+
+def _cli_json(capsys: pytest.CaptureFixture[str], slug: str, url: str, *extra: str) -> dict:
+    capsys.readouterr()
+    code = cli.main(["solve", slug, url, "--json", "--trace", *extra])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    return json.loads(out)
+
+
+def _untimed(d: dict) -> dict:
+    return {k: v for k, v in d.items() if k != "ms"}
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    try:
+        runtime.files(ROOT)
+    except runtime.RuntimeMissing as e:
+        pytest.fail(f"the solve runtime is missing ({e}); run: python -m site_builder.runtime")
+    from site_builder import play
+
+    files = solve_page.standalone_files(ROOT)
+    bank = json.loads((ROOT / "content/sukoro/bank.json").read_text())["data"]
+    files.update(play.standalone_files(ROOT, {"sukoro": (registry.get("sukoro"), bank)}))
+    with serve_files(tmp_path_factory.mktemp("dist"), files) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield b
+        b.close()
+
+
+OUTSIDE: list[str] = []  # every request that did not go to the local server
+
+
+@pytest.fixture(scope="module")
+def context(browser, served):
+    """One context for the module (its HTTP cache keeps the runtime warm between tests),
+    aborting any request that is not for the local server."""
+    ctx = browser.new_context()
+
+    def route(r: Any) -> None:
+        if r.request.url.startswith(served + "/"):
+            r.continue_()
+        else:
+            OUTSIDE.append(r.request.url)
+            r.abort()
+
+    ctx.route("**/*", route)
+    yield ctx
+    ctx.close()
+
+
+class Page:
+    """One browser page on one solve page, with every console error recorded."""
+
+    def __init__(self, context: Any, base: str) -> None:
+        self.base = base
+        self.context = context
+        self.errors: list[str] = []
+        self.page = self.context.new_page()
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+
+    def open(self, slug: str, fragment: str = "", lang: str = "en") -> None:
+        url = f"{self.base}/{lang}/{slug}/solve/index.html"
+        self.page.goto(url + (f"#{fragment}" if fragment else ""))
+
+    def wait(self, *states: str, timeout: int = SOLVE_MS) -> str:
+        cond = " || ".join(f"document.body.dataset.solve === {json.dumps(s)}" for s in states)
+        self.page.wait_for_function(cond, timeout=timeout)
+        return self.page.evaluate("document.body.dataset.solve")
+
+    def result(self) -> dict:
+        return json.loads(self.page.locator("#solve-result").text_content())
+
+    def status(self) -> str:
+        return self.page.locator("#solve-status").text_content()
+
+    def close(self) -> None:
+        self.page.close()
+        assert self.errors == [], self.errors
+        assert OUTSIDE == [], OUTSIDE
+
+
+@pytest.fixture
+def tab(context, served):
+    p = Page(context, served)
+    yield p
+    p.close()
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_a_board_from_outside_the_bank_gives_the_cli_result(tab, slug, capsys) -> None:
+    ex = _example(slug)
+    tab.open(slug, ex["url"])
+    assert tab.wait("done", "error") == "done", tab.status()
+    got = tab.result()
+    want = _cli_json(capsys, slug, ex["url"])
+    assert _untimed(got) == _untimed(want)
+    # and that is the board's known answer, with its grade named in the page's words
+    p = registry.get(slug)
+    assert got["solutions"] == 1
+    assert got["answer"] == p.answer_rows(p.answer_from_json(ex["answer"]))
+    page = tab.page
+    assert page.locator("#solve-verdict").text_content() == JS_STRINGS["en"]["one"]
+    rung = got["rung"]
+    assert page.locator("#solve-grade").get_attribute("data-rung") == rung
+    assert p.rung_name(rung, "en") in page.locator("#solve-grade").text_content()
+    assert page.locator("#solve-answers svg").count() == 1
+    # the explanation steps forward and back
+    n = len(got["trace"])
+    assert page.locator("#step-text").text_content() == got["trace"][0]["en"]
+    page.click("#step-next")
+    assert page.locator("#step-text").text_content() == got["trace"][1]["en"]
+    page.click("#step-prev")
+    assert page.locator("#step-count").text_content() == f"Step 1 of {n}"
+    assert page.locator("#step-board svg .step-now").count() == len(got["trace"][0]["cells"])
+
+
+def test_the_bare_form_and_the_url_box_and_japanese(tab, capsys) -> None:
+    slug = "sukoro"
+    ex = _example(slug)
+    bare = ex["url"].split("?", 1)[1]
+    tab.open(slug, bare, lang="ja")
+    assert tab.wait("done", "error") == "done", tab.status()
+    want = _cli_json(capsys, slug, ex["url"])
+    assert _untimed(tab.result()) == _untimed(want)
+    page = tab.page
+    assert page.locator("#solve-verdict").text_content() == JS_STRINGS["ja"]["one"]
+    p = registry.get(slug)
+    assert p.rung_name(want["rung"], "ja") in page.locator("#solve-grade").text_content()
+    assert page.locator("#step-text").text_content() == want["trace"][0]["ja"]
+    # a board typed into the box goes into the fragment, so the link shares it
+    two = "sukoro/5/5/2a2c4a2g2a4c2a2"
+    page.fill("#solve-input", two)
+    page.click("#solve-go")
+    page.wait_for_function(f"location.hash === '#{two}'")
+    page.wait_for_function("JSON.parse(document.getElementById('solve-result').textContent"
+                           " || '{}').answer?.[0] === '232..'")
+    assert _untimed(tab.result()) == _untimed(_cli_json(capsys, slug, two))
+    # the shared link reopens the board in a fresh page
+    other = tab.context.new_page()
+    other.on("pageerror", lambda e: tab.errors.append(str(e)))
+    other.goto(page.url)
+    other.wait_for_function("document.body.dataset.solve === 'done'", timeout=SOLVE_MS)
+    assert json.loads(other.locator("#solve-result").text_content())["answer"][0] == "232.."
+
+
+def test_two_answers_and_no_answer(tab, capsys) -> None:
+    slug = "sukoro"
+    tab.open(slug, "sukoro/3/3/a1g")      # one clue: many ways
+    assert tab.wait("done", "error") == "done", tab.status()
+    got = tab.result()
+    assert got["solutions"] == 2 and got["trace"] is None
+    assert _untimed(got) == _untimed(_cli_json(capsys, slug, "sukoro/3/3/a1g"))
+    assert tab.page.locator("#solve-verdict").text_content() == JS_STRINGS["en"]["many"]
+    assert tab.page.locator("#solve-answers svg").count() == 2
+    tab.page.evaluate("location.hash = 'sukoro/2/2/4d'")   # a 4 with two neighbours
+    tab.page.wait_for_function("JSON.parse(document.getElementById('solve-result')"
+                               ".textContent || '{}').solutions === 0", timeout=SOLVE_MS)
+    assert tab.page.locator("#solve-verdict").text_content() == JS_STRINGS["en"]["none"]
+    assert _untimed(tab.result()) == _untimed(_cli_json(capsys, slug, "sukoro/2/2/4d"))
+
+
+BAD = [  # (text, page's puzzle, the kind of error)
+    ("https://puzz.link/p?sukoro/x/5/", "sukoro", "malformed"),
+    ("nanro/4/4/0000", "sukoro", "other"),
+    ("https://puzz.link/p?nurikabe/5/5/g5k2o1k3g", "sukoro", "unknown"),
+    ("https://puzz.link/p?sukoro/101/100/", "sukoro", "size"),
+    ("hello", "sukoro", "malformed"),
+    ("canal/3/3/!!", "canal-view", "malformed"),
+]
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_bad_input_says_so_in_the_page_language(tab, lang) -> None:
+    page = tab.page
+    for slug in dict.fromkeys(s for _, s, _ in BAD):
+        tab.open(slug, lang=lang)
+        tab.wait("idle", timeout=BOOT_MS)
+        for text, on, kind in BAD:
+            if on != slug:
+                continue
+            n = int(page.evaluate("document.body.dataset.replies || 0"))
+            page.evaluate(f"location.hash = {json.dumps(text)}")
+            page.wait_for_function(f"Number(document.body.dataset.replies || 0) > {n}",
+                                   timeout=SOLVE_MS)
+            got = tab.result()
+            assert page.evaluate("document.body.dataset.solve") == "error", (text, got)
+            assert got["error"] == kind, (text, got)
+            head = JS_STRINGS[lang][f"err_{kind}"].split("{")[0]
+            assert tab.status().startswith(head), (text, tab.status())
+            assert page.locator("#solve-out").is_hidden()
+    # a board with no answer whose clue already breaks a rule: the page names it
+    n = int(page.evaluate("document.body.dataset.replies || 0"))
+    page.evaluate("location.hash = 'canal/2/2/5g'")
+    page.wait_for_function(f"Number(document.body.dataset.replies || 0) > {n}", timeout=SOLVE_MS)
+    assert tab.result()["solutions"] == 0
+    assert page.locator("#solve-verdict").text_content() == JS_STRINGS[lang]["none"]
+    (v,) = solve_web.solve_text("canal-view", "canal/2/2/5g")["broken"]
+    item = page.locator("#solve-broken li")
+    assert item.get_attribute("data-rule") == v["rule"] == "canal.short"
+    assert item.text_content() == v[lang]
+    assert page.locator("#solve-answers svg .solve-broken").count() == 1
+
+
+def test_a_solve_past_its_bound_and_a_cancel(tab) -> None:
+    hard = json.loads((ROOT / "benchmarks/hard/nanro-30x30.json").read_text())["boards"][0]
+    page = tab.page
+    tab.open("nanro")
+    tab.wait("idle", timeout=BOOT_MS)
+    page.locator(".solve-limits summary").click()
+    page.fill("#solve-nodes", "50")
+    page.fill("#solve-input", hard["url"])
+    page.click("#solve-go")
+    assert tab.wait("done", "error") == "error"
+    assert tab.result()["error"] == "bound"
+    assert tab.status().startswith(JS_STRINGS["en"]["err_bound"].split("(")[0])
+    # no node limit: a long solve, cancelled while it runs; the solver comes back
+    page.fill("#solve-nodes", "")
+    page.fill("#solve-timeout", "600")
+    page.evaluate("location.hash = ''")
+    page.fill("#solve-input", hard["url"])
+    page.click("#solve-go")
+    tab.wait("solving")
+    page.wait_for_timeout(300)
+    assert page.locator("#solve-cancel").is_visible()
+    page.click("#solve-cancel")
+    assert page.evaluate("document.body.dataset.cancelled") == "1"
+    assert tab.status() == JS_STRINGS["en"]["cancelled"]
+    tab.wait("idle", timeout=BOOT_MS)
+    page.evaluate("location.hash = 'sukoro/5/5/2a2c4a2g2a4c2a2'")
+    assert tab.wait("done", "error") == "error"   # a Sukoro board on the Nanro page
+    assert tab.result()["error"] == "other"
+
+
+# ---- the editor ------------------------------------------------------------------------
+
+def _cell_point(page, r: float, c: float) -> tuple[float, float]:
+    """Page coordinates of the point (r, c) of the editor's board, in cells (0.5: centre)."""
+    svg = page.locator("#edit-board svg")
+    svg.scroll_into_view_if_needed()
+    box = svg.bounding_box()
+    scale = box["width"] / page.eval_on_selector("#edit-board svg", "s => s.viewBox.baseVal.width")
+    return box["x"] + (1 + c * 32) * scale, box["y"] + (1 + r * 32) * scale
+
+
+def _replied(tab: Page, action) -> dict:
+    """Do ``action``, wait for the next reply from the solver; the result JSON."""
+    page = tab.page
+    n = int(page.evaluate("Number(document.body.dataset.replies || 0)"))
+    action()
+    page.wait_for_function(f"Number(document.body.dataset.replies || 0) > {n}"
+                           " && document.body.dataset.solve !== 'tracing'", timeout=SOLVE_MS)
+    return tab.result()
+
+
+def _fragment(page) -> str:
+    return page.evaluate("decodeURIComponent(location.hash.slice(1))")
+
+
+def test_draw_a_board_undo_redo_and_share_it(tab, capsys) -> None:
+    page = tab.page
+    tab.open("sukoro")
+    tab.wait("idle", timeout=BOOT_MS)
+    page.fill("#edit-h", "3")
+    page.fill("#edit-w", "3")
+    got = _replied(tab, lambda: page.click("#edit-new"))
+    empty = _fragment(page)
+    assert empty.startswith("https://puzz.link/p?sukoro/3/3/")
+    assert got["solutions"] == 2 and _untimed(got) == _untimed(_cli_json(capsys, "sukoro", empty))
+    page.mouse.click(*_cell_point(page, 0.5, 1.5))
+    got = _replied(tab, lambda: page.keyboard.press("1"))
+    one = _fragment(page)
+    assert one == "https://puzz.link/p?sukoro/3/3/a1g"
+    assert _untimed(got) == _untimed(_cli_json(capsys, "sukoro", one))
+    # a "?" from the number pad, then undo and redo from the keyboard and the buttons
+    page.mouse.click(*_cell_point(page, 2.5, 2.5))
+    _replied(tab, lambda: page.click("#edit-pad button[data-key='?']"))
+    with_q = _fragment(page)
+    assert page.evaluate("window.__solve_editor.board.clues[2][2]") == "?"
+    _replied(tab, lambda: page.keyboard.press("Control+z"))
+    assert _fragment(page) == one
+    _replied(tab, lambda: page.click("#edit-redo"))
+    assert _fragment(page) == with_q
+    _replied(tab, lambda: page.click("#edit-undo"))
+    assert _fragment(page) == one
+    assert page.locator("#solve-input").input_value() == one   # the board, exported
+
+
+def test_delete_a_clue_see_two_answers_and_apply_a_suggestion(tab, capsys) -> None:
+    from site_builder.solve_web import construct, help_text
+
+    slug = "sukoro"
+    ex = _example(slug)
+    page = tab.page
+    tab.open(slug, ex["url"])
+    assert tab.wait("done", "error") == "done"
+    # the unique board: the clues it can spare, as the solver proves them in Python
+    page.wait_for_function("document.body.dataset.help === 'done'", timeout=SOLVE_MS)
+    py = help_text(slug, ex["url"])
+    spare = {tuple(x["cell"]) for x in py["removable"]}
+    assert {tuple(x["cell"]) for x in page.evaluate("window.__solve.help.removable")} == spare
+    assert page.locator("#solve-answers svg .solve-removable").count() == len(spare)
+    needed = next(c for c in construct(slug).clues(ex["board"]) if c not in spare)
+    page.mouse.click(*_cell_point(page, needed[0] + 0.5, needed[1] + 0.5))
+    page.evaluate("document.body.dataset.help = ''")
+    got = _replied(tab, lambda: page.keyboard.press("Backspace"))
+    assert got["solutions"] == 2
+    assert _untimed(got) == _untimed(_cli_json(capsys, slug, _fragment(page)))
+    diff = page.evaluate("window.__solve.reply.diff")
+    a, b = (registry.get(slug).answer_from_json({"rows": r}).to_json() for r in got["answers"])
+    assert [tuple(x) for x in diff] == construct(slug).differ(a, b) and diff
+    assert page.locator("#solve-answers svg .solve-diff").count() == 2 * len(diff)
+    page.wait_for_function("document.body.dataset.help === 'done'", timeout=SOLVE_MS)
+    sugs = page.evaluate("window.__solve.help.suggestions")
+    assert sugs, "no suggestion"
+    assert all(list(s["cell"]) in diff for s in sugs)
+    got = _replied(tab, lambda: page.locator("#help-list button").first.click())
+    assert got["solutions"] == 1
+    assert _fragment(page) == sugs[0]["url"]
+    assert _untimed(got)["answer"] == _cli_json(capsys, slug, sugs[0]["url"])["answer"]
+
+
+def test_nanro_borders_by_dragging_and_sashigane_tokens(tab, capsys) -> None:
+    page = tab.page
+    tab.open("nanro")
+    tab.wait("idle", timeout=BOOT_MS)
+    page.fill("#edit-h", "2")
+    page.fill("#edit-w", "3")
+    _replied(tab, lambda: page.click("#edit-new"))
+    page.click("#edit-borders")
+    # along the grid line between columns 1 and 2, top to bottom
+    page.mouse.move(*_cell_point(page, 0, 1))
+    page.mouse.down()
+    page.mouse.move(*_cell_point(page, 1, 1), steps=4)
+    page.mouse.move(*_cell_point(page, 2, 1), steps=4)
+    got = _replied(tab, page.mouse.up)
+    assert page.evaluate("window.__solve_editor.board.regions") == [[0, 1, 1], [0, 1, 1]]
+    assert _untimed(got) == _untimed(_cli_json(capsys, "nanro", _fragment(page)))
+    page.click("#edit-borders")
+    page.mouse.click(*_cell_point(page, 0.5, 0.5))
+    got = _replied(tab, lambda: page.keyboard.press("1"))
+    assert _untimed(got) == _untimed(_cli_json(capsys, "nanro", _fragment(page)))
+
+    tab.open("sashigane")
+    tab.wait("idle", timeout=BOOT_MS)
+    page.fill("#edit-h", "2")
+    page.fill("#edit-w", "2")
+    _replied(tab, lambda: page.click("#edit-new"))
+    page.mouse.click(*_cell_point(page, 0.5, 0.5))
+    _replied(tab, lambda: page.keyboard.press("o"))
+    got = _replied(tab, lambda: page.keyboard.press("3"))
+    page.mouse.click(*_cell_point(page, 1.5, 0.5))
+    got = _replied(tab, lambda: page.keyboard.press("Shift+ArrowUp"))
+    cells = page.evaluate("window.__solve_editor.board.cells")
+    assert cells[0][0] == "o3" and cells[1][0] == "^"
+    assert _untimed(got) == _untimed(_cli_json(capsys, "sashigane", _fragment(page)))
+
+
+def test_play_the_made_board(tab) -> None:
+    slug = "sukoro"
+    ex = _example(slug)
+    page = tab.page
+    tab.open(slug, ex["url"])
+    assert tab.wait("done", "error") == "done"
+    trace = tab.result()["trace"]
+    page.click("#solve-play")
+    page.wait_for_url(f"**/{slug}/play/**")
+    page.wait_for_function("document.body.dataset.ready === '1'", timeout=SOLVE_MS)
+    made = page.evaluate(f"JSON.parse(localStorage.getItem('play:{slug}:made'))")
+    page.wait_for_function(f"document.body.dataset.board === {json.dumps(made['id'])}")
+    assert page.evaluate("window.__play.entry.url") == ex["url"]
+    assert page.evaluate("window.__play.entry.board") == ex["board"]
+    # its hints come from the solve page's trace, its check from the rules
+    page.click("#hint")
+    page.wait_for_function("document.getElementById('hint-out').textContent.length > 0")
+    assert trace[0]["en"] in page.locator("#hint-out").text_content()
+    # entered in full (one move, as the play tests do), it is solved
+    page.evaluate("window.__play.put(window.__play.solution)")
+    page.wait_for_function("window.__play.solved === true")
+    assert page.locator("#play-solved").is_visible()
