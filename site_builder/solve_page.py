@@ -195,7 +195,7 @@ def page_context(puzzle: Any, lang: str, path: str, runtime: dict[str, Any]) -> 
     config = {
         "slug": puzzle.slug, "lang": lang, "pid": puzzle.pid, "cap": MAX_CELLS,
         "timeout": DEFAULT_TIMEOUT, "grace": GRACE, "cell": CELL,
-        "names": {p.slug: p.names[lang] for p in registry.all_puzzles()},
+        "names": {s: registry.get(s).names[lang] for s in registry.slugs()},
         "rungNames": rung_names(puzzle, lang), "strings": JS_STRINGS[lang],
         "worker": here("static/solve/worker.js"), "runtime": rt,
         "edit": editor_spec(puzzle.slug), "auto": AUTO_CELLS, "help": HELP_SECONDS,
