@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import sys
@@ -14,7 +13,7 @@ from typing import Any
 from site_builder import pipeline, play
 from site_builder.boards import board_svg
 from site_builder.buildinfo import BUILD_INFO, inputs_hash
-from site_builder.jsonio import dumps
+from site_builder.jsonio import dumps, read_json
 from site_builder.site import LANGS, Site, static_files
 from solvers import registry
 
@@ -145,6 +144,6 @@ def build_site(root: Path, out: Path, *, only: list[str] | None = None, regenera
                            stages=stages, quiet=quiet, log=log)
     render_slugs = only or None
     files_pages = render_site(root, out, base_url, render_slugs)
-    info = json.loads((out / BUILD_INFO).read_text())
+    info = read_json(out / BUILD_INFO)
     return BuildReport(pages=files_pages, files=len(info["files"]),
                        seconds=time.monotonic() - start, stages_run=ran)

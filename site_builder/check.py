@@ -9,7 +9,6 @@ must be current against ``content/`` and ``templates/`` (and the JSON against it
 
 from __future__ import annotations
 
-import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -176,7 +175,7 @@ def check_site(out: Path, root: Path) -> list[str]:
         if name.endswith(".html"):
             problems += check_html(name, path.read_text(encoding="utf-8"), sources)
         elif name.endswith("README.provenance.json"):
-            table = json.loads(path.read_text(encoding="utf-8"))
+            table = read_json(path)
             for readme, entries in table.items():
                 rpath = path.parent / readme
                 rname = f"{path.parent.relative_to(out).as_posix()}/{readme}"

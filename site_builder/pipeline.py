@@ -189,8 +189,9 @@ class DaskCluster:
                 n = int(scheduler.removeprefix("local:"))
             except ValueError:
                 n = 0
-            if n < 1:
-                raise UserError(f"--scheduler {scheduler}: expected local:N with N >= 1")
+            if not 1 <= n <= 512:  # as --jobs: a LocalCluster starts every worker at once
+                raise UserError(f"--scheduler {scheduler[:40]}: expected local:N with "
+                                "1 <= N <= 512")
             # Workers sample the running task's stack every 10 ms by default, which costs
             # pure-Python chunks about a quarter of their speed; this cluster does not.
             import dask

@@ -8,6 +8,7 @@ subprocesses. Nothing may raise, and an error is always exactly one line on stde
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -202,3 +203,90 @@ def test_a_few_mutated_urls_as_processes(slug: str) -> None:
             assert "Traceback" not in r.stderr
             if r.returncode:
                 assert len(r.stderr.strip().splitlines()) == 1, (bad, r.stderr)
+
+
+# ---------------------------------------------------------------- issue 22
+
+
+def test_a_huge_integer_is_one_line_naming_file_and_key(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """4,301 digits is past Python's int-string limit: once a ValueError traceback."""
+    board = tmp_path / "huge-int.json"
+    board.write_text('{"h": 3, "w": 3, "clues": [[' + "7" * 4301 + ", null, null]]}")
+    code, _, err = _run(["solve", "canal-view", str(board)], capsys)
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert str(board) in err and "'clues'" in err and "4,301 digits" in err
+    # the same in a content/ file, read by every command that loads the stages
+    from site_builder.errors import UserError
+    from site_builder.jsonio import load_stages
+
+    root = tmp_path / "root"
+    shutil.copytree(ROOT / "content" / "canal-view", root / "content" / "canal-view")
+    bank = root / "content" / "canal-view" / "bank.json"
+    text = bank.read_text()
+    i = text.index('"h": ') + len('"h": ')
+    bank.write_text(text[:i] + "-" + "9" * 5000 + text[text.index(",", i):])
+    with pytest.raises(UserError, match=r"bank\.json: an integer of 5,000 digits .*'h'"):
+        load_stages(root, registry.get("canal-view"))
+
+
+@pytest.mark.parametrize("option,value", [
+    ("--timeout", "1e10"), ("--timeout", "1e308"), ("--timeout", "1e400"),
+    ("--max-nodes", "1" + "0" * 30), ("--limit", "9" * 5000), ("--timeout", "nan"),
+])
+def test_option_values_past_use_are_one_line(option: str, value: str,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """--timeout 1e10 once ended with an OverflowError from the interval timer."""
+    with pytest.raises(SystemExit) as e:
+        cli.main(["solve", "canal-view", "canal/3/3/g1h", option, value])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and len(err.strip().splitlines()) == 1, err
+    assert option in err
+    # the largest value accepted works
+    code, _, err = _run(["solve", "canal-view", "canal/3/3/g1h", "--timeout",
+                           str(cli.MAX_TIMEOUT)], capsys)
+    assert code == 0, err
+
+
+@pytest.mark.parametrize("argv", [["build", "--jobs", "100000"],
+                                  ["build", "--scheduler", "local:100000"]])
+def test_worker_counts_past_use_are_one_line(argv: list[str],
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    try:
+        code = cli.main(argv)
+    except SystemExit as e:
+        code = e.code  # type: ignore[assignment]
+    err = capsys.readouterr().err
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert "512" in err and "stages to run" not in err
+
+
+@pytest.mark.parametrize("argv", [
+    ["solve", "canal-view", "canal/3/3/g1h"], ["solve", "canal-view", "canal/3/3/g1h", "--json"],
+    ["check", "tests/no-such-site"]])
+def test_stdout_on_a_full_device_is_one_line(argv: list[str]) -> None:
+    """`> /dev/full` once ended with an OSError traceback."""
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full here")
+    with open("/dev/full", "w") as full:
+        r = subprocess.run([sys.executable, "-m", "site_builder.cli", *argv], cwd=ROOT,
+                           stdout=full, stderr=subprocess.PIPE, text=True, timeout=60,
+                           check=False)
+    assert r.returncode == 2, r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr, r.stderr
+
+
+def test_a_board_file_without_json_suffix_in_a_subfolder(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`boards/b1` once read as a URL naming the puzzle 'boards'."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "boards").mkdir()
+    (tmp_path / "boards" / "b1").write_text(json.dumps(_samples("canal-view")[0]["board"]))
+    code, out, err = _run(["solve", "canal-view", "boards/b1"], capsys)
+    assert code == 0 and "solutions found: 1" in out, err
+    # a long URL is still never tried as a file name, and a missing file is still a URL
+    code, out, err = _run(["solve", "canal-view", "canal/8/8/" + "z" * 5000], capsys)
+    assert code == 0, err
+    code, _, err = _run(["solve", "canal-view", "boards/b2"], capsys)
+    assert code == 2 and "boards" in err
