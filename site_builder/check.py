@@ -25,6 +25,7 @@ from site_builder.provenance import (
     lookup,
     source_of,
 )
+from site_builder.site import LANGS
 from solvers import registry
 
 EXEMPT = {"svg", "script", "style"}
@@ -160,6 +161,16 @@ def check_site(out: Path, root: Path) -> list[str]:
     info = read_json(info_path)
     slugs = info.get("slugs") or []
     problems: list[str] = []
+    listed = set(info.get("files") or [])
+    for slug in registry.slugs():
+        if slug not in slugs:
+            problems.append(f"{out}: has no pages for {slug}, a registered puzzle; run "
+                            "`build-site build`")
+            continue
+        pages = (*(f"{lang}/{slug}/{sub}index.html" for lang in LANGS
+                   for sub in ("", "readme/", "play/")), f"{slug}/README.md")
+        problems.extend(f"{page}: missing from {out}, a page of {slug}; run `build-site "
+                        "build`" for page in pages if page not in listed)
     if info.get("inputs") != inputs_hash(root):
         problems.append(f"{out}: stale against content/ or templates/; run `build-site build`")
     for slug in slugs:

@@ -65,9 +65,13 @@ def dumps(obj: Any) -> str:
 
 def write_atomic(path: Path, text: str | bytes) -> None:
     """Write to a temporary file beside ``path``, then rename it into place."""
-    path.parent.mkdir(parents=True, exist_ok=True)
     data = text.encode("utf-8") if isinstance(text, str) else text
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as e:  # a read-only checkout, a file where the folder must be
+        raise UserError(f"{path}: cannot write ({e.strerror or e}); the folder "
+                        f"{path.parent} must be writable") from None
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)

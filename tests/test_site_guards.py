@@ -1,0 +1,162 @@
+"""Issue 22: the site commands never remove what they did not build, and say in one line
+why they cannot write. The site here is rendered from the committed JSON without running
+any stage (``render_site``), so these tests hold whether or not content/ is current."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from site_builder import cli, pipeline
+from site_builder.build import render_site
+from site_builder.check import check_site
+from solvers import registry
+
+REPO = Path(__file__).resolve().parent.parent
+KEEP = ("content", "templates", "pyproject.toml")
+
+
+def _copy_root(dest: Path) -> Path:
+    dest.mkdir(parents=True)
+    for name in KEEP:
+        src = REPO / name
+        if src.is_dir():
+            shutil.copytree(src, dest / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(src, dest / name)
+    return dest
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A project root (content/, templates/) with a whole site rendered into dist/."""
+    root = _copy_root(tmp_path_factory.mktemp("guards") / "root")
+    render_site(root, root / "dist")
+    return root
+
+
+@pytest.fixture
+def no_stages(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """Stages are not what these tests are about (and the committed JSON may be stale
+    against the code): record which puzzles a build would bring up to date, run none."""
+    calls: list[list[str]] = []
+
+    def run_all(root: Path, slugs: list[str], **kw: object) -> list[str]:
+        calls.append(list(slugs))
+        return []
+
+    monkeypatch.setattr(pipeline, "run_all", run_all)
+    return calls
+
+
+def _files(d: Path) -> set[str]:
+    return {p.relative_to(d).as_posix() for p in d.rglob("*") if p.is_file()}
+
+
+def _one_line(code: int, err: str, needle: str) -> None:
+    lines = [x for x in err.splitlines() if x.strip()]
+    assert code == 2 and len(lines) == 1 and lines[0].startswith("build-site: error: "), err
+    assert needle in lines[0], lines[0]
+
+
+def test_only_renders_into_the_existing_site(site: Path, tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch,
+                                             no_stages: list[list[str]],
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """`build --only sukoro` once replaced a 929-file dist/ with a one-puzzle site."""
+    out = tmp_path / "dist"
+    shutil.copytree(site / "dist", out)
+    before = _files(out)
+    monkeypatch.chdir(site)
+    assert cli.main(["build", "--only", "sukoro", "-q", "--out", str(out)]) == 0, \
+        capsys.readouterr().err
+    assert no_stages == [["sukoro"]]  # only the named puzzle's stages are brought up to date
+    assert _files(out) == before
+    for slug in registry.slugs():
+        assert (out / "en" / slug / "index.html").is_file(), slug
+    assert not [p for p in check_site(out, site) if "missing" in p or "no pages" in p]
+
+
+def test_only_refuses_without_a_site(site: Path, tmp_path: Path,
+                                     monkeypatch: pytest.MonkeyPatch,
+                                     no_stages: list[list[str]],
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(site)
+    code = cli.main(["build", "--only", "sukoro", "-q", "--out", str(tmp_path / "none")])
+    _one_line(code, capsys.readouterr().err, "without --only")
+    assert no_stages == [] and not (tmp_path / "none").exists()
+
+
+def test_check_fails_a_site_without_a_registered_puzzle(site: Path, tmp_path: Path) -> None:
+    out = tmp_path / "one"
+    render_site(site, out, slugs=["sukoro"])  # what `--only sukoro` used to leave
+    problems = check_site(out, site)
+    for slug in registry.slugs():
+        if slug != "sukoro":
+            assert any(f"has no pages for {slug}" in p for p in problems), (slug, problems)
+    # a page of a listed puzzle deleted, and its name dropped from the build record
+    whole = tmp_path / "whole"
+    shutil.copytree(site / "dist", whole)
+    info = whole / ".build.json"
+    doc = json.loads(info.read_text())
+    doc["files"].remove("ja/nanro/play/index.html")
+    info.write_text(json.dumps(doc))
+    (whole / "ja" / "nanro" / "play" / "index.html").unlink()
+    assert any(p.startswith("ja/nanro/play/index.html: missing")
+               for p in check_site(whole, site))
+
+
+@pytest.mark.parametrize("command", ["build", "serve"])
+def test_a_file_in_the_way_of_the_output_is_one_line(
+        command: str, site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        no_stages: list[list[str]], capsys: pytest.CaptureFixture[str]) -> None:
+    """A path the site cannot be written to: named, with --out, before any stage runs."""
+    blocker = tmp_path / "blocker"
+    blocker.write_text("a file, not a folder")
+    monkeypatch.chdir(site)
+    extra = ["--port", "0"] if command == "serve" else ["-q"]
+    for out in (blocker / "dist", blocker):
+        code = cli.main([command, "--out", str(out), *extra])
+        _one_line(code, capsys.readouterr().err, "--out")
+    assert no_stages == [] and blocker.read_text() == "a file, not a folder"
+
+
+def _read_only_mount_works(d: Path) -> bool:
+    if not shutil.which("unshare"):
+        return False
+    script = (f"mount --bind {d} {d} && mount -o remount,bind,ro {d} && "
+              f"! touch {d}/probe")
+    r = subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-c", script],
+                       capture_output=True, check=False)
+    return r.returncode == 0
+
+
+@pytest.mark.parametrize("command", ["build", "serve"])
+def test_a_read_only_checkout_is_one_line(command: str, site: Path, tmp_path: Path) -> None:
+    """EROFS once ended build and serve with a traceback. The project is bind-mounted
+    read-only in a private mount namespace (``unshare -m``: root here, where chmod alone
+    does not stop writes); stages are stubbed in the child as above."""
+    root = tmp_path / "ro"
+    shutil.copytree(site, root, ignore=shutil.ignore_patterns("dist"))
+    if not _read_only_mount_works(root):
+        pytest.skip("no private mount namespace here for a read-only bind mount")
+    extra = "'--port', '0'" if command == "serve" else "'-q'"
+    code = ("import sys; from site_builder import cli, pipeline; "
+            "pipeline.run_all = lambda *a, **k: []; "
+            f"sys.exit(cli.main([{command!r}, {extra}]))")
+    script = ('mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && cd "$1" && '
+              'exec "$2" -c "$3"')
+    r = subprocess.run(
+        ["unshare", "-m", "--propagation", "private", "sh", "-c", script, "sh", str(root),
+         sys.executable, code],
+        capture_output=True, text=True, timeout=120, check=False,
+        env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"})
+    assert "Traceback" not in r.stderr, r.stderr
+    _one_line(r.returncode, r.stderr, "--out")
+    assert "Read-only file system" in r.stderr
+    assert not (root / "dist").exists()
