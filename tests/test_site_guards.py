@@ -160,3 +160,55 @@ def test_a_read_only_checkout_is_one_line(command: str, site: Path, tmp_path: Pa
     _one_line(r.returncode, r.stderr, "--out")
     assert "Read-only file system" in r.stderr
     assert not (root / "dist").exists()
+
+
+DRIVER = """
+import sys, time
+from site_builder import pipeline
+if sys.argv[1] == "watchdog":
+    sys.platform = "elsewhere"  # the workers fork from here: no prctl, the polling thread
+ex = pipeline.Processes(2)
+futures = [ex.submit(time.sleep, 120) for _ in range(2)]
+time.sleep(0.5)
+print(" ".join(str(p) for p in ex.pool._processes), flush=True)
+time.sleep(120)
+"""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to see the workers")
+@pytest.mark.parametrize("how", ["pdeathsig", "watchdog"])
+def test_workers_end_when_the_driver_is_killed(how: str) -> None:
+    """A SIGKILLed build once left its pool workers running, parented to init (six were
+    alive 35 minutes later). The driver here is the build's own local executor with
+    both workers busy on a chunk."""
+    import os
+    import signal
+    import time
+
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    driver = subprocess.Popen([sys.executable, "-c", DRIVER, how], stdout=subprocess.PIPE,
+                              text=True, env=env)
+    try:
+        assert driver.stdout is not None
+        workers = [int(p) for p in driver.stdout.readline().split()]
+        assert len(workers) == 2 and all(_alive(p) for p in workers), workers
+        driver.send_signal(signal.SIGKILL)
+        driver.wait(timeout=10)
+        deadline = time.monotonic() + 5
+        while any(_alive(p) for p in workers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        left = [p for p in workers if _alive(p)]
+        assert not left, f"workers {left} outlived the killed driver"
+    finally:
+        driver.kill()
+        for p in workers if "workers" in locals() else []:
+            if _alive(p):
+                os.kill(p, signal.SIGKILL)
