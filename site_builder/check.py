@@ -84,19 +84,28 @@ def _snippet(text: str, i: int) -> str:
     return s
 
 
+class InputProblem(str):
+    """A problem whose fault is in ``content/`` (a key deleted, a value null or of the
+    wrong type), not in the page: ``check`` exits 2 for it, as for a parse error."""
+
+
 def _check_value(where: str, sources: dict[str, Any], key: str, value_attr: Any, fmt: str | None,
                  shown: str, nullable: bool = False) -> list[str]:
     try:
         truth = lookup(sources, key)
-    except (KeyError, IndexError, ValueError):
+    except (KeyError, IndexError, ValueError, TypeError):
+        root = key.partition(".")[0]
+        if root in sources:  # the file is there, the key is not: it was deleted from it
+            return [InputProblem(f"{where}: {key} is missing from {source_of(key)} "
+                                 f"(found {shown})")]
         return [f"{where}: {key} has no source in content/ (found {shown})"]
     if truth is None and not nullable:
-        return [(f"{where}: {key} is null in {source_of(key)} (found {shown}); a measured "
-                "number is missing")]
+        return [InputProblem(f"{where}: {key} is null in {source_of(key)} (found {shown}); "
+                             "a measured number is missing")]
     try:
         expected = format_value(truth, fmt)
     except ProvenanceError as e:
-        return [f"{where}: {key} cannot be formatted: {e}"]
+        return [InputProblem(f"{where}: {key} in {source_of(key)} cannot be formatted: {e}")]
     out = []
     if shown != expected:
         out.append(f"{where}: {key} expected {expected} found {shown}")

@@ -154,11 +154,15 @@ def cmd_build(args: argparse.Namespace, root: Path) -> int:
 
 
 def cmd_check(args: argparse.Namespace, root: Path) -> int:
-    from site_builder.check import check_site
+    from site_builder.check import InputProblem, check_site
 
     problems = check_site(_out(root, args.dir), root)
     for p in problems:
         print(p)
+    corrupt = [p for p in problems if isinstance(p, InputProblem)]
+    if corrupt:  # the input is at fault, not the pages: bad input, as for a parse error
+        more = f" (and {len(problems) - 1} more problem(s) above)" if len(problems) > 1 else ""
+        raise UserError(f"{corrupt[0]}{more}")
     if problems:
         print(f"check failed: {len(problems)} problem(s)", file=sys.stderr)
         return 1

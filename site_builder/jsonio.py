@@ -145,7 +145,12 @@ def load_stages(root: Path, puzzle: Any) -> dict[str, Any]:
         if not path.exists():
             raise UserError(f"{path}: file not found; run `build-site build --only "
                             f"{puzzle.slug}` to generate it")
-        out[f"{puzzle.slug}/{stage}"] = read_stage(path, puzzle.slug, stage)["data"]
+        data = read_stage(path, puzzle.slug, stage)["data"]
+        if stage == "bank":
+            from site_builder.schema import check_bank
+
+            check_bank(path, puzzle, data)
+        out[f"{puzzle.slug}/{stage}"] = data
     for extra in getattr(puzzle, "on_request", ()):  # present only once someone ran it
         path = stage_path(root, puzzle.slug, extra.name)
         if path.exists():

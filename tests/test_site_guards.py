@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -212,3 +213,72 @@ def test_workers_end_when_the_driver_is_killed(how: str) -> None:
         for p in workers if "workers" in locals() else []:
             if _alive(p):
                 os.kill(p, signal.SIGKILL)
+
+
+# ---------------------------------------------------------------- corrupt content/
+
+
+def _corrupt(site: Path, tmp_path: Path, slug: str, stage: str, edit: Any) -> Path:
+    """A copy of the project root whose ``content/<slug>/<stage>.json`` is edited."""
+    root = tmp_path / "root"
+    shutil.copytree(site, root, ignore=shutil.ignore_patterns("dist"))
+    shutil.copytree(site / "dist", root / "dist")
+    path = root / "content" / slug / f"{stage}.json"
+    doc = json.loads(path.read_text())
+    edit(doc["data"])
+    path.write_text(json.dumps(doc))
+    return root
+
+
+def _set(path: tuple[Any, ...], value: Any) -> Any:
+    def edit(data: Any) -> None:
+        for k in path[:-1]:
+            data = data[k]
+        data[path[-1]] = value
+    return edit
+
+
+def _drop(path: tuple[Any, ...]) -> Any:
+    def edit(data: Any) -> None:
+        for k in path[:-1]:
+            data = data[k]
+        del data[path[-1]]
+    return edit
+
+
+@pytest.mark.parametrize("slug,edit,needle", [
+    ("sukoro", _set(("boards", 0, "h"), "8"), "bank.json: key boards[0].h is '8' (a string)"),
+    ("nanro", _drop(("boards", 3, "url")), "bank.json: key boards[3].url is missing"),
+    ("canal-view", _set(("boards", 1, "board", "clues", 0, 0), [[]]), "boards[1].board"),
+    ("sashigane", _set(("boards", 2, "answer"), "x"), "boards[2].answer is 'x'"),
+    ("sukoro", _set(("example", "board"), None), "example.board"),
+])
+@pytest.mark.parametrize("command", ["build", "check"])
+def test_a_malformed_bank_is_one_line_naming_file_and_key(
+        command: str, slug: str, edit: Any, needle: str, site: Path, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch, no_stages: list[list[str]],
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`h` as "8" once ended build with a 29-line TypeError; a board without its url
+    built and passed check, and the play pages lost the link."""
+    root = _corrupt(site, tmp_path, slug, "bank", edit)
+    monkeypatch.chdir(root)
+    before = _files(root / "dist")
+    code = cli.main([command] + (["-q"] if command == "build" else []))
+    _one_line(code, capsys.readouterr().err, needle)
+    assert _files(root / "dist") == before
+
+
+@pytest.mark.parametrize("edit,needle", [
+    (_drop(("lemma", "unique")), "missing from content/sukoro/stats.json, key lemma.unique"),
+    (_set(("lemma", "unique"), None), "null in content/sukoro/stats.json, key lemma.unique"),
+    (_set(("lemma", "unique"), "many"), "content/sukoro/stats.json, key lemma.unique"),
+])
+def test_check_exits_2_for_a_corrupt_value(edit: Any, needle: str, site: Path, tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """A deleted key, a null or a string where a page prints a number is corrupt input
+    (exit 2, the file named), not a mismatch between page and JSON (exit 1)."""
+    root = _corrupt(site, tmp_path, "sukoro", "stats", edit)
+    monkeypatch.chdir(root)
+    code = cli.main(["check"])
+    _one_line(code, capsys.readouterr().err, needle)
