@@ -47,7 +47,7 @@ def render_all(root: Path, base_url: str = "", slugs: list[str] | None = None) -
                                                  site.puzzle_ctx(p, lang))
                     for p in site.puzzles} for lang in LANGS}
     cards = [{"slug": p.slug, "names": dict(p.names),
-              "board": board_svg(p, site.data[f"{p.slug}/bank"]["boards"][0], label=p.names["en"])}
+              "board": board_svg(p, site.node(p.slug, "bank").boards[0], label=p.names["en"])}
              for p in site.puzzles]
     files["index.html"] = site.render_page(
         "index.html.j2", lang="en", path="index.html", title="Puzzle Portfolio · パズル・ポートフォリオ",

@@ -5,6 +5,7 @@ any stage (``render_site``), so these tests hold whether or not content/ is curr
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -282,3 +283,80 @@ def test_check_exits_2_for_a_corrupt_value(edit: Any, needle: str, site: Path, t
     monkeypatch.chdir(root)
     code = cli.main(["check"])
     _one_line(code, capsys.readouterr().err, needle)
+
+
+# ---------------------------------------------------------------- every digit a reader sees
+
+
+@pytest.fixture(scope="module")
+def baseline(site: Path) -> list[str]:
+    """What check says of the untouched site (the committed JSON may be stale against
+    the code on a branch; nothing else may be reported)."""
+    problems = check_site(site / "dist", site)
+    assert [p for p in problems if "stale against the code" not in p] == []
+    return problems
+
+
+def _sub_once(text: str, pattern: str, repl: Any) -> str:
+    new, n = re.subn(pattern, repl, text, count=1, flags=re.DOTALL)
+    assert n == 1, pattern
+    return new
+
+
+def _bump(m: re.Match[str]) -> str:
+    d = m.group("d")
+    return m.group(0).replace(d, str((int(d) + 1) % 10), 1) if len(d) == 1 else \
+        m.group(0).replace(d, d[:-1] + str((int(d[-1]) + 1) % 10), 1)
+
+
+TAMPERS = {
+    # a y-axis tick of a chart
+    "chart tick": ("en/sukoro/index.html", r'class="tick">(?P<d>\d+)%<'),
+    # a bar's tooltip
+    "chart tooltip": ("ja/sukoro/index.html", r"<title>[^<]*: (?P<d>\d+)%</title></rect>"),
+    # an x label of a chart (a value read from JSON as a string)
+    "chart x label": ("en/canal-view/index.html",
+                      r'<figure class="chart".*?text-anchor="middle" class="tick">(?P<d>\d+)<'),
+    # a clue digit of the board drawn on the index
+    "board on the index": ("index.html", r'<svg data-src=.*?class="clue"[^>]*>(?P<d>\d)</text>'),
+    # a clue digit of a board in an article
+    "board in an article": ("ja/nanro/index.html",
+                            r'<svg data-src=.*?<text[^>]*>(?P<d>\d)</text>'),
+    # a digit inside a board's URL in its play-data file
+    "play-data url": ("sukoro/play-data/6x6-01.json", r'"url": ?"[^"]*?/(?P<d>\d)/'),
+    # a clue in a play-data board
+    "play-data clue": ("nanro/play-data/6x6-01.json", r'"clues": ?\[\s*\[\s*(?P<d>\d)'),
+    # the picker list
+    "play-data index": ("canal-view/play-data/index.json", r'"clues": ?(?P<d>\d+)'),
+}
+
+
+@pytest.mark.parametrize("what", sorted(TAMPERS))
+def test_check_catches_every_digit_a_reader_sees(what: str, site: Path, baseline: list[str],
+                                                 tmp_path: Path) -> None:
+    """Once 0 of 17 edits in charts and board drawings and 0 of 5 in play-data/ were
+    caught: the check scanned only the text outside <svg> and the HTML pages."""
+    name, pattern = TAMPERS[what]
+    out = tmp_path / "dist"
+    shutil.copytree(site / "dist", out)
+    page = out / name
+    page.write_text(_sub_once(page.read_text(encoding="utf-8"), pattern, _bump),
+                    encoding="utf-8")
+    new = [p for p in check_site(out, site) if p not in baseline]
+    assert new and all(p.startswith(name) for p in new), new
+
+
+def test_a_drawing_without_its_source_is_caught(site: Path, baseline: list[str],
+                                                tmp_path: Path) -> None:
+    out = tmp_path / "dist"
+    shutil.copytree(site / "dist", out)
+    page = out / "en" / "sukoro" / "index.html"
+    html = page.read_text(encoding="utf-8")
+    # a picture pasted in by hand, and a chart whose call names a typed-in number
+    html = html.replace("</main>", '<svg viewBox="0 0 9 9"><text>42</text></svg></main>', 1)
+    html = _sub_once(html, r'(data-src="\{&#34;args&#34;:.*?&#34;series&#34;:\[\[&#34;[^&]*'
+                     r'&#34;,\[)\{&#34;\$key&#34;:&#34;[^&]*&#34;\}', r"\g<1>0.5")
+    page.write_text(html, encoding="utf-8")
+    new = [p for p in check_site(out, site) if p not in baseline]
+    assert any("in a drawing (no data-src): '42'" in p for p in new), new
+    assert any("the number 0.5 was typed into the call" in p for p in new), new
