@@ -263,7 +263,7 @@ def test_worker_counts_past_use_are_one_line(argv: list[str],
 
 @pytest.mark.parametrize("argv", [
     ["solve", "canal-view", "canal/3/3/g1h"], ["solve", "canal-view", "canal/3/3/g1h", "--json"],
-    ["check", "tests/no-such-site"]])
+    ["solve", "sukoro", "sukoro/3/3/", "--limit", "3"]])
 def test_stdout_on_a_full_device_is_one_line(argv: list[str]) -> None:
     """`> /dev/full` once ended with an OSError traceback."""
     if not Path("/dev/full").exists():
@@ -290,3 +290,122 @@ def test_a_board_file_without_json_suffix_in_a_subfolder(
     assert code == 0, err
     code, _, err = _run(["solve", "canal-view", "boards/b2"], capsys)
     assert code == 2 and "boards" in err
+
+
+# Raw byte insertions into a board file: integers past any use (and past Python's
+# int-string limit), bytes that are not UTF-8, a BOM, a NUL, a cut multi-byte character.
+RAW = [b"9" * 4301, b"-" + b"1" * 5000, b"1" * 1001, b"\xff\xfe", b"\xc3", b"\xef\xbb\xbf",
+       b"\x00", b"\xe3\x81", "盤".encode(), b"1e999999", b"-0", b"0" * 2000]
+RAW_FUZZ = settings(FUZZ, max_examples=150)
+
+
+@pytest.mark.parametrize("slug", registry.slugs())
+def test_raw_bytes_in_board_files_never_raise(slug: str, tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    texts = [json.dumps(b["board"]).encode() for b in _samples(slug)[:4]]
+    path = tmp_path / "board.json"
+
+    @RAW_FUZZ
+    @given(st.data())
+    def run(data: st.DataObject) -> None:
+        text = data.draw(st.sampled_from(texts))
+        for _ in range(data.draw(st.integers(1, 3))):
+            i = data.draw(st.integers(0, len(text)))
+            cut = data.draw(st.booleans())
+            text = text[:i] + data.draw(st.sampled_from(RAW)) + text[i + cut:]
+        path.write_bytes(text)
+        code, out, err = _run(["solve", slug, str(path), *BOUNDS], capsys)
+        _assert_allowed(code, out, err, text[:200])
+
+    run()
+
+
+OPTION_TEXT = st.one_of(
+    st.sampled_from(["1e10", "1e308", "1e400", "inf", "-inf", "nan", "-1", "0", "0.0", "1e-300",
+                     "9" * 5000, "1" + "0" * 30, "0x10", "1_000", "١٢", "²", "", " 5", "5 ",
+                     "10000000", "10000000.5", "1000000000000", "1000000000001"]),
+    st.text(alphabet="0123456789.eE+-_x ", min_size=1, max_size=12))
+
+
+def test_option_values_never_raise(capsys: pytest.CaptureFixture[str]) -> None:
+    """Every numeric option, with anything as its value: an answer, or one line."""
+
+    @settings(FUZZ, max_examples=300)
+    @given(st.sampled_from(["--timeout", "--limit", "--max-nodes"]), OPTION_TEXT)
+    def run(option: str, value: str) -> None:
+        try:
+            code, out, err = _run(["solve", "canal-view", "canal/3/3/g1h", option, value,
+                                   *([] if option == "--max-nodes" else ["--max-nodes",
+                                                                         "3000"])], capsys)
+        except SystemExit as e:  # argparse refused it
+            out, err = capsys.readouterr()
+            code = e.code  # type: ignore[assignment]
+            assert code == 2 and len(err.strip().splitlines()) == 1, (option, value, err)
+            assert "Traceback" not in err
+            return
+        _assert_allowed(code, out, err, (option, value))
+
+    run()
+
+
+def _paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every place in a JSON value (the first three items of each list), as key paths."""
+    out = [path] if path else []
+    if isinstance(value, dict):
+        for k in value:
+            out += _paths(value[k], (*path, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value[:3]):
+            out += _paths(v, (*path, i))
+    return out
+
+
+SWAPS = [None, "8", "x", "", 1.5, -1, 0, True, [], {}, [[]], 10**30, "²"]
+
+
+def test_value_type_swaps_in_content_never_raise(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """Any value of a content/ file swapped for one of another type, or deleted: `build`
+    renders (exit 0) or says in one line which file is at fault (exit 2). Stages are not
+    run (the subject is reading the files); the output folder holds a site of that one
+    puzzle, so `--only` renders just it."""
+    from site_builder import pipeline
+
+    root = tmp_path / "root"
+    shutil.copytree(ROOT / "content", root / "content")
+    shutil.copytree(ROOT / "templates", root / "templates")
+    shutil.copy(ROOT / "pyproject.toml", root)
+    monkeypatch.chdir(root)
+    monkeypatch.setattr(pipeline, "run_all", lambda *a, **k: [])
+    files = {(slug, f.name): json.loads(f.read_text())
+             for slug in registry.slugs() for f in sorted((ROOT / "content" / slug).glob("*.json"))}
+    places = {k: _paths(doc["data"]) for k, doc in files.items()}
+
+    @settings(FUZZ, max_examples=30)
+    @given(st.data())
+    def run(data: st.DataObject) -> None:
+        slug, name = data.draw(st.sampled_from(sorted(files)))
+        doc = json.loads(json.dumps(files[slug, name]))
+        path = data.draw(st.sampled_from(places[slug, name]))
+        parent = doc["data"]
+        for k in path[:-1]:
+            parent = parent[k]
+        if data.draw(st.integers(0, 5)) == 0 and isinstance(parent, dict):
+            del parent[path[-1]]
+        else:
+            parent[path[-1]] = data.draw(st.sampled_from(SWAPS))
+        target = root / "content" / slug / name
+        target.write_text(json.dumps(doc))
+        out = tmp_path / f"site-{slug}"
+        out.mkdir(exist_ok=True)
+        (out / ".build.json").write_text(json.dumps({"slugs": [slug], "files": []}))
+        try:
+            code, stdout, err = _run(["build", "--only", slug, "-q", "--out", str(out)], capsys)
+        finally:
+            shutil.copy(ROOT / "content" / slug / name, target)
+        _assert_allowed(code, stdout, err, (slug, name, path))
+        if code == 2:
+            assert f"{slug}/{name}" in err or "templates/" in err, (slug, name, path, err)
+
+    run()

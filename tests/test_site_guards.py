@@ -360,3 +360,15 @@ def test_a_drawing_without_its_source_is_caught(site: Path, baseline: list[str],
     new = [p for p in check_site(out, site) if p not in baseline]
     assert any("in a drawing (no data-src): '42'" in p for p in new), new
     assert any("the number 0.5 was typed into the call" in p for p in new), new
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full here")
+def test_check_with_stdout_on_a_full_device_is_one_line(site: Path) -> None:
+    """`check > /dev/full` once ended with an OSError traceback (it prints a line per
+    problem, or that the check passed)."""
+    with open("/dev/full", "w") as full:
+        r = subprocess.run([sys.executable, "-m", "site_builder.cli", "check"], cwd=site,
+                           stdout=full, stderr=subprocess.PIPE, text=True, timeout=300,
+                           check=False, env={**__import__("os").environ, "PYTHONPATH": str(REPO)})
+    assert "Traceback" not in r.stderr, r.stderr
+    _one_line(r.returncode, r.stderr, "cannot write to standard output")
