@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,7 +14,8 @@ from typing import Any
 from site_builder import pipeline, play, solve_page
 from site_builder.boards import board_svg
 from site_builder.buildinfo import BUILD_INFO, inputs_hash
-from site_builder.jsonio import dumps
+from site_builder.errors import UserError
+from site_builder.jsonio import dumps, read_json
 from site_builder.site import LANGS, Site, static_files
 from solvers import registry
 
@@ -46,7 +47,7 @@ def render_all(root: Path, base_url: str = "", slugs: list[str] | None = None) -
                                                  site.puzzle_ctx(p, lang))
                     for p in site.puzzles} for lang in LANGS}
     cards = [{"slug": p.slug, "names": dict(p.names),
-              "board": board_svg(p, site.data[f"{p.slug}/bank"]["boards"][0], label=p.names["en"])}
+              "board": board_svg(p, site.node(p.slug, "bank").boards[0], label=p.names["en"])}
              for p in site.puzzles]
     files["index.html"] = site.render_page(
         "index.html.j2", lang="en", path="index.html", title="Puzzle Portfolio · パズル・ポートフォリオ",
@@ -101,14 +102,34 @@ def _sitemap(pages: list[str], base: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _cannot_write(out: Path, e: OSError) -> UserError:
+    at = f" at {e.filename}" if e.filename and Path(e.filename) != out else ""
+    return UserError(f"{out}: cannot write the site there ({e.strerror or e}{at}); build "
+                     "elsewhere with --out DIR")
+
+
+def check_writable(out: Path) -> None:
+    """Fail before any stage runs when the site could not be written into ``out``'s
+    folder: a read-only checkout, no permission, a file in the way."""
+    out = out.resolve()
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        os.rmdir(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.probe-"))
+    except OSError as e:
+        raise _cannot_write(out, e) from None
+    if out.exists() and not out.is_dir():
+        raise UserError(f"{out}: a file is in the way of the site folder; build elsewhere "
+                        "with --out DIR")
+
+
 def write_tree(out: Path, files: dict[str, str | bytes]) -> None:
     """Write ``files`` into a fresh sibling folder, then swap it in for ``out``."""
     out = out.resolve()
-    out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.parent / f".{out.name}.tmp-{os.getpid()}"
     old = out.parent / f".{out.name}.old-{os.getpid()}"
-    shutil.rmtree(tmp, ignore_errors=True)
     try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        shutil.rmtree(tmp, ignore_errors=True)
         for rel_path, content in files.items():
             dest = tmp / rel_path
             dest.parent.mkdir(parents=True, exist_ok=True)
@@ -116,6 +137,11 @@ def write_tree(out: Path, files: dict[str, str | bytes]) -> None:
         if out.exists():
             os.replace(out, old)
         os.replace(tmp, out)
+    except OSError as e:
+        # a read-only checkout (EROFS), a folder without write permission (EACCES), a
+        # file where a folder must be (ENOTDIR, EEXIST), a full disk: one line, and the
+        # old site stays where it was
+        raise _cannot_write(out, e) from None
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
         shutil.rmtree(old, ignore_errors=True)
@@ -131,6 +157,23 @@ def render_site(root: Path, out: Path, base_url: str = "", slugs: list[str] | No
     return sum(1 for k in files if k.endswith(".html"))
 
 
+def _site_slugs(out: Path, only: list[str]) -> list[str]:
+    """The puzzles a ``--only`` build renders: those of the site in ``out`` plus ``only``,
+    in registry order. No site there: a UserError (a one-puzzle site would replace it)."""
+    info_path = out / BUILD_INFO
+    if not info_path.is_file():
+        raise UserError(f"{out}: no site built here to render {', '.join(only)} into; run "
+                        "`build-site build` once without --only (or give --out a folder "
+                        "that holds a site)")
+    info = read_json(info_path)
+    have = info.get("slugs") if isinstance(info, dict) else None
+    if not isinstance(have, list):
+        raise UserError(f"{info_path}: key 'slugs' is missing or not a list; rebuild the "
+                        "whole site without --only")
+    known = set(registry.slugs())
+    return [s for s in registry.slugs() if s in set(only) | (set(have) & known)]
+
+
 def build_site(root: Path, out: Path, *, only: list[str] | None = None, regenerate: bool = False,
                jobs: int | None = None, base_url: str = "", quiet: bool = False,
                scheduler: str | None = None, stages: list[str] | None = None) -> BuildReport:
@@ -138,14 +181,19 @@ def build_site(root: Path, out: Path, *, only: list[str] | None = None, regenera
     for s in only or []:
         registry.get(s)  # raises a clear error for an unknown slug
     slugs = only or registry.slugs()
+    check_writable(out)
+    render_slugs = None
+    if only:
+        # --only narrows the stages that run, never the site: the named puzzles are
+        # rendered into the existing one, beside every puzzle it already holds
+        render_slugs = _site_slugs(out, only)
 
     def log(msg: str) -> None:
         print(msg, file=sys.stderr)
 
     ran = pipeline.run_all(root, slugs, regenerate=regenerate, jobs=jobs, scheduler=scheduler,
                            stages=stages, quiet=quiet, log=log)
-    render_slugs = only or None
     files_pages = render_site(root, out, base_url, render_slugs)
-    info = json.loads((out / BUILD_INFO).read_text())
+    info = read_json(out / BUILD_INFO)
     return BuildReport(pages=files_pages, files=len(info["files"]),
                        seconds=time.monotonic() - start, stages_run=ran)

@@ -19,6 +19,7 @@ from typing import Any
 import budoux
 from markupsafe import Markup, escape
 
+from site_builder.boards import encode_src, src_attr
 from site_builder.provenance import Node, format_value
 
 PALETTE = ("#1f6f8b", "#e07a2f", "#7a9e3b", "#9b4f96", "#c44536", "#5c6f7b")
@@ -186,15 +187,23 @@ class _Plot:
         return "".join(self.out) + "</svg>"
 
 
-def _figure(svgs: Sequence[str], title: str) -> Markup:
+def _figure(svgs: Sequence[str], title: str, fn: str, args: dict[str, Any]) -> Markup:
+    """The chart's two drawings in a ``<figure>`` whose ``data-src`` holds the call (its
+    Node arguments as JSON keys, the series as ``[name, values]`` pairs in their order):
+    ``build-site check`` draws it again from ``content/``
+    and compares the bytes, so a tick, a label or a tooltip edited is caught."""
     cap = f"<figcaption>{escape(title)}</figcaption>" if title else ""
-    return Markup(f'<figure class="chart">{"".join(svgs)}{cap}</figure>')
+    src = src_attr({"chart": fn, "args": encode_src(args)})
+    return Markup(f'<figure class="chart" {src}>{"".join(svgs)}{cap}</figure>')
 
 
 def bar_chart(labels: Sequence[Any], series: Mapping[str, Sequence[Any]], fmt: str = "int",
               stacked: bool = False, title: str = "", y_label: str = "",
               x_label: str = "") -> Markup:
     """Vertical bars: one group per label, one bar (or stacked segment) per series."""
+    call = {"labels": list(labels), "series": [[k, list(v)] for k, v in series.items()],
+            "fmt": fmt, "stacked": stacked, "title": title, "y_label": y_label,
+            "x_label": x_label}
     labels = [_label(x) for x in labels]
     names = list(series)
     vals = [[_val(x) for x in series[n]] for n in names]
@@ -241,12 +250,14 @@ def bar_chart(labels: Sequence[Any], series: Mapping[str, Sequence[Any]], fmt: s
         plot.x_ticks(wrapped, [lay.ml + gi * gw + gw / 2 for gi in range(len(labels))], gw, slant)
         plot.x_label(x_label)
         svgs.append(plot.svg())
-    return _figure(svgs, title)
+    return _figure(svgs, title, "bar_chart", call)
 
 
 def line_chart(xs: Sequence[Any], series: Mapping[str, Sequence[Any]], fmt: str = "pct0",
                x_label: str = "", y_label: str = "", title: str = "") -> Markup:
     """Lines over a shared x axis (numbers or labels), one per series, with dots."""
+    call = {"xs": list(xs), "series": [[k, list(v)] for k, v in series.items()], "fmt": fmt,
+            "x_label": x_label, "y_label": y_label, "title": title}
     xlabels = [_label(x) for x in xs]
     names = list(series)
     vals = [[_val(x) for x in series[n]] for n in names]
@@ -277,4 +288,4 @@ def line_chart(xs: Sequence[Any], series: Mapping[str, Sequence[Any]], fmt: str 
         plot.x_ticks([[x] for x in xlabels], [px(i) for i in range(n)], room)
         plot.x_label(x_label)
         svgs.append(plot.svg())
-    return _figure(svgs, title)
+    return _figure(svgs, title, "line_chart", call)

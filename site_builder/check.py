@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
+from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -20,12 +22,14 @@ from site_builder.buildinfo import BUILD_INFO, inputs_hash
 from site_builder.errors import UserError
 from site_builder.jsonio import load_stages, read_json
 from site_builder.provenance import (
+    Node,
     ProvenanceError,
     encode_value,
     format_value,
     lookup,
     source_of,
 )
+from site_builder.site import LANGS
 from solvers import registry
 
 EXEMPT = {"svg", "script", "style"}
@@ -84,19 +88,28 @@ def _snippet(text: str, i: int) -> str:
     return s
 
 
+class InputProblem(str):
+    """A problem whose fault is in ``content/`` (a key deleted, a value null or of the
+    wrong type), not in the page: ``check`` exits 2 for it, as for a parse error."""
+
+
 def _check_value(where: str, sources: dict[str, Any], key: str, value_attr: Any, fmt: str | None,
                  shown: str, nullable: bool = False) -> list[str]:
     try:
         truth = lookup(sources, key)
-    except (KeyError, IndexError, ValueError):
+    except (KeyError, IndexError, ValueError, TypeError):
+        root = key.partition(".")[0]
+        if root in sources:  # the file is there, the key is not: it was deleted from it
+            return [InputProblem(f"{where}: {key} is missing from {source_of(key)} "
+                                 f"(found {shown})")]
         return [f"{where}: {key} has no source in content/ (found {shown})"]
     if truth is None and not nullable:
-        return [(f"{where}: {key} is null in {source_of(key)} (found {shown}); a measured "
-                "number is missing")]
+        return [InputProblem(f"{where}: {key} is null in {source_of(key)} (found {shown}); "
+                             "a measured number is missing")]
     try:
         expected = format_value(truth, fmt)
     except ProvenanceError as e:
-        return [f"{where}: {key} cannot be formatted: {e}"]
+        return [InputProblem(f"{where}: {key} in {source_of(key)} cannot be formatted: {e}")]
     out = []
     if shown != expected:
         out.append(f"{where}: {key} expected {expected} found {shown}")
@@ -119,6 +132,137 @@ def check_html(where: str, html: str, sources: dict[str, Any]) -> list[str]:
     for m in DIGIT.finditer(text):
         problems.append(f"{where}: number without a JSON source in text: '{_snippet(text, m.start())}'")
     return problems
+
+
+CHART = re.compile(r'<figure class="chart" data-src="([^"]*)">.*?</figure>', re.DOTALL)
+BOARD = re.compile(r'<svg data-src="([^"]*)".*?</svg>', re.DOTALL)
+ANY_SVG = re.compile(r"<svg\b.*?</svg>", re.DOTALL)
+TAG = re.compile(r"<[^>]+>")
+
+
+class _Unsourced(Exception):
+    pass
+
+
+def _first_difference(expected: str, found: str) -> str:
+    i = next((k for k, (a, b) in enumerate(zip(expected, found, strict=False)) if a != b),
+             min(len(expected), len(found)))
+    lo = max(0, i - 20)
+    return f"expected {expected[lo:i + 20]!r} found {found[lo:i + 20]!r}"
+
+
+class Drawings:
+    """Draws every chart and board picture again from ``content/`` through the call in
+    its ``data-src`` and compares the bytes; a picture with digits and no ``data-src``
+    has no source."""
+
+    def __init__(self, sources: dict[str, Any]) -> None:
+        self.sources = sources
+        self._known: set[str] | None = None
+
+    def known(self, value: Any) -> bool:
+        """Whether ``value`` (a board or answer a template passed as plain JSON) is one
+        that ``content/`` holds somewhere."""
+        if self._known is None:
+            seen: set[str] = set()
+            stack: list[Any] = list(self.sources.values())
+            while stack:
+                v = stack.pop()
+                if isinstance(v, dict):
+                    seen.add(json.dumps(v, sort_keys=True))
+                    stack.extend(v.values())
+                elif isinstance(v, list):
+                    stack.extend(v)
+            self._known = seen
+        return json.dumps(value, sort_keys=True) in self._known
+
+    def resolve(self, value: Any, as_node: bool, numbers: bool) -> Any:
+        """``data-src`` back to arguments: ``{"$key": k}`` looked up (a Node when
+        ``as_node``); a literal number is refused unless ``numbers``."""
+        if isinstance(value, dict) and set(value) == {"$key"}:
+            key = value["$key"]
+            try:
+                got = lookup(self.sources, key)
+            except (KeyError, IndexError, ValueError, TypeError):
+                raise _Unsourced(f"{key} has no source in content/") from None
+            return Node(got, key) if as_node else got
+        if isinstance(value, dict):
+            return {k: self.resolve(v, as_node, numbers) for k, v in value.items()}
+        if isinstance(value, list):
+            return [self.resolve(v, as_node, numbers) for v in value]
+        if not numbers and isinstance(value, (int, float)) and not isinstance(value, bool):
+            raise _Unsourced(f"the number {value!r} was typed into the call, not read from JSON")
+        return value
+
+    def check(self, where: str, html: str) -> list[str]:
+        from site_builder import boards, charts
+
+        problems: list[str] = []
+        for m in CHART.finditer(html):
+            try:
+                src = json.loads(unescape(m.group(1)))
+                known: dict[str, Callable[..., Any]] = {"bar_chart": charts.bar_chart,
+                                                        "line_chart": charts.line_chart}
+                fn = known[src["chart"]]
+                args = dict(src["args"])
+                for k in ("labels", "xs", "series"):
+                    if k in args:
+                        args[k] = self.resolve(args[k], True, False)
+                args["series"] = {name: values for name, values in args["series"]}
+                expected = str(fn(**args))
+            except _Unsourced as e:
+                problems.append(f"{where}: chart {_title(m.group(0))}: {e}")
+                continue
+            except (ValueError, KeyError, TypeError, ProvenanceError) as e:
+                problems.append(f"{where}: chart {_title(m.group(0))}: its data-src cannot be "
+                                f"drawn again ({type(e).__name__}: {e})")
+                continue
+            found = m.group(0).replace("<wbr>", "")  # the Japanese caption's phrase breaks
+            if expected != found:
+                problems.append(f"{where}: chart {_title(m.group(0))} differs from its JSON: "
+                                f"{_first_difference(expected, found)}")
+        for m in BOARD.finditer(html):
+            try:
+                src = json.loads(unescape(m.group(1)))
+                puzzle = registry.get(src["slug"])
+                parts = []
+                for k in ("board", "answer"):
+                    v = src[k]
+                    if isinstance(v, dict) and set(v) == {"$key"}:
+                        parts.append(self.resolve(v, True, True))
+                    elif v is None or self.known(v):
+                        parts.append(v)
+                    else:
+                        raise _Unsourced(f"its {k} is not one that content/ holds")
+                expected = boards.draw(puzzle, parts[0], parts[1], src["cell"], src["label"])
+            except _Unsourced as e:
+                problems.append(f"{where}: board drawing: {e}")
+                continue
+            except (ValueError, KeyError, TypeError, UserError, ProvenanceError) as e:
+                problems.append(f"{where}: board drawing: its data-src cannot be drawn again "
+                                f"({type(e).__name__}: {e})")
+                continue
+            if expected != m.group(0):
+                problems.append(f"{where}: board drawing of {_src_key(src)} differs from its "
+                                f"JSON: {_first_difference(expected, m.group(0))}")
+        rest = BOARD.sub("", CHART.sub("", html))
+        for m in ANY_SVG.finditer(rest):
+            text = unescape(TAG.sub(" ", m.group(0)))
+            d = DIGIT.search(text)
+            if d:
+                problems.append(f"{where}: number without a JSON source in a drawing (no "
+                                f"data-src): '{_snippet(text, d.start())}'")
+        return problems
+
+
+def _title(figure: str) -> str:
+    m = re.search(r"<figcaption>(.*?)</figcaption>", figure, re.DOTALL)
+    return repr(unescape(TAG.sub("", m.group(1)))) if m else "(untitled)"
+
+
+def _src_key(src: dict[str, Any]) -> str:
+    b = src.get("board")
+    return b["$key"] if isinstance(b, dict) and "$key" in b else f"a {src.get('slug')} board"
 
 
 def check_readme(where: str, text: str, entries: list[dict[str, Any]],
@@ -151,6 +295,35 @@ def load_sources(root: Path, slugs: list[str]) -> dict[str, Any]:
     return sources
 
 
+def check_play_files(out: Path, root: Path, info: dict[str, Any], slugs: list[str]) -> list[str]:
+    """The play pages and ``<slug>/play-data/`` byte for byte against what the play
+    writer makes of ``content/`` now (board, answer, URL, trace, picker list): their
+    digits sit in JSON and scripts, out of reach of the page scan."""
+    from site_builder import play
+    from site_builder.site import Site
+
+    site = Site(root, str(info.get("base_url") or ""), [s for s in slugs if s in registry.slugs()])
+    problems: list[str] = []
+    for p in site.puzzles:
+        want = play.play_files(site, p, site.data[f"{p.slug}/bank"])
+        for name, content in want.items():
+            data = content.encode("utf-8") if isinstance(content, str) else content
+            path = out / name
+            if not path.is_file():
+                problems.append(f"{name}: missing (the play writer makes it from "
+                                f"content/{p.slug}/bank.json)")
+            elif path.read_bytes() != data:
+                found = path.read_bytes().decode("utf-8", "replace")
+                problems.append(f"{name}: differs from what content/{p.slug}/bank.json gives: "
+                                f"{_first_difference(data.decode('utf-8', 'replace'), found)}")
+        folder = out / p.slug / "play-data"
+        if folder.is_dir():
+            problems.extend(f"{f.relative_to(out).as_posix()}: not made from content/ (no such "
+                            "board in the bank)" for f in sorted(folder.rglob("*"))
+                            if f.is_file() and f.relative_to(out).as_posix() not in want)
+    return problems
+
+
 def check_site(out: Path, root: Path) -> list[str]:
     """All problems found; an empty list means every number is proven."""
     info_path = out / BUILD_INFO
@@ -161,6 +334,16 @@ def check_site(out: Path, root: Path) -> list[str]:
     info = read_json(info_path)
     slugs = info.get("slugs") or []
     problems: list[str] = []
+    listed = set(info.get("files") or [])
+    for slug in registry.slugs():
+        if slug not in slugs:
+            problems.append(f"{out}: has no pages for {slug}, a registered puzzle; run "
+                            "`build-site build`")
+            continue
+        pages = (*(f"{lang}/{slug}/{sub}index.html" for lang in LANGS
+                   for sub in ("", "readme/", "play/")), f"{slug}/README.md")
+        problems.extend(f"{page}: missing from {out}, a page of {slug}; run `build-site "
+                        "build`" for page in pages if page not in listed)
     if info.get("inputs") != inputs_hash(root):
         problems.append(f"{out}: stale against content/ or templates/; run `build-site build`")
     for slug in slugs:
@@ -168,15 +351,19 @@ def check_site(out: Path, root: Path) -> list[str]:
         problems.extend(f"content/{slug}/{stage}.json: stale against the code of {slug}; "
                         "run `build-site build`" for stage in p.todo)
     sources = load_sources(root, slugs)
+    drawings = Drawings(sources)
+    problems += check_play_files(out, root, info, slugs)
     for name in info.get("files", []):
         path = out / name
         if not path.exists():
             problems.append(f"{name}: listed in {BUILD_INFO} but missing")
             continue
         if name.endswith(".html"):
-            problems += check_html(name, path.read_text(encoding="utf-8"), sources)
+            html = path.read_text(encoding="utf-8")
+            problems += check_html(name, html, sources)
+            problems += drawings.check(name, html)
         elif name.endswith("README.provenance.json"):
-            table = json.loads(path.read_text(encoding="utf-8"))
+            table = read_json(path)
             for readme, entries in table.items():
                 rpath = path.parent / readme
                 rname = f"{path.parent.relative_to(out).as_posix()}/{readme}"

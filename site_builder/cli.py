@@ -39,16 +39,37 @@ def _port(text: str) -> int:
     return int(text)
 
 
-def _positive(kind: type) -> Callable[[str], Any]:
+# The largest value each option can use. --timeout goes to an interval timer, which
+# overflows near 9.2e9 s; --jobs starts that many processes at once; the others are
+# compared against counters. Past these, one line and exit 2, never an OverflowError.
+MAX_TIMEOUT = 10_000_000.0  # about 116 days: "no limit" for any real solve
+MAX_JOBS = 512
+MAX_COUNT = 10**12
+
+
+def _positive(kind: type, most: float) -> Callable[[str], Any]:
     def parse(text: str) -> Any:
         try:
             v = kind(text)
-        except ValueError:
+        except (ValueError, OverflowError):
             v = None
         if v is None or not v > 0 or v == float("inf"):
-            raise argparse.ArgumentTypeError(f"{text!r} is not a positive number")
+            raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a positive number")
+        if v > most:
+            raise argparse.ArgumentTypeError(f"{text[:40]!r} is more than this option can use "
+                                             f"(at most {most:,.0f})")
         return v
     return parse
+
+
+def _scheduler(text: str) -> str:
+    """``tcp://HOST:PORT`` as given; ``local:N`` checked here, before any stage is planned."""
+    if text.startswith("local:"):
+        n = text.removeprefix("local:")
+        if not (n.isascii() and n.isdigit() and 1 <= int(n) <= MAX_JOBS):
+            raise argparse.ArgumentTypeError(f"{text[:40]!r}: expected local:N with "
+                                             f"1 <= N <= {MAX_JOBS}")
+    return text
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -62,10 +83,10 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--only", nargs="+", metavar="SLUG", help="only these puzzles")
     b.add_argument("--regenerate", action="store_true",
                    help="recompute every stage from its fixed seed, ignoring the cache")
-    b.add_argument("--jobs", type=_positive(int), default=None,
+    b.add_argument("--jobs", type=_positive(int, MAX_JOBS), default=None,
                    help="local worker processes for the stages' chunks (default: one per "
                         "core; 1 runs everything in this process)")
-    b.add_argument("--scheduler", default=None, metavar="ADDRESS",
+    b.add_argument("--scheduler", type=_scheduler, default=None, metavar="ADDRESS",
                    help="run the chunks on Dask distributed instead: tcp://HOST:8786 (an "
                         "existing cluster) or local:N (a LocalCluster of N worker processes); "
                         "needs pip install -e '.[dask]'")
@@ -97,12 +118,12 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("slug")
     v.add_argument("input", help="puzz.link URL or path to a board JSON file")
     v.add_argument("--level", default=None, help="highest rung to use (default: all)")
-    v.add_argument("--limit", type=_positive(int), default=2,
+    v.add_argument("--limit", type=_positive(int, MAX_COUNT), default=2,
                    help="stop after this many solutions (default 2: proves uniqueness)")
-    v.add_argument("--timeout", type=_positive(float), default=DEFAULT_TIMEOUT,
+    v.add_argument("--timeout", type=_positive(float, MAX_TIMEOUT), default=DEFAULT_TIMEOUT,
                    metavar="SECONDS",
                    help=f"give up after this long, exit 3 (default {DEFAULT_TIMEOUT:g})")
-    v.add_argument("--max-nodes", type=_positive(int), default=None, metavar="N",
+    v.add_argument("--max-nodes", type=_positive(int, MAX_COUNT), default=None, metavar="N",
                    help="give up after N search nodes, exit 3 (default: no limit)")
     v.add_argument("--no-grade", action="store_true",
                    help="answers and the uniqueness verdict only, without the rung work "
@@ -136,11 +157,15 @@ def cmd_build(args: argparse.Namespace, root: Path) -> int:
 
 
 def cmd_check(args: argparse.Namespace, root: Path) -> int:
-    from site_builder.check import check_site
+    from site_builder.check import InputProblem, check_site
 
     problems = check_site(_out(root, args.dir), root)
     for p in problems:
         print(p)
+    corrupt = [p for p in problems if isinstance(p, InputProblem)]
+    if corrupt:  # the input is at fault, not the pages: bad input, as for a parse error
+        more = f" (and {len(problems) - 1} more problem(s) above)" if len(problems) > 1 else ""
+        raise UserError(f"{corrupt[0]}{more}")
     if problems:
         print(f"check failed: {len(problems)} problem(s)", file=sys.stderr)
         return 1
@@ -196,18 +221,71 @@ def main(argv: Sequence[str] | None = None) -> int:
     root = find_root()
     handlers = {"build": cmd_build, "serve": cmd_serve, "check": cmd_check,
                 "deploy": cmd_deploy, "solve": cmd_solve, "verify": cmd_verify}
+    inner = sys.stdout
+    sys.stdout = _GuardedStdout(inner)  # type: ignore[assignment]
     try:
-        return handlers[args.command](args, root)
+        code = handlers[args.command](args, root)
+        sys.stdout.flush()  # a full device shows here, not in a traceback at exit
+        return code
     except (UserError, PuzzleError) as e:
         msg = " ".join(str(e).split())
         print(f"build-site: error: {msg}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        os._exit(0)
+    except _StdoutError as e:
+        _silence_stdout(inner)
+        print(f"build-site: error: cannot write to standard output ({e}); the output is "
+              "incomplete", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("build-site: interrupted; dist/ and content/ were left as they were",
               file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        os._exit(0)
+    finally:
+        sys.stdout = inner
+
+
+class _StdoutError(Exception):
+    """Standard output refused bytes (a full device, an I/O error)."""
+
+
+class _GuardedStdout:
+    """sys.stdout, with its write errors told apart from every other OSError."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    def write(self, text: str) -> int:
+        try:
+            return int(self.inner.write(text))
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            raise _StdoutError(e.strerror or str(e)) from None
+
+    def flush(self) -> None:
+        try:
+            self.inner.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            raise _StdoutError(e.strerror or str(e)) from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
+def _silence_stdout(stream: Any) -> None:
+    """Point stdout's descriptor at /dev/null, so that what is still buffered does not
+    fail a second time (and print a second message) when the interpreter exits."""
+    try:
+        fd = stream.fileno()
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, fd)
+        os.close(null)
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -12,6 +13,49 @@ from typing import Any
 from site_builder.errors import UserError
 
 SCHEMA = 1
+# No number the pipeline writes or a board holds comes near this many digits; the bound
+# sits under Python's int-string limit (4,300), so a huge integer is refused before any
+# conversion, as one line naming the file, instead of a ValueError from deep in json.
+MAX_INT_DIGITS = 1000
+
+
+class _HugeInt(Exception):
+    def __init__(self, digits: int) -> None:
+        super().__init__(digits)
+        self.digits = digits
+
+
+def _bounded_int(text: str) -> int:
+    digits = len(text) - text.startswith("-")
+    if digits > MAX_INT_DIGITS:
+        raise _HugeInt(digits)
+    return int(text)
+
+
+def _key_before(text: str, pos: int) -> str | None:
+    """The name of the nearest object key before ``pos``: where a bad value sits."""
+    keys = re.findall(r'"((?:[^"\\\n]|\\.){1,80})"\s*:', text[max(0, pos - 4000):pos])
+    return keys[-1] if keys else None
+
+
+def loads(text: str, where: str) -> Any:
+    """``json.loads`` with integers bounded to ``MAX_INT_DIGITS`` digits; any failure is
+    a UserError naming ``where`` (a file) and the place it breaks."""
+    try:
+        return json.loads(text, parse_int=_bounded_int)
+    except _HugeInt as e:
+        m = re.search(rf"-?\d{{{MAX_INT_DIGITS + 1},}}", text)
+        pos = m.start() if m else 0
+        line = text.count("\n", 0, pos) + 1
+        col = pos - (text.rfind("\n", 0, pos) + 1) + 1
+        key = _key_before(text, pos)
+        at = f" (key '{key}')" if key else ""
+        raise UserError(f"{where}: an integer of {e.digits:,} digits at line {line} column "
+                        f"{col}{at}; at most {MAX_INT_DIGITS:,} digits") from None
+    except json.JSONDecodeError as e:
+        raise UserError(f"{where}: corrupt JSON at line {e.lineno} column {e.colno}: {e.msg}") from None
+    except RecursionError:
+        raise UserError(f"{where}: JSON nested too deeply") from None
 
 
 def dumps(obj: Any) -> str:
@@ -21,9 +65,13 @@ def dumps(obj: Any) -> str:
 
 def write_atomic(path: Path, text: str | bytes) -> None:
     """Write to a temporary file beside ``path``, then rename it into place."""
-    path.parent.mkdir(parents=True, exist_ok=True)
     data = text.encode("utf-8") if isinstance(text, str) else text
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as e:  # a read-only checkout, a file where the folder must be
+        raise UserError(f"{path}: cannot write ({e.strerror or e}); the folder "
+                        f"{path.parent} must be writable") from None
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
@@ -64,12 +112,7 @@ def read_json(path: Path, max_bytes: int | None = None) -> Any:
         raise UserError(f"{path}: permission denied; make it readable") from None
     except (OSError, UnicodeDecodeError) as e:
         raise UserError(f"{path}: cannot read ({e})") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise UserError(f"{path}: corrupt JSON at line {e.lineno} column {e.colno}: {e.msg}") from None
-    except RecursionError:
-        raise UserError(f"{path}: JSON nested too deeply") from None
+    return loads(text, str(path))
 
 
 def read_stage(path: Path, slug: str, stage: str) -> dict[str, Any]:
@@ -102,7 +145,12 @@ def load_stages(root: Path, puzzle: Any) -> dict[str, Any]:
         if not path.exists():
             raise UserError(f"{path}: file not found; run `build-site build --only "
                             f"{puzzle.slug}` to generate it")
-        out[f"{puzzle.slug}/{stage}"] = read_stage(path, puzzle.slug, stage)["data"]
+        data = read_stage(path, puzzle.slug, stage)["data"]
+        if stage == "bank":
+            from site_builder.schema import check_bank
+
+            check_bank(path, puzzle, data)
+        out[f"{puzzle.slug}/{stage}"] = data
     for extra in getattr(puzzle, "on_request", ()):  # present only once someone ran it
         path = stage_path(root, puzzle.slug, extra.name)
         if path.exists():

@@ -17,7 +17,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import signal
 import sys
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -155,6 +157,36 @@ class InProcess:
         pass
 
 
+PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+
+
+def die_with_parent(parent: int) -> None:
+    """Worker initializer: end this worker when the driver ``parent`` dies, however it
+    dies (a SIGKILL of the build runs no cleanup, and the workers would be left to init,
+    computing chunks nobody collects). Linux: the kernel sends SIGKILL on the parent's
+    death (``prctl(PR_SET_PDEATHSIG)``; strictly, the death of the thread that forked the
+    worker: the pool lives inside one ``run_all`` call, in one thread); elsewhere a daemon
+    thread polls the parent pid."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0:
+                if os.getppid() != parent:  # the driver died before the prctl took hold
+                    os._exit(1)
+                return
+        except (OSError, AttributeError):
+            pass
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watchdog", daemon=True).start()
+
+
 class Processes(InProcess):
     """One process per core on this machine (concurrent.futures), the default."""
 
@@ -162,7 +194,8 @@ class Processes(InProcess):
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
-        self.pool = ProcessPoolExecutor(max_workers=workers)
+        self.pool = ProcessPoolExecutor(max_workers=workers, initializer=die_with_parent,
+                                        initargs=(os.getpid(),))
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> Future:
         return self.pool.submit(fn, *args)
@@ -189,8 +222,9 @@ class DaskCluster:
                 n = int(scheduler.removeprefix("local:"))
             except ValueError:
                 n = 0
-            if n < 1:
-                raise UserError(f"--scheduler {scheduler}: expected local:N with N >= 1")
+            if not 1 <= n <= 512:  # as --jobs: a LocalCluster starts every worker at once
+                raise UserError(f"--scheduler {scheduler[:40]}: expected local:N with "
+                                "1 <= N <= 512")
             # Workers sample the running task's stack every 10 ms by default, which costs
             # pure-Python chunks about a quarter of their speed; this cluster does not.
             import dask

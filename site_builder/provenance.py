@@ -96,15 +96,18 @@ class Node:
         v = self._value
         if isinstance(v, dict):
             if key not in v:
-                raise ProvenanceError(f"no key {self._path}.{key} in the JSON")
+                raise ProvenanceError(f"no key {self._path}.{key} in the JSON "
+                                      f"({source_of(f'{self._path}.{key}')})")
             return Node(v[key], f"{self._path}.{key}")
         if isinstance(v, list):
             try:
                 i = int(key)
                 return Node(v[i], f"{self._path}.{i if i >= 0 else len(v) + i}")
             except (ValueError, IndexError):
-                raise ProvenanceError(f"no item {self._path}[{key}] in the JSON") from None
-        raise ProvenanceError(f"{self._path} is a {type(v).__name__}, it has no {key!r}")
+                raise ProvenanceError(f"no item {self._path}[{key}] in the JSON "
+                                      f"({source_of(self._path)})") from None
+        raise ProvenanceError(f"{self._path} is a {type(v).__name__}, it has no {key!r} "
+                              f"({source_of(self._path)})")
 
     def __getattr__(self, name: str) -> Node:
         if name.startswith("__"):

@@ -31,9 +31,23 @@ def looks_like_url(text: str) -> bool:
     return bool(_URL_START.match(text)) and not text.endswith(".json")
 
 
+def _is_short_existing_file(text: str) -> bool:
+    """Whether ``text`` names an existing file, asked only of a name the system could
+    hold (each part at most 255 bytes, the whole under 4,096), so that a long URL is
+    never handed to the file system."""
+    raw = text.encode("utf-8", "surrogateescape")
+    if len(raw) >= 4096 or b"\0" in raw or any(len(p) > 255 for p in raw.split(b"/")):
+        return False
+    try:
+        return Path(text).is_file()
+    except (OSError, ValueError):
+        return False
+
+
 def load_board(puzzle: Any, text: str) -> Any:
-    """A board from a puzz.link URL, or from a JSON file (a board or a bank entry)."""
-    if looks_like_url(text):
+    """A board from a puzz.link URL, or from a JSON file (a board or a bank entry). An
+    existing file wins over the URL reading, so ``boards/hard`` is read as the file."""
+    if looks_like_url(text) and not _is_short_existing_file(text):
         return puzzle.decode(text)
     path = Path(text)
     try:

@@ -16,6 +16,7 @@ def run(args: Any, root: Path) -> int:
     confirmers (``Puzzle.confirm``: name -> (board, answer) -> bool). A board counts as
     confirmed by a method when that method finds the banked answer and no other."""
     from site_builder.jsonio import read_stage, stage_path
+    from site_builder.schema import check_bank
     from solvers import registry
 
     slugs = args.slugs or registry.slugs()
@@ -24,7 +25,9 @@ def run(args: Any, root: Path) -> int:
     for slug in slugs:
         puzzle = registry.get(slug)
         extra = puzzle.confirm
-        bank = read_stage(stage_path(root, slug, "bank"), slug, "bank")["data"]
+        path = stage_path(root, slug, "bank")
+        bank = read_stage(path, slug, "bank")["data"]
+        check_bank(path, puzzle, bank)
         by_size: dict[str, dict[str, int]] = {}
         by_grade: dict[str, int] = {}
         methods = {"ladder": 0, "brute": 0, **{name: 0 for name in extra}}

@@ -8,6 +8,7 @@ subprocesses. Nothing may raise, and an error is always exactly one line on stde
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -202,3 +203,209 @@ def test_a_few_mutated_urls_as_processes(slug: str) -> None:
             assert "Traceback" not in r.stderr
             if r.returncode:
                 assert len(r.stderr.strip().splitlines()) == 1, (bad, r.stderr)
+
+
+# ---------------------------------------------------------------- issue 22
+
+
+def test_a_huge_integer_is_one_line_naming_file_and_key(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """4,301 digits is past Python's int-string limit: once a ValueError traceback."""
+    board = tmp_path / "huge-int.json"
+    board.write_text('{"h": 3, "w": 3, "clues": [[' + "7" * 4301 + ", null, null]]}")
+    code, _, err = _run(["solve", "canal-view", str(board)], capsys)
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert str(board) in err and "'clues'" in err and "4,301 digits" in err
+    # the same in a content/ file, read by every command that loads the stages
+    from site_builder.errors import UserError
+    from site_builder.jsonio import load_stages
+
+    root = tmp_path / "root"
+    shutil.copytree(ROOT / "content" / "canal-view", root / "content" / "canal-view")
+    bank = root / "content" / "canal-view" / "bank.json"
+    text = bank.read_text()
+    i = text.index('"h": ') + len('"h": ')
+    bank.write_text(text[:i] + "-" + "9" * 5000 + text[text.index(",", i):])
+    with pytest.raises(UserError, match=r"bank\.json: an integer of 5,000 digits .*'h'"):
+        load_stages(root, registry.get("canal-view"))
+
+
+@pytest.mark.parametrize("option,value", [
+    ("--timeout", "1e10"), ("--timeout", "1e308"), ("--timeout", "1e400"),
+    ("--max-nodes", "1" + "0" * 30), ("--limit", "9" * 5000), ("--timeout", "nan"),
+])
+def test_option_values_past_use_are_one_line(option: str, value: str,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """--timeout 1e10 once ended with an OverflowError from the interval timer."""
+    with pytest.raises(SystemExit) as e:
+        cli.main(["solve", "canal-view", "canal/3/3/g1h", option, value])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and len(err.strip().splitlines()) == 1, err
+    assert option in err
+    # the largest value accepted works
+    code, _, err = _run(["solve", "canal-view", "canal/3/3/g1h", "--timeout",
+                           str(cli.MAX_TIMEOUT)], capsys)
+    assert code == 0, err
+
+
+@pytest.mark.parametrize("argv", [["build", "--jobs", "100000"],
+                                  ["build", "--scheduler", "local:100000"]])
+def test_worker_counts_past_use_are_one_line(argv: list[str],
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    try:
+        code = cli.main(argv)
+    except SystemExit as e:
+        code = e.code  # type: ignore[assignment]
+    err = capsys.readouterr().err
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert "512" in err and "stages to run" not in err
+
+
+@pytest.mark.parametrize("argv", [
+    ["solve", "canal-view", "canal/3/3/g1h"], ["solve", "canal-view", "canal/3/3/g1h", "--json"],
+    ["solve", "sukoro", "sukoro/3/3/", "--limit", "3"]])
+def test_stdout_on_a_full_device_is_one_line(argv: list[str]) -> None:
+    """`> /dev/full` once ended with an OSError traceback."""
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full here")
+    with open("/dev/full", "w") as full:
+        r = subprocess.run([sys.executable, "-m", "site_builder.cli", *argv], cwd=ROOT,
+                           stdout=full, stderr=subprocess.PIPE, text=True, timeout=60,
+                           check=False)
+    assert r.returncode == 2, r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr, r.stderr
+
+
+def test_a_board_file_without_json_suffix_in_a_subfolder(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`boards/b1` once read as a URL naming the puzzle 'boards'."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "boards").mkdir()
+    (tmp_path / "boards" / "b1").write_text(json.dumps(_samples("canal-view")[0]["board"]))
+    code, out, err = _run(["solve", "canal-view", "boards/b1"], capsys)
+    assert code == 0 and "solutions found: 1" in out, err
+    # a long URL is still never tried as a file name, and a missing file is still a URL
+    code, out, err = _run(["solve", "canal-view", "canal/8/8/" + "z" * 5000], capsys)
+    assert code == 0, err
+    code, _, err = _run(["solve", "canal-view", "boards/b2"], capsys)
+    assert code == 2 and "boards" in err
+
+
+# Raw byte insertions into a board file: integers past any use (and past Python's
+# int-string limit), bytes that are not UTF-8, a BOM, a NUL, a cut multi-byte character.
+RAW = [b"9" * 4301, b"-" + b"1" * 5000, b"1" * 1001, b"\xff\xfe", b"\xc3", b"\xef\xbb\xbf",
+       b"\x00", b"\xe3\x81", "盤".encode(), b"1e999999", b"-0", b"0" * 2000]
+RAW_FUZZ = settings(FUZZ, max_examples=150)
+
+
+@pytest.mark.parametrize("slug", registry.slugs())
+def test_raw_bytes_in_board_files_never_raise(slug: str, tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    texts = [json.dumps(b["board"]).encode() for b in _samples(slug)[:4]]
+    path = tmp_path / "board.json"
+
+    @RAW_FUZZ
+    @given(st.data())
+    def run(data: st.DataObject) -> None:
+        text = data.draw(st.sampled_from(texts))
+        for _ in range(data.draw(st.integers(1, 3))):
+            i = data.draw(st.integers(0, len(text)))
+            cut = data.draw(st.booleans())
+            text = text[:i] + data.draw(st.sampled_from(RAW)) + text[i + cut:]
+        path.write_bytes(text)
+        code, out, err = _run(["solve", slug, str(path), *BOUNDS], capsys)
+        _assert_allowed(code, out, err, text[:200])
+
+    run()
+
+
+OPTION_TEXT = st.one_of(
+    st.sampled_from(["1e10", "1e308", "1e400", "inf", "-inf", "nan", "-1", "0", "0.0", "1e-300",
+                     "9" * 5000, "1" + "0" * 30, "0x10", "1_000", "١٢", "²", "", " 5", "5 ",
+                     "10000000", "10000000.5", "1000000000000", "1000000000001"]),
+    st.text(alphabet="0123456789.eE+-_x ", min_size=1, max_size=12))
+
+
+def test_option_values_never_raise(capsys: pytest.CaptureFixture[str]) -> None:
+    """Every numeric option, with anything as its value: an answer, or one line."""
+
+    @settings(FUZZ, max_examples=300)
+    @given(st.sampled_from(["--timeout", "--limit", "--max-nodes"]), OPTION_TEXT)
+    def run(option: str, value: str) -> None:
+        try:
+            code, out, err = _run(["solve", "canal-view", "canal/3/3/g1h", option, value,
+                                   *([] if option == "--max-nodes" else ["--max-nodes",
+                                                                         "3000"])], capsys)
+        except SystemExit as e:  # argparse refused it
+            out, err = capsys.readouterr()
+            code = e.code  # type: ignore[assignment]
+            assert code == 2 and len(err.strip().splitlines()) == 1, (option, value, err)
+            assert "Traceback" not in err
+            return
+        _assert_allowed(code, out, err, (option, value))
+
+    run()
+
+
+def _paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every place in a JSON value (the first three items of each list), as key paths."""
+    out = [path] if path else []
+    if isinstance(value, dict):
+        for k in value:
+            out += _paths(value[k], (*path, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value[:3]):
+            out += _paths(v, (*path, i))
+    return out
+
+
+SWAPS = [None, "8", "x", "", 1.5, -1, 0, True, [], {}, [[]], 10**30, "²"]
+
+
+def test_value_type_swaps_in_content_never_raise(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """Any value of a content/ file swapped for one of another type, or deleted: `build`
+    renders (exit 0) or says in one line which file is at fault (exit 2). Stages are not
+    run (the subject is reading the files); the output folder holds a site of that one
+    puzzle, so `--only` renders just it."""
+    from site_builder import pipeline
+
+    root = tmp_path / "root"
+    shutil.copytree(ROOT / "content", root / "content")
+    shutil.copytree(ROOT / "templates", root / "templates")
+    shutil.copy(ROOT / "pyproject.toml", root)
+    monkeypatch.chdir(root)
+    monkeypatch.setattr(pipeline, "run_all", lambda *a, **k: [])
+    files = {(slug, f.name): json.loads(f.read_text())
+             for slug in registry.slugs() for f in sorted((ROOT / "content" / slug).glob("*.json"))}
+    places = {k: _paths(doc["data"]) for k, doc in files.items()}
+
+    @settings(FUZZ, max_examples=30)
+    @given(st.data())
+    def run(data: st.DataObject) -> None:
+        slug, name = data.draw(st.sampled_from(sorted(files)))
+        doc = json.loads(json.dumps(files[slug, name]))
+        path = data.draw(st.sampled_from(places[slug, name]))
+        parent = doc["data"]
+        for k in path[:-1]:
+            parent = parent[k]
+        if data.draw(st.integers(0, 5)) == 0 and isinstance(parent, dict):
+            del parent[path[-1]]
+        else:
+            parent[path[-1]] = data.draw(st.sampled_from(SWAPS))
+        target = root / "content" / slug / name
+        target.write_text(json.dumps(doc))
+        out = tmp_path / f"site-{slug}"
+        out.mkdir(exist_ok=True)
+        (out / ".build.json").write_text(json.dumps({"slugs": [slug], "files": []}))
+        try:
+            code, stdout, err = _run(["build", "--only", slug, "-q", "--out", str(out)], capsys)
+        finally:
+            shutil.copy(ROOT / "content" / slug / name, target)
+        _assert_allowed(code, stdout, err, (slug, name, path))
+        if code == 2:
+            assert f"{slug}/{name}" in err or "templates/" in err, (slug, name, path, err)
+
+    run()

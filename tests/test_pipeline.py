@@ -151,7 +151,8 @@ def test_write_tree_swaps_whole_folder(tmp_path: Path) -> None:
         def items(self):  # type: ignore[override]
             yield "ok.html", "x"
             raise OSError("disk full")
-    with pytest.raises(OSError):
+    # a write error is one line naming the folder and --out (issue 22), the old site kept
+    with pytest.raises(UserError, match=r"cannot write the site there \(disk full\).*--out"):
         write_tree(out, Boom())
     assert (out / "a.html").read_text() == "three"
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".dist")]

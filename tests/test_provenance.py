@@ -67,7 +67,11 @@ def test_check_catches_tampered_text_value_and_bare_digits() -> None:
 
 def test_check_rejects_unknown_key() -> None:
     html = '<data value="3" data-key="p/stats.ghost" data-fmt="int">3</data>'
-    assert "p/stats.ghost has no source" in check_html("a.html", html, SOURCES)[0]
+    # the file is there and the key is not: named with the file it is missing from
+    got = check_html("a.html", html, SOURCES)[0]
+    assert "p/stats.ghost is missing from content/p/stats.json, key ghost" in got
+    html = '<data value="3" data-key="q/stats.ghost" data-fmt="int">3</data>'
+    assert "q/stats.ghost has no source" in check_html("a.html", html, SOURCES)[0]
 
 
 def test_text_mode_side_table_round_trip() -> None:

@@ -204,8 +204,9 @@ def test_check_refuses_a_null_figure(built: Path, tmp_path: Path) -> None:
     doc["data"]["lemma"]["unique"] = None
     stats.write_text(json.dumps(doc))
     r = run(copy, "check")
-    assert r.returncode == 1
+    assert r.returncode == 2  # corrupt input, not a page out of step (issue 22)
     assert "sukoro/stats.lemma.unique is null in content/sukoro/stats.json" in r.stdout
+    assert len(r.stderr.strip().splitlines()) == 1
 
 
 def test_unreadable_input_is_named(built: Path, tmp_path: Path,
