@@ -43,7 +43,7 @@ def _port(text: str) -> int:
 # overflows near 9.2e9 s; --jobs starts that many processes at once; the others are
 # compared against counters. Past these, one line and exit 2, never an OverflowError.
 MAX_TIMEOUT = 10_000_000.0  # about 116 days: "no limit" for any real solve
-MAX_JOBS = 512
+MAX_JOBS = 64  # each is a whole Python process: 64 of them is already ~6 GB
 MAX_COUNT = 10**12
 
 

@@ -258,7 +258,7 @@ def test_worker_counts_past_use_are_one_line(argv: list[str],
         code = e.code  # type: ignore[assignment]
     err = capsys.readouterr().err
     assert code == 2 and len(err.strip().splitlines()) == 1, err
-    assert "512" in err and "stages to run" not in err
+    assert str(cli.MAX_JOBS) in err and "stages to run" not in err
 
 
 @pytest.mark.parametrize("argv", [
