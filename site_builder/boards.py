@@ -14,7 +14,8 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from site_builder.provenance import Node
+from site_builder.provenance import DataError, Node, source_of
+from solvers.common import PuzzleError
 
 CELL = 28
 
@@ -58,10 +59,24 @@ def draw(puzzle: Any, board: Any, answer: Any, cell: int, label: str) -> str:
     The check calls this with what it resolved from ``data-src``."""
     src = {"slug": puzzle.slug, "board": encode_src(board), "answer": encode_src(answer),
            "cell": cell, "label": label}
+    _readable(board, puzzle.board_from_json, "board")
+    if answer is not None:
+        _readable(answer, puzzle.answer_from_json, "answer")
     svg = puzzle.draw_board(plain(board), plain(answer), cell, label)
     if not svg.startswith("<svg"):
         raise ValueError(f"{puzzle.slug}: draw_board must return one <svg> element")
     return f"<svg {src_attr(src)}{svg[len('<svg'):]}"
+
+
+def _readable(value: Any, reader: Any, what: str) -> None:
+    """A drawing reads its board and answer with the puzzle's own reader first, so that a
+    corrupt value in any content file (not only the bank, which is checked at load) is
+    one line naming file and key, never a traceback from inside a drawing."""
+    try:
+        reader(plain(value))
+    except (PuzzleError, TypeError, ValueError, KeyError, IndexError, AttributeError) as e:
+        where = source_of(value._path) if isinstance(value, Node) else f"a drawn {what}"
+        raise DataError(f"{where}: not a {what} ({e})") from None
 
 
 def board_svg(puzzle: Any, entry: Any, solved: bool = False, cell: int = CELL,

@@ -35,6 +35,8 @@ OUT = "static/runtime"                # in dist/
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
 LOCK = "pyodide-lock.json"
 # What the solve path imports from site_builder (nothing heavier: no jinja2, no numpy).
+# The checkout this code runs from: its runtime/ pins, its .cache/runtime and its sources.
+SOURCE = Path(__file__).resolve().parent.parent
 APP_MODULES = ("site_builder/__init__.py", "site_builder/errors.py", "site_builder/solve.py",
                "site_builder/solve_web.py")
 
@@ -181,7 +183,7 @@ def site_files(root: Path) -> tuple[dict[str, bytes], dict[str, Any]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    root = Path(__file__).resolve().parent.parent
+    root = SOURCE
     try:
         print(fetch(root), file=sys.stderr)
     except RuntimeMissing as e:

@@ -222,7 +222,9 @@ def all_files(site: Any, root: Path) -> dict[str, str | bytes]:
     """Every puzzle's solve pages plus what they share (the runtime, solvers.zip)."""
     from site_builder import runtime
 
-    shared, cfg = runtime.site_files(root)
+    # the runtime and the zip come with the code that runs, not with the project folder
+    # (a build of another folder's content/ and templates/ ships this checkout's solvers)
+    shared, cfg = runtime.site_files(runtime.SOURCE)
     files: dict[str, str | bytes] = dict(shared)
     for p in site.puzzles:
         files.update(solve_files(site, p, cfg))
