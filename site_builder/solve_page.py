@@ -144,7 +144,7 @@ PAGE: dict[str, dict[str, str]] = {
                         "(or Shift with an arrow key) place arrows."),
         "edit_borders": ("Press “Draw region borders”, then drag along the grid lines to "
                          "draw a border or, starting on one, to erase it."),
-        "pad": "Number pad",
+        "pad": "Number pad", "gap": " ",
     },
     "ja": {
         "title": "{name}の盤を解く",
@@ -170,6 +170,7 @@ PAGE: dict[str, dict[str, str]] = {
         "edit_borders": ("「領域の境界を引く」を押してから、格子線に沿ってなぞると境界が引けます。"
                          "引いてある境界からなぞり始めると消えます。"),
         "pad": "数字パッド",
+        "gap": "",  # Japanese sentences run on without a space
     },
 }
 

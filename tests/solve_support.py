@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, ClassVar
 
-from site_builder import play
+from play_support import write_files
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -41,7 +41,7 @@ class _Server(http.server.ThreadingHTTPServer):
 def serve_files(out: Path, files: dict[str, str | bytes]) -> Iterator[str]:
     """Write ``files`` into ``out`` and serve it over http on loopback; yields the base
     URL."""
-    play.write_files(out, files)
+    write_files(out, files)
     handler = functools.partial(_Quiet, directory=str(out))
     server = _Server(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()

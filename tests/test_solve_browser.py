@@ -55,11 +55,11 @@ def served(tmp_path_factory):
         runtime.files(ROOT)
     except runtime.RuntimeMissing as e:
         pytest.fail(f"the solve runtime is missing ({e}); run: python -m site_builder.runtime")
-    from site_builder import play
+    from play_support import standalone_files
 
     files = solve_page.standalone_files(ROOT)
     bank = json.loads((ROOT / "content/sukoro/bank.json").read_text())["data"]
-    files.update(play.standalone_files(ROOT, {"sukoro": (registry.get("sukoro"), bank)}))
+    files.update(standalone_files(ROOT, {"sukoro": (registry.get("sukoro"), bank)}))
     with serve_files(tmp_path_factory.mktemp("dist"), files) as base:
         yield base
 

@@ -74,7 +74,8 @@ def test_without_a_runtime_the_site_builds_and_the_page_says_so(monkeypatch, cap
 
 
 def test_only_the_solve_pages_load_the_runtime() -> None:
-    from site_builder.play import standalone_files
+    from play_support import standalone_files
+
     from site_builder.site import Site
 
     site = Site(ROOT, load_data=False)
