@@ -10,6 +10,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from xml.sax.saxutils import escape
 
 from site_builder import pipeline, play, solve_page
 from site_builder.boards import board_svg
@@ -81,10 +82,13 @@ def render_all(root: Path, base_url: str = "", slugs: list[str] | None = None) -
                                          title="Page not found", alternates={},
                                          link=lambda target: root_url + target)
     files.update(static_files(site.templates))
-    files["sitemap.xml"] = _sitemap(sorted(k for k in files if k.endswith(".html")
-                                           and k != "404.html"), site.base_url)
+    # The sitemap protocol takes absolute URLs only, so without --base-url there is no
+    # sitemap (build_site says so) and robots.txt names none.
+    if has_sitemap(site.base_url):
+        files["sitemap.xml"] = _sitemap(sorted(k for k in files if k.endswith(".html")
+                                               and k != "404.html"), site.base_url)
     files["robots.txt"] = "User-agent: *\nAllow: /\n" + (
-        f"Sitemap: {site.base_url}sitemap.xml\n" if site.base_url else "")
+        f"Sitemap: {site.base_url}sitemap.xml\n" if has_sitemap(site.base_url) else "")
     return files
 
 
@@ -92,12 +96,19 @@ def _play_files(site: Site, p: Any) -> dict[str, str | bytes]:
     return play.play_files(site, p, site.data[f"{p.slug}/bank"])
 
 
+def has_sitemap(base_url: str) -> bool:
+    """Whether a site served from ``base_url`` gets a sitemap: only under an absolute
+    http(s) URL, the only kind of address the sitemap protocol allows in <loc>."""
+    return base_url.startswith(("http://", "https://"))
+
+
 def _sitemap(pages: list[str], base: str) -> str:
+    """The sitemap of ``pages`` (dist paths) under the absolute URL ``base``."""
     lines = ['<?xml version="1.0" encoding="UTF-8"?>',
              '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">']
     for page in pages:
         loc = page.removesuffix("index.html")
-        lines.append(f"  <url><loc>{base or '/'}{loc}</loc></url>")
+        lines.append(f"  <url><loc>{escape(base + loc)}</loc></url>")
     lines.append("</urlset>")
     return "\n".join(lines) + "\n"
 
@@ -194,6 +205,9 @@ def build_site(root: Path, out: Path, *, only: list[str] | None = None, regenera
     ran = pipeline.run_all(root, slugs, regenerate=regenerate, jobs=jobs, scheduler=scheduler,
                            stages=stages, quiet=quiet, log=log)
     files_pages = render_site(root, out, base_url, render_slugs)
+    if not has_sitemap(base_url) and not quiet:
+        log("no sitemap.xml: the sitemap protocol needs absolute URLs; give --base-url "
+            "https://... to write one")
     info = read_json(out / BUILD_INFO)
     return BuildReport(pages=files_pages, files=len(info["files"]),
                        seconds=time.monotonic() - start, stages_run=ran)
