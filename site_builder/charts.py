@@ -114,7 +114,10 @@ class _Plot:
     """The frame of one drawing: legend rows, y grid and ticks, axis labels."""
 
     def __init__(self, lay: Layout, title: str, scale: tuple[float, int], fmt: str,
-                 y_label: str, legend: Sequence[str], x_extra: float = 0.0) -> None:
+                 y_label: str, legend: Sequence[str], x_extra: float = 0.0,
+                 colors: Sequence[Sequence[str]] | None = None) -> None:
+        """``colors``: per legend entry, the colours its swatch shows (several when the
+        entry stands for series drawn as one line); default one palette colour each."""
         self.lay, f = lay, lay.font
         y_max, steps = scale
         self.mb = lay.mb + round(x_extra)
@@ -136,8 +139,11 @@ class _Plot:
         for ri, row in enumerate(rows if legend else []):
             ly = 8 + ri * (f + 6)          # the legend row's top
             for x, name, i in row:
-                out.append(f'<rect x="{x:.1f}" y="{ly}" width="{f}" height="{f}" '
-                           f'fill="{PALETTE[i % len(PALETTE)]}"/>')
+                swatch = colors[i] if colors else (PALETTE[i % len(PALETTE)],)
+                part = f / len(swatch)
+                for ci, color in enumerate(swatch):
+                    out.append(f'<rect x="{x + ci * part:.1f}" y="{ly}" width="{part:.1f}" '
+                               f'height="{f}" fill="{color}"/>')
                 out.append(f'<text x="{x + f + 4:.1f}" y="{ly + f - 2}" class="legend">'
                            f'{escape(name)}</text>')
         for i in range(steps + 1):
@@ -253,6 +259,34 @@ def bar_chart(labels: Sequence[Any], series: Mapping[str, Sequence[Any]], fmt: s
     return _figure(svgs, title, "bar_chart", call)
 
 
+# Two lines closer than this share of the axis everywhere overlap in the picture (at most
+# about five units apart in a plot some 220 units high, under the 7-unit dots).
+NEAR = 0.025
+
+
+def coinciding(vals: Sequence[Sequence[float]], y_max: float) -> list[tuple[list[int], str]]:
+    """The series' indexes grouped where their lines would cover each other (gaps in the
+    same places and every value within ``NEAR`` of the axis of the group's first), in
+    order of first appearance, each with the sign its legend joins their names with:
+    ``=`` when the values are identical, ``≈`` when only close."""
+    groups: list[tuple[list[int], str]] = []
+    for i, row in enumerate(vals):
+        for members, _ in groups:
+            first = vals[members[0]]
+            if all(math.isnan(a) == math.isnan(b) and (math.isnan(a) or abs(a - b) <= NEAR * y_max)
+                   for a, b in zip(first, row, strict=True)):
+                members.append(i)
+                break
+        else:
+            groups.append(([i], "="))
+    out = []
+    for members, _ in groups:
+        same = all(all((math.isnan(a) and math.isnan(b)) or a == b
+                       for a, b in zip(vals[members[0]], vals[m], strict=True)) for m in members)
+        out.append((members, "=" if same else "≈"))
+    return out
+
+
 def line_chart(xs: Sequence[Any], series: Mapping[str, Sequence[Any]], fmt: str = "pct0",
                x_label: str = "", y_label: str = "", title: str = "") -> Markup:
     """Lines over a shared x axis (numbers or labels), one per series, with dots."""
@@ -265,9 +299,13 @@ def line_chart(xs: Sequence[Any], series: Mapping[str, Sequence[Any]], fmt: str 
     scale = (1.0, 4) if fmt.startswith("pct") and top <= 1 else _nice_scale(top)
     y_max = scale[0]
     n = len(xlabels)
+    groups = coinciding(vals, y_max)
+    legend = [f" {sign} ".join(names[i] for i in g) for g, sign in groups]
+    colors = [[PALETTE[i % len(PALETTE)] for i in g] for g, _ in groups]
     svgs = []
     for lay in LAYOUTS:
-        plot = _Plot(lay, title, scale, fmt, y_label, names if len(names) > 1 else [])
+        plot = _Plot(lay, title, scale, fmt, y_label, legend if len(names) > 1 else [],
+                     colors=colors)
         out, pw, ph, mt = plot.out, plot.pw, plot.ph, plot.mt
         # A half-label inset each side keeps the end labels inside the picture.
         inset = min(pw / 4, max((text_width(s, lay.font) for s in xlabels), default=0) / 2)
@@ -275,15 +313,26 @@ def line_chart(xs: Sequence[Any], series: Mapping[str, Sequence[Any]], fmt: str 
         def px(i: int, lay: Layout = lay, inset: float = inset, pw: float = pw) -> float:
             return lay.ml + inset + ((pw - 2 * inset) * i / (n - 1) if n > 1 else pw / 2 - inset)
 
-        for si, row in enumerate(vals):
-            color = PALETTE[si % len(PALETTE)]
-            pts = [(px(i), mt + ph - ph * v / y_max) for i, v in enumerate(row) if not math.isnan(v)]
-            if len(pts) > 1:
-                d = " ".join(f"{x:.1f},{y:.1f}" for x, y in pts)
-                out.append(f'<polyline points="{d}" fill="none" stroke="{color}" stroke-width="2.5"/>')
-            for (x, y), v in zip(pts, [v for v in row if not math.isnan(v)], strict=True):
-                out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3.5" fill="{color}">'
-                           f'<title>{escape(format_value(v, fmt if fmt != "int" else "f0"))}</title></circle>')
+        for group, _ in groups:
+            # Lines that would cover each other: the first is drawn whole, each further
+            # one as dashes of its own colour over it (and smaller dots), so every series
+            # shows, and the legend joins their names.
+            k = len(group)
+            for j, si in enumerate(group):
+                row = vals[si]
+                color = PALETTE[si % len(PALETTE)]
+                pts = [(px(i), mt + ph - ph * v / y_max) for i, v in enumerate(row)
+                       if not math.isnan(v)]
+                dash = (f' stroke-dasharray="6 {6 * (k - 1)}" stroke-dashoffset="{-6 * (j - 1)}"'
+                        if j else "")
+                if len(pts) > 1:
+                    d = " ".join(f"{x:.1f},{y:.1f}" for x, y in pts)
+                    out.append(f'<polyline points="{d}" fill="none" stroke="{color}" '
+                               f'stroke-width="2.5"{dash}/>')
+                r = 3.5 if j == 0 else 2.0
+                for (x, y), v in zip(pts, [v for v in row if not math.isnan(v)], strict=True):
+                    out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r}" fill="{color}">'
+                               f'<title>{escape(format_value(v, fmt if fmt != "int" else "f0"))}</title></circle>')
         room = (pw - 2 * inset) / (n - 1) if n > 1 else pw
         plot.x_ticks([[x] for x in xlabels], [px(i) for i in range(n)], room)
         plot.x_label(x_label)

@@ -25,8 +25,8 @@ ROOT = Path(__file__).resolve().parent.parent
 # branch and this one are merged. Each entry: (CSS selector, scheme, reason).
 KNOWN_PLAY_CSS = [
     (".play button.primary", "dark",
-     "play.css hard-codes #2b8fb0 behind white text in dark mode (3.7:1); needs a darker "
-     "background or dark text, in play.css"),
+     ("play.css hard-codes #2b8fb0 behind white text in dark mode (3.7:1); needs a darker "
+      "background or dark text, in play.css")),
 ]
 
 CONTRAST_JS = r"""
