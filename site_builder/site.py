@@ -102,6 +102,30 @@ def _softbreak(self: Any, tokens: list[Any], idx: int, options: Any, env: Any) -
     return "\n"
 
 
+# Japanese running text sets numbers and sizes solid with the words around them
+# (「5×5では」, 「26倍」), as Japanese is written, whatever spacing a template used: the one
+# rule for every page and README. A number is a printed figure (<data>) or a literal that
+# starts with a digit (a size such as 8×8); Latin words keep their spaces.
+_CJK_CLASS = _CJK.pattern
+_NUMERAL_HTML = r'(?:<data\b[^>]*>[^<]*</data>|<span class="lit">[\d−][^<]*</span>)'
+_NUMERAL_TEXT = "(?:\ue000[^\ue001]*\ue001(?:[\\d−—][^\ue002]*)?\ue002)"
+
+
+def _solid(numeral: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    return (re.compile(rf"(?<={_CJK_CLASS}) +(?={numeral})"),
+            re.compile(rf"({numeral}) +(?={_CJK_CLASS})"))
+
+
+_SOLID_HTML, _SOLID_TEXT = _solid(_NUMERAL_HTML), _solid(_NUMERAL_TEXT)
+
+
+def japanese_spacing(text: str, *, marked: bool = False) -> str:
+    """``text`` with no space between a Japanese character and an adjacent number
+    (``marked``: text-mode output, whose numbers are still in their sentinels)."""
+    before, after = _SOLID_TEXT if marked else _SOLID_HTML
+    return after.sub(r"\1", before.sub("", text))
+
+
 def static_files(templates: Path) -> dict[str, bytes]:
     """``templates/static/**`` as dist-relative paths (``static/...``) to their bytes."""
     static = templates / "static"
@@ -285,7 +309,7 @@ class Site:
         return Markup(self.md.renderInline(self._render(self.md_env, name, ctx).strip()))
 
     def text(self, name: str, ctx: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
-        return strip_marks(self._render(self.text_env, name, ctx))
+        return strip_marks(japanese_spacing(self._render(self.text_env, name, ctx), marked=True))
 
     def render_page(self, template: str, *, lang: str, path: str, title: str,
                     alternates: dict[str, str] | None = None, description: str = "",
@@ -306,4 +330,4 @@ class Site:
             canonical=self.base_url + canon if self.base_url else "",
             base_url=self.base_url, puzzles=self.puzzles)
         # Japanese text also sits on English pages (the bilingual index, the 404 page).
-        return phrase_breaks(self._render(self.html_env, template, full))
+        return phrase_breaks(japanese_spacing(self._render(self.html_env, template, full)))
