@@ -1,7 +1,7 @@
 """Every text node on every built page is readable in light and in dark (WCAG contrast).
 
-One chromium, one tab per colour scheme; each page is loaded once per scheme and a script
-walks its text nodes in the page, comparing the text colour with the colour actually
+One chromium and one tab; each page is loaded once and read in both colour schemes by a
+script that walks its text nodes in the page, comparing the text colour with the colour actually
 behind it (the HTML backgrounds composited up the tree, or the SVG shape painted under
 an SVG label, with any CSS ``filter`` such as the dark-mode invert applied to both), and
 returns the failures. Normal text needs 4.5:1, large text (24 px, or 18.66 px bold) 3:1.
@@ -81,7 +81,14 @@ CONTRAST_JS = r"""
     return fs;          // innermost first, the order they apply in
   };
   // The opaque colour behind an HTML element: its backgrounds composited up to the root.
+  const bgMemo = new Map(), visMemo = new Map();
   const htmlBackground = (el) => {
+    if (bgMemo.has(el)) return bgMemo.get(el);
+    const bg = htmlBackgroundOf(el);
+    bgMemo.set(el, bg);
+    return bg;
+  };
+  const htmlBackgroundOf = (el) => {
     const layers = [];
     for (let e = el; e; e = e.parentElement) {
       const cs = getComputedStyle(e);
@@ -114,13 +121,16 @@ CONTRAST_JS = r"""
     const [c, fo] = found;
     return {el: svg, c: over([c[0], c[1], c[2], c[3] * (isNaN(fo) ? 1 : fo)], base)};
   };
-  const visible = (el) => {
-    for (let e = el; e; e = e.parentElement) {
-      const cs = getComputedStyle(e);
-      if (cs.display === 'none' || cs.visibility === 'hidden' || parseFloat(cs.opacity) === 0) return false;
-    }
-    return el.getClientRects().length > 0;
+  const shown = (e) => {        // e and its ancestors neither hidden nor transparent
+    if (!e) return true;
+    if (visMemo.has(e)) return visMemo.get(e);
+    const cs = getComputedStyle(e);
+    const v = !(cs.display === 'none' || cs.visibility === 'hidden' || parseFloat(cs.opacity) === 0)
+      && shown(e.parentElement);
+    visMemo.set(e, v);
+    return v;
   };
+  const visible = (el) => shown(el) && el.getClientRects().length > 0;
   const skipTags = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'TITLE']);
   const fails = [], exempt = [];
   const seen = new Set();
@@ -183,16 +193,19 @@ def test_every_text_node_meets_contrast_in_light_and_dark(site_url) -> None:
     with sync_api.sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
         try:
-            for scheme in ("light", "dark"):
-                page = browser.new_page(viewport={"width": 1366, "height": 768},
-                                        color_scheme=scheme)
-                # The solve pages' worker would fetch the whole Python runtime; the text
-                # to check is on the page before it arrives.
-                page.route("**/*.{wasm,zip,whl,tar}", lambda route: route.abort())
-                for path in pages:
-                    page.goto(f"{url}/{path}", wait_until="load")
-                    if "/play/" in path:
-                        page.wait_for_selector("#board svg, #board canvas", timeout=10_000)
+            page = browser.new_page(viewport={"width": 1366, "height": 768})
+            # The solve pages' worker would fetch the whole Python runtime; the text to
+            # check is on the page before it arrives.
+            page.route("**/*.{wasm,zip,whl,tar}", lambda route: route.abort())
+            for path in pages:
+                page.emulate_media(color_scheme="light")
+                page.goto(f"{url}/{path}", wait_until="load")
+                if "/play/" in path:
+                    page.wait_for_selector("#board svg, #board canvas", timeout=10_000)
+                # Each page is loaded once and read in both schemes: switching the
+                # emulated preference re-applies the stylesheets' media queries.
+                for scheme in ("light", "dark"):
+                    page.emulate_media(color_scheme=scheme)
                     result = page.evaluate(CONTRAST_JS, known)
                     total += result["checked"]
                     for f in result["fails"]:
@@ -202,7 +215,7 @@ def test_every_text_node_meets_contrast_in_light_and_dark(site_url) -> None:
                             reported.append(line)
                         else:
                             problems.append(line)
-                page.close()
+            page.close()
         finally:
             browser.close()
     assert total > 1000, f"only {total} text nodes checked: the walk found nothing"
