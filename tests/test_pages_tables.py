@@ -81,3 +81,30 @@ def test_chart_marks_coinciding_and_near_series() -> None:
     apart = charts.line_chart(["a", "b"], {"p": [0.2, 0.5], "q": [0.6, 0.1]})
     wide = apart.split("</svg>")[0]
     assert _legend(wide) == ["p", "q"] and "stroke-dasharray" not in wide
+
+
+_CJK = r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff01-\uff60、。「」（）]"
+_FIGURE = r'(?:<data\b[^>]*>[^<]*</data>|<span class="lit">\d[^<]*</span>)'
+
+
+def test_japanese_sets_numbers_solid_and_ratios_as_bai(site) -> None:
+    """One spacing rule in Japanese: a number or size touches the words beside it; and a
+    ratio is written 倍, not ×."""
+    checked = 0
+    for path, content in site.items():
+        if not path.startswith("ja/") or not path.endswith(".html"):
+            continue
+        html = str(content)
+        checked += len(re.findall(_FIGURE, html))
+        gaps = re.findall(rf"{_CJK} +{_FIGURE}|{_FIGURE} +{_CJK}", html)
+        assert not gaps, f"{path}: a space between Japanese and a number: {gaps[:3]}"
+        ratios = re.findall(r"<data\b[^>]*>[^<]*×</data>", html)
+        assert not ratios, f"{path}: a ratio printed with × in Japanese: {ratios[:3]}"
+    for slug in registry.slugs():
+        readme = str(site[f"{slug}/README.ja.md"])
+        p = registry.get(slug)
+        for r in p.rungs:  # a rung's name is a name, spelt by the solver package
+            readme = readme.replace(p.rung_name(r, "ja"), "「」")
+        gaps = re.findall(rf"{_CJK} +[\d−]|(?<![\w.])\d[\d,.]*[%×]? +{_CJK}", readme)
+        assert not gaps, f"{slug}/README.ja.md: a space between Japanese and a number: {gaps[:3]}"
+    assert checked > 500
