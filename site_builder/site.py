@@ -306,7 +306,9 @@ class Site:
         return Markup(table_captions(self.md.render(self._render(self.md_env, name, ctx))))
 
     def markdown_inline(self, name: str, ctx: dict[str, Any]) -> Markup:
-        return Markup(self.md.renderInline(self._render(self.md_env, name, ctx).strip()))
+        # spaced here too: a hook is also a page's meta description, outside the page body
+        return Markup(japanese_spacing(
+            self.md.renderInline(self._render(self.md_env, name, ctx).strip())))
 
     def text(self, name: str, ctx: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
         return strip_marks(japanese_spacing(self._render(self.text_env, name, ctx), marked=True))
