@@ -112,8 +112,9 @@ _NUMERAL_TEXT = "(?:\ue000[^\ue001]*\ue001(?:[\\d−—][^\ue002]*)?\ue002)"
 
 
 def _solid(numeral: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
-    return (re.compile(rf"(?<={_CJK_CLASS}) +(?={numeral})"),
-            re.compile(rf"({numeral}) +(?={_CJK_CLASS})"))
+    # emphasis may wrap the number: 「**91.5%** を」 is set solid as well
+    return (re.compile(rf"(?<={_CJK_CLASS}) +(?=(?:<(?:strong|em)>)*{numeral})"),
+            re.compile(rf"({numeral}(?:</(?:strong|em)>)*) +(?={_CJK_CLASS})"))
 
 
 _SOLID_HTML, _SOLID_TEXT = _solid(_NUMERAL_HTML), _solid(_NUMERAL_TEXT)

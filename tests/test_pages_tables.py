@@ -96,7 +96,8 @@ def test_japanese_sets_numbers_solid_and_ratios_as_bai(site) -> None:
             continue
         html = str(content)
         checked += len(re.findall(_FIGURE, html))
-        gaps = re.findall(rf"{_CJK} +{_FIGURE}|{_FIGURE} +{_CJK}", html)
+        gaps = re.findall(rf"{_CJK} +(?:<(?:strong|em)>)*{_FIGURE}|"
+                          rf"{_FIGURE}(?:</(?:strong|em)>)* +{_CJK}", html)
         assert not gaps, f"{path}: a space between Japanese and a number: {gaps[:3]}"
         ratios = re.findall(r"<data\b[^>]*>[^<]*×</data>", html)
         assert not ratios, f"{path}: a ratio printed with × in Japanese: {ratios[:3]}"
