@@ -11,6 +11,7 @@ from typing import Any
 
 from solvers.common import Progress, chunk_seed, no_progress
 from solvers.grid import Clue, parse_size
+from solvers.margins import mean_ci, methods, rate
 
 from .board import Answer, Board
 from .brute import brute
@@ -152,6 +153,8 @@ def budget(sizes: list[str], n: int, cap: int, rng: random.Random,
             "boards": n, "regions_mean": statistics.mean(regions),
             "numbered_mean": statistics.mean(numbered), "share_mean": statistics.mean(shares),
             "ceiling": share(h * w - (h // 2) * (w // 2), h * w),
+            "ci": {"regions_mean": mean_ci(regions), "numbered_mean": mean_ci(numbered),
+                   "share_mean": mean_ci(shares), "probe_share_mean": mean_ci(probe_share)},
             "probe_share_mean": statistics.mean(probe_share),
             "numbered_median": statistics.median(numbered),
             "minimal": {lv: statistics.median(v) for lv, v in minimal.items()},
@@ -173,6 +176,28 @@ def _grade_row(boards: list[tuple[str | None, int, bool]], n: int) -> dict[str, 
     return {"boards": n, "rates": rates,
             "unique": share(sum(1 for _, c, _ in boards if c == 1), n),
             "capped": sum(1 for _, _, cp in boards if cp)}
+
+
+def count_independent(size: str, q: float, n: int, rng: random.Random) -> dict[str, Any]:
+    """The ``count`` column again, on a stream that prints each numbered cell on its own
+    with probability q (so the number of hidden cells varies from board to board) instead
+    of exactly round(q·|S|) of them. ``count`` completes a board only when every region
+    with a hidden number is wholly numbered, so it is the column most sensitive to how
+    many cells stay hidden; this row measures how much of a gap to a figure drawn the
+    other way is the method of drawing."""
+    h, w = parse_size(size)
+    done = made = 0
+    while made < n:
+        got = make_answer(h, w, rng)
+        if got is None:
+            continue
+        made += 1
+        empty, ans = got
+        full = full_board(empty, ans)
+        picked = {i for i, v in enumerate(full) if v is not None and rng.random() < q}
+        board = empty.with_clues([full[i] if i in picked else None for i in range(len(full))])
+        done += completes(board, "count")
+    return {"reveal": "each numbered cell printed with probability q", **rate(done, n)}
 
 
 def increments(rows: list[dict[str, Any]], cap: int, rng: random.Random,
@@ -387,7 +412,13 @@ def stats_map(chunk: Mapping[str, Any], inputs: Mapping[str, Any], params: Mappi
         return budget([chunk["size"]], params["budget"]["boards"], cap, rng,
                       _quiet)[chunk["size"]]
     if kind == "increments":
-        return increments([params["increments"][chunk["i"]]], cap, rng, _quiet)[0]
+        row = params["increments"][chunk["i"]]
+        out = increments([row], cap, rng, _quiet)[0]
+        # its own seed, so that the fixed-share row above stays the draw it always was
+        alt = random.Random(chunk_seed(params["seed"], f"{key}/independent"))
+        out["count_independent"] = count_independent(row["size"], row["q"], row["boards"],
+                                                     alt)
+        return out
     if kind == "ablation":
         row = params["ablation"][chunk["i"]]
         return ablation([row], rng, _quiet)[row["size"]]
@@ -433,6 +464,7 @@ def stats_reduce(partials: list[Any], inputs: Mapping[str, Any],
     out["law"] = _merge_law([got[f"law/{size}/{qkey(q)}"]
                              for size in a["sizes"] for q in a["qs"]])
     out["derived"] = _derived(out)
+    add_margins(out)
     return out
 
 
@@ -466,3 +498,52 @@ def _derived(out: dict[str, Any]) -> dict[str, Any]:
     law = out["law"]
     d["law_share"] = law["holds"] / max(1, law["boards"] - law["search_capped"])
     return d
+
+
+# -- margins ----------------------------------------------------------------------------
+
+def _k(share_: float, n: int) -> int:
+    """The count behind a stored share of n boards (shares are k / n exactly)."""
+    return round(share_ * n)
+
+
+def add_margins(out: dict[str, Any]) -> dict[str, Any]:
+    """A Wilson interval beside every sampled rate, from the counts the stage already
+    stores (a share of n boards is k / n): ``ci`` maps each rate's name to its k, n, rate
+    and interval. Works on a finished stats dict in place (and returns it), so that the
+    intervals of a committed stats file can be checked without running a study again."""
+    out["margins"] = methods()
+    for half in out["halves"].values():
+        for row in half["sizes"].values():
+            n = row["boards"]
+            row["ci"] = {name: rate(_k(row[name], n), n) for name in ("full", "mark", "value")}
+    for row in out["budget"].values():
+        r = row["random"]
+        r["ci"] = rate(r["unique"], row["boards"])
+    for row in out["increments"]:
+        n = row["boards"]
+        row["ci"] = {lv: rate(_k(v, n), n) for lv, v in row["rates"].items()}
+        row["ci"]["unique"] = rate(_k(row["unique"], n), n)
+    for row in out["ablation"].values():
+        n = row["boards"]
+        row["ci"] = {"full": rate(_k(row["full"], n), n),
+                     "minus": {r: rate(_k(v, n), n) for r, v in row["minus"].items()},
+                     "drop": {r: rate(_k(v, n), n) for r, v in row["drop"].items()}}
+    for row in out["dial"]["rows"]:
+        n = row["legal"]
+        row["ci"] = {"legal": rate(n, row["tried"]),
+                     "rates": ({lv: rate(_k(v, n), n) for lv, v in row["rates"].items()}
+                               if n else None),
+                     "unique": rate(_k(row["unique"], n), n) if n else None}
+    law = out["law"]
+    law["ci"] = rate(law["holds"], law["boards"] - law["search_capped"])
+    # the increment a rung adds is the share of boards it is the first to complete
+    d = out["derived"]
+    d["increments_ci"] = {}
+    for r in out["increments"]:
+        n, key = r["boards"], f"{r['size']}_{qkey(r['q'])}"
+        d["increments_ci"][key] = {lv: rate(_k(v, n), n)
+                                   for lv, v in d["increments"][key].items()}
+    # the facts the prose states, decided by the intervals (see solvers/margins.py)
+    d["ablation_dense"] = all(row["ci"]["full"]["lo"] > 0.5 for row in out["ablation"].values())
+    return out

@@ -15,6 +15,7 @@ from typing import Any
 
 from solvers.common import Progress, chunk_seed, no_progress
 from solvers.grid import neighbours, parse_size, size_key
+from solvers.margins import methods, rate
 
 from .board import Answer, Board
 from .generate import full_print
@@ -337,7 +338,37 @@ def stats_reduce(partials: list[Any], inputs: Mapping[str, Any],
                  params: Mapping[str, Any]) -> dict[str, Any]:
     got = dict(zip(STATS_SECTIONS, partials, strict=True))
     sizes = sorted({e["size"] for e in inputs["bank"]["boards"]}, key=size_key)
-    return {"sizes": sizes, "boards": len(inputs["bank"]["boards"]), **got}
+    return add_margins({"sizes": sizes, "boards": len(inputs["bank"]["boards"]), **got})
+
+
+def add_margins(out: dict[str, Any]) -> dict[str, Any]:
+    """A Wilson interval beside every sampled rate, from the counts the sections already
+    store (``ci``: k, n, rate, lo, hi). In place on a finished stats dict (returned), so
+    that the intervals of a committed stats file can be checked without sampling again."""
+    out["margins"] = methods()
+    lm = out["lemma"]
+    lm["ci"] = {"unique": rate(lm["unique"], lm["answers"]),
+                "unique_without_connect": rate(lm["unique_without_connect"], lm["answers"])}
+    sm = out["sampling"]
+    for row in sm["rows"]:
+        row["ci"] = {"random_none": rate(row["random_none"], row["random"]),
+                     "random_unique": rate(row["random_unique"], row["random"]),
+                     "true_unique": rate(row["true_unique"], row["true"])}
+    for size, rows in sm["sizes"].items():      # the same rows, keyed by size and clues
+        for k, row in rows.items():
+            row["ci"] = next(r["ci"] for r in sm["rows"]
+                             if r["size"] == size and str(r["clues"]) == k)
+    sm["ci"] = {"random_unique": rate(sm["random_unique"], sm["random"]),
+                "true_unique": rate(sm["true_unique"], sm["true"])}
+    dg = out["digits"]
+    for side in ("answers", "clues"):
+        n = dg[side]["numbers"]
+        dg[side]["ci"] = {d: rate(round(dg[side][d] * n), n) for d in ("1", "2", "3", "4")}
+    for row in out["edits"]["sizes"].values():
+        row["ci"] = {"still_unique": rate(row["still_unique"], row["deleted"]),
+                     "moved_unique": rate(row["moved_unique"], row["moved"]),
+                     "moved_none": rate(row["moved_none"], row["moved"])}
+    return out
 
 
 def stats(inputs: Mapping[str, Any], params: Mapping[str, Any],

@@ -1,0 +1,302 @@
+"""Every claim chosen by its figure: each article is rendered from a content dict with one
+figure pushed past the threshold of a sentence's condition, and the other wording must
+appear (in both languages). The content dicts start from the committed JSON, with the
+intervals the stats stage now adds computed from the counts it already stores."""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from site_builder.check import check_html
+from site_builder.site import Site
+from solvers import margins, registry
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _committed(slug: str, stage: str) -> dict[str, Any]:
+    return json.loads((ROOT / "content" / slug / f"{stage}.json").read_text())["data"]
+
+
+def _nanro_stats() -> dict[str, Any]:
+    from solvers.nanro.studies import add_margins
+
+    d = add_margins(_committed("nanro", "stats"))
+    for row in d["increments"]:       # a new sampled row (same shape as the stage's)
+        row.setdefault("count_independent",
+                       {"reveal": "each numbered cell printed with probability q",
+                        **margins.rate(round(0.2 * row["boards"]), row["boards"])})
+    for row in d["budget"].values():
+        row.setdefault("ci", {k: {"n": row["boards"], "mean": row[k], "lo": row[k],
+                                  "hi": row[k]}
+                              for k in ("regions_mean", "numbered_mean", "share_mean",
+                                        "probe_share_mean")})
+    return d
+
+
+BASE: dict[str, Callable[[], dict[str, Any]]] = {"nanro/stats": _nanro_stats}
+
+
+@pytest.fixture(scope="module")
+def site() -> Site:
+    return Site(ROOT)
+
+
+def render(site: Site, slug: str, lang: str, data: dict[str, dict[str, Any]],
+           template: str = "article") -> str:
+    """The article (or hook) of ``slug`` as HTML, from ``data`` laid over the committed
+    stage files; every figure on it is proved against the same data."""
+    saved = dict(site.data)
+    try:
+        site.data.update(data)
+        p = registry.get(slug)
+        ctx = site.puzzle_ctx(p, lang)
+        name = f"{slug}/{template}.{lang}.md.j2"
+        html = str(site.markdown(name, ctx) if template == "article"
+                   else site.markdown_inline(name, ctx))
+        problems = check_html(name, html, {**site.data})
+    finally:
+        site.data.clear()
+        site.data.update(saved)
+    assert not problems, problems[:5]
+    return html
+
+
+def text(html: str) -> str:
+    html = re.sub(r"<(svg|script|style)\b.*?</\1>", " ", html, flags=re.DOTALL)
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", html))
+
+
+def base(*keys: str) -> dict[str, dict[str, Any]]:
+    return {k: BASE[k]() for k in keys}
+
+
+def set_rate(r: dict[str, Any], k: int, n: int | None = None) -> None:
+    """Replace a {k, n, rate, lo, hi} record with k of n (its own n by default)."""
+    r.update(margins.rate(k, r["n"] if n is None else n))
+
+
+# -- Nanro ---------------------------------------------------------------------------------
+
+def test_nanro_margins_come_from_the_stored_counts() -> None:
+    d = _nanro_stats()
+    row = d["increments"][1]
+    assert row["ci"]["count"]["k"] == round(row["rates"]["count"] * row["boards"])
+    lo, hi = margins.wilson(row["ci"]["count"]["k"], row["boards"])
+    assert (row["ci"]["count"]["lo"], row["ci"]["count"]["hi"]) == (lo, hi)
+    assert lo < row["rates"]["count"] < hi
+
+
+NANRO_DENSE = {"en": "so that the full ladder completes most boards",
+               "ja": "ほとんどの盤を解けるよう"}
+NANRO_THIN = {"en": "though even so the full ladder completes",
+              "ja": "それでも完全な推論の梯子が解き切るのは"}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_nanro_denser_print_claim_follows_the_ablation_rates(site: Site, lang: str) -> None:
+    data = base("nanro/stats")
+    d = data["nanro/stats"]
+    for row in d["ablation"].values():
+        set_rate(row["ci"]["full"], round(0.9 * row["boards"]))
+    d["derived"]["ablation_dense"] = True
+    page = text(render(site, "nanro", lang, data))
+    assert NANRO_DENSE[lang] in page and NANRO_THIN[lang] not in page
+    d["derived"]["ablation_dense"] = False
+    page = text(render(site, "nanro", lang, data))
+    assert NANRO_THIN[lang] in page and NANRO_DENSE[lang] not in page
+
+
+def test_nanro_ablation_dense_is_decided_by_the_intervals() -> None:
+    from solvers.nanro.studies import add_margins
+
+    d = _committed("nanro", "stats")
+    for row in d["ablation"].values():
+        row["full"] = 0.9
+    assert add_margins(d)["derived"]["ablation_dense"] is True
+    d["ablation"]["10x10"]["full"] = 0.52          # 52 of 100: the interval reaches 0.42
+    assert add_margins(d)["derived"]["ablation_dense"] is False
+
+
+CLASH = {"en": ("loses more boards when removed", "wins more boards when added",
+                "the intervals cannot tell what `clash` wins"),
+         "ja": ("よりも、抜いたときに失う分", "より、足したときに稼ぐ分", "を、区間の上では区別できません")}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize(("added", "dropped", "which"),
+                         [(3, 40, 0), (60, 3, 1), (20, 21, 2)])
+def test_nanro_clash_comparison_follows_the_intervals(site: Site, lang: str, added: int,
+                                                      dropped: int, which: int) -> None:
+    data = base("nanro/stats")
+    d = data["nanro/stats"]
+    inc = d["derived"]["increments_ci"]["8x8_q90"]["clash"]
+    set_rate(inc, added)
+    d["derived"]["increments"]["8x8_q90"]["clash"] = inc["rate"]
+    drop = d["ablation"]["8x8"]["ci"]["drop"]["clash"]
+    set_rate(drop, dropped)
+    d["ablation"]["8x8"]["drop"]["clash"] = drop["rate"]
+    page = text(render(site, "nanro", lang, data))
+    if lang == "en":
+        page = page.replace("`", "")
+    wanted = CLASH[lang][which].replace("`", "")
+    assert wanted in page
+    for i, other in enumerate(CLASH[lang]):
+        if i != which:
+            assert other.replace("`", "") not in page, other
+
+
+INDEP = {"en": ("is not comparable with ours", "cannot tell apart from ours"),
+         "ja": ("そのまま比べられません", "区別できません。")}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_nanro_count_method_sentence_follows_the_intervals(site: Site, lang: str) -> None:
+    data = base("nanro/stats")
+    row = data["nanro/stats"]["increments"][1]
+    n = row["boards"]
+    set_rate(row["count_independent"], round(0.25 * n))
+    set_rate(row["ci"]["count"], round(0.08 * n))
+    assert INDEP[lang][0] in text(render(site, "nanro", lang, data))
+    set_rate(row["count_independent"], round(0.09 * n))
+    page = text(render(site, "nanro", lang, data))
+    assert INDEP[lang][0] not in page
+
+
+ONE_TWO = {"en": ("a map of dominoes only is one of them", "domino maps had answers"),
+           "ja": ("ドミノだけの分割もその一つ", "個に答えがありました")}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_nanro_one_two_claim_does_not_generalise(site: Site, lang: str) -> None:
+    data = base("nanro/stats")
+    rows = data["nanro/stats"]["dial"]["rows"]
+    page = text(render(site, "nanro", lang, data))
+    assert rows[2]["legal"] > 0 and ONE_TWO[lang][0] in page
+    rows[2]["legal"], rows[2]["proved_none"] = 0, rows[2]["tried"]
+    for k in ("regions_mean", "share_mean", "unique"):
+        rows[2][k] = None
+    rows[2]["rates"] = {lv: None for lv in rows[2]["rates"]}
+    page = text(render(site, "nanro", lang, data))
+    assert ONE_TWO[lang][0] not in page
+
+
+def test_render_helper_refuses_an_unproved_page(site: Site) -> None:
+    """The helper proves every figure: a page whose data disagree must fail it."""
+    data = base("nanro/stats")
+    html = render(site, "nanro", "en", data)
+    bad = copy.deepcopy(data)
+    bad["nanro/stats"]["increments"][1]["ci"]["count"]["lo"] += 0.5
+    assert check_html("x", html, {**site.data, **bad})
+
+
+# -- Sukoro --------------------------------------------------------------------------------
+
+def _sukoro_stats() -> dict[str, Any]:
+    from solvers.sukoro.studies import add_margins
+
+    return add_margins(_committed("sukoro", "stats"))
+
+
+BASE["sukoro/stats"] = _sukoro_stats
+
+
+def test_sukoro_margins_come_from_the_stored_counts() -> None:
+    d = _sukoro_stats()
+    row = d["sampling"]["rows"][0]
+    ci = row["ci"]["random_none"]
+    assert (ci["k"], ci["n"]) == (row["random_none"], row["random"])
+    assert ci["lo"] < row["random_none_share"] < ci["hi"]
+    four = d["digits"]["clues"]["ci"]["4"]
+    assert four["n"] == d["digits"]["clues"]["numbers"]
+    assert four["k"] / four["n"] == pytest.approx(d["digits"]["clues"]["4"])
+
+
+def _digit(d: dict[str, Any], side: str, digit: str, share: float) -> None:
+    s = d["digits"][side]
+    s[digit] = share
+    s["ci"][digit] = margins.rate(round(share * s["numbers"]), s["numbers"])
+
+
+FOURS = {"en": ("fours are printed less often than they occur",
+                "fours are printed more often than they occur",
+                "fours are printed about as often as they occur"),
+         "ja": ("「四」は一マスも空白にせず、答えの中の割合より少なく",
+                "答えの中の割合より多く印刷されます",
+                "「四」は一マスも空白にしないのに、印刷される割合は答えの中の割合とほぼ同じ")}
+ELIMINATE = {"en": "digits that eliminate are the ones that cannot be deleted",
+             "ja": "消去に強い数字ほど、消せずに残る"}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize(("four", "which"), [(0.03, 0), (0.15, 1), (0.084, 2)])
+def test_sukoro_fours_sentence_follows_the_intervals(site: Site, lang: str, four: float,
+                                                     which: int) -> None:
+    data = base("sukoro/stats")
+    d = data["sukoro/stats"]
+    _digit(d, "clues", "4", four)
+    page = text(render(site, "sukoro", lang, data))
+    assert FOURS[lang][which] in page
+    for i, other in enumerate(FOURS[lang]):
+        if i != which:
+            assert other not in page
+    assert (ELIMINATE[lang] in page) == (which == 0)
+
+
+ONES = {"en": ("ones survive more often than they occur", "ones are printed less often",
+               "ones are printed about as often"),
+        "ja": ("「一」は答えの中の割合よりも多く生き残ります",
+               "「一」は最大三マスを一気に空白へ落とすのに、答えの中の割合より少なく",
+               "「一」は最大三マスを一気に空白へ落とすのに、印刷される割合")}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize(("one", "which"), [(0.40, 0), (0.15, 1), (0.25, 2)])
+def test_sukoro_ones_sentence_follows_the_intervals(site: Site, lang: str, one: float,
+                                                    which: int) -> None:
+    data = base("sukoro/stats")
+    d = data["sukoro/stats"]
+    _digit(d, "clues", "1", one)
+    _digit(d, "clues", "4", 0.03)           # fours printed less often: only ones decide
+    page = text(render(site, "sukoro", lang, data))
+    assert ONES[lang][which] in page
+    for i, other in enumerate(ONES[lang]):
+        if i != which:
+            assert other not in page, other
+    assert (ELIMINATE[lang] in page) == (which == 0)
+
+
+HONEST = {"en": ("Honest clue sets do better", "Even honest clue sets fare no better"),
+          "ja": ("答えから読んだ方がましですが", "答えから読んだ手掛かりでも成績は変わらず")}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_sukoro_honest_versus_random_follows_the_intervals(site: Site, lang: str) -> None:
+    data = base("sukoro/stats")
+    sm = data["sukoro/stats"]["sampling"]
+    page = text(render(site, "sukoro", lang, data))
+    assert HONEST[lang][0] in page and HONEST[lang][1] not in page
+    sm["true_unique"] = 1            # 1 of 220 against 1 of 4,940: the intervals overlap
+    sm["ci"]["true_unique"] = margins.rate(1, sm["true"])
+    page = text(render(site, "sukoro", lang, data))
+    assert HONEST[lang][1] in page and HONEST[lang][0] not in page
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_sukoro_fewest_digits_are_printed_figures(site: Site, lang: str) -> None:
+    data = base("sukoro/stats")
+    ledger = copy.deepcopy(_committed("sukoro", "ledger"))
+    last = list(ledger["true_sets"])[-1]
+    ledger["true_sets"][last].update(fewest=4, median=5.0)
+    data["sukoro/ledger"] = ledger
+    page = render(site, "sukoro", lang, data)
+    key = f"sukoro/ledger.true_sets.{last}"
+    assert f'data-key="{key}.fewest" data-fmt="int">4<' in page
+    assert f'data-key="{key}.median" data-fmt="f0">5<' in page
