@@ -25,8 +25,9 @@ RATE_METHOD = "Wilson score interval, 95%"
 MEAN_METHOD = f"percentile bootstrap, {RESAMPLES} resamples, seeded by the sample, 95%"
 
 
-def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval for k successes in n trials ((0, 1) when n is 0)."""
+def wilson(k: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval for k successes in n trials ((0, 1) when n is 0). A
+    fractional k is a share of n weighed as n draws (several correlated draws per item)."""
     if n <= 0:
         return 0.0, 1.0
     if not 0 <= k <= n:

@@ -300,3 +300,73 @@ def test_sukoro_fewest_digits_are_printed_figures(site: Site, lang: str) -> None
     key = f"sukoro/ledger.true_sets.{last}"
     assert f'data-key="{key}.fewest" data-fmt="int">4<' in page
     assert f'data-key="{key}.median" data-fmt="f0">5<' in page
+
+
+# -- Sashigane -----------------------------------------------------------------------------
+
+def _sashigane_stats(change: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+    from solvers.sashigane.studies import add_margins
+
+    d = _committed("sashigane", "stats")
+    if change is not None:
+        change(d)
+    return add_margins(d)
+
+
+BASE["sashigane/stats"] = _sashigane_stats
+
+
+def _convention(d: dict[str, Any], size: str, long: int, short: int) -> None:
+    r = d["conventions"]["sizes"][size]
+    n = r["answers"]
+    r.update(long=long, short=short, long_share=long / n, short_share=short / n,
+             long_minus_short=(long - short) / n)
+    d["conventions"]["flips"] = len({x["long_share"] > x["short_share"]
+                                     for x in d["conventions"]["sizes"].values()}) > 1
+
+
+LONG = {"en": ("ahead at every size, by more than the margins", "but not by more than the margins",
+               "Which convention is ahead changes"),
+        "ja": ("その差は誤差の幅を超えています", "どこでも誤差の幅を超えているわけではありません",
+               "どちらの規約が上かは盤の大きさで入れ替わります")}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_sashigane_long_arm_claim_follows_the_intervals(site: Site, lang: str) -> None:
+    page = text(render(site, "sashigane", lang, {"sashigane/stats": _sashigane_stats()}))
+    assert LONG[lang][0] in page
+    # 12×12: 60 against 55 of 400, ahead but inside the margins
+    d = _sashigane_stats(lambda d: _convention(d, "12x12", 60, 55))
+    assert not d["conventions"]["long_ahead"] and not d["conventions"]["flips"]
+    page = text(render(site, "sashigane", lang, {"sashigane/stats": d}))
+    assert LONG[lang][1] in page and LONG[lang][0] not in page
+    # 12×12: the short arm ahead, so the order flips
+    d = _sashigane_stats(lambda d: _convention(d, "12x12", 40, 80))
+    page = text(render(site, "sashigane", lang, {"sashigane/stats": d}))
+    assert LONG[lang][2] in page and LONG[lang][0] not in page
+
+
+CLUSTER = {"en": ("a local Dask cluster of", "a Dask cluster of"),
+           "ja": ("ローカルクラスタで", "台のクラスタで")}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_sashigane_cluster_says_what_it_was(site: Site, lang: str) -> None:
+    sb = _committed("sashigane", "survey_beyond")
+    assert sb["computed"]["executor"].startswith("dask local")
+    page = render(site, "sashigane", lang, {"sashigane/stats": _sashigane_stats(),
+                                            "sashigane/survey_beyond": sb})
+    assert CLUSTER[lang][0] in text(page)
+    assert 'data-key="sashigane/survey_beyond.computed.workers"' in page
+    sb = copy.deepcopy(sb)
+    sb["computed"]["executor"] = "dask tcp://scheduler:8786"
+    page = text(render(site, "sashigane", lang, {"sashigane/stats": _sashigane_stats(),
+                                                 "sashigane/survey_beyond": sb}))
+    assert CLUSTER[lang][1] in page and CLUSTER[lang][0] not in page
+
+
+def test_sashigane_coin_interval_counts_answers_not_flips() -> None:
+    r = _sashigane_stats()["conventions"]["sizes"]["12x12"]
+    assert r["ci"]["coin"]["n_eff"] == r["answers"] < r["coin_boards"]
+    assert (r["ci"]["coin"]["lo"], r["ci"]["coin"]["hi"]) == margins.wilson(
+        r["coin_share"] * r["answers"], r["answers"])
