@@ -23,6 +23,8 @@ RESAMPLES = 2000                 # bootstrap resamples for a mean
 
 RATE_METHOD = "Wilson score interval, 95%"
 MEAN_METHOD = f"percentile bootstrap, {RESAMPLES} resamples, seeded by the sample, 95%"
+RATIO_METHOD = ("percentile bootstrap over items (boards) resampled whole, "
+                f"{RESAMPLES} resamples, seeded by the sample, 95%")
 
 
 def wilson(k: float, n: int, z: float = Z95) -> tuple[float, float]:
@@ -74,6 +76,29 @@ def mean_ci(values: Sequence[float], resamples: int = RESAMPLES) -> dict[str, An
     return {"n": n, "mean": mean, "lo": lo, "hi": hi}
 
 
+def ratio_ci(nums: Sequence[float], dens: Sequence[float],
+             resamples: int = RESAMPLES) -> dict[str, Any]:
+    """A ratio of sums over items (numbers per board over cells per board, say) with a
+    seeded percentile bootstrap over the items: the items are resampled whole, so values
+    that share an item (the numbers of one board) move together, as they were drawn."""
+    if len(nums) != len(dens) or not nums:
+        raise ValueError("a ratio needs one numerator and one denominator per item")
+    xs, ys = [float(v) for v in nums], [float(v) for v in dens]
+    n = len(xs)
+    total = math.fsum(ys)
+    ratio = math.fsum(xs) / total if total else 0.0
+    rng = random.Random(_seed(xs + ys))
+    got = []
+    for _ in range(resamples):
+        idx = [rng.randrange(n) for _ in range(n)]
+        d = math.fsum(ys[i] for i in idx)
+        got.append(math.fsum(xs[i] for i in idx) / d if d else 0.0)
+    got.sort()
+    lo = got[int(0.025 * resamples)]
+    hi = got[min(resamples - 1, math.ceil(0.975 * resamples) - 1)]
+    return {"n": n, "ratio": ratio, "lo": lo, "hi": hi}
+
+
 def interval_of(x: Any) -> tuple[float, float]:
     """(lo, hi) of a figure: a dict with ``lo``/``hi``, a pair, or a bare number."""
     if isinstance(x, dict):
@@ -100,8 +125,8 @@ def outside(x: float, a: Any) -> bool:
 
 def methods() -> dict[str, str]:
     """The names of the intervals, for the stats stage to record beside its figures."""
-    return {"rates": RATE_METHOD, "means": MEAN_METHOD}
+    return {"rates": RATE_METHOD, "means": MEAN_METHOD, "ratios": RATIO_METHOD}
 
 
-__all__ = ["MEAN_METHOD", "RATE_METHOD", "Z95", "differs", "interval_of", "mean_ci",
-           "methods", "outside", "rate", "rates", "wilson"]
+__all__ = ["MEAN_METHOD", "RATE_METHOD", "RATIO_METHOD", "Z95", "differs", "interval_of",
+           "mean_ci", "methods", "outside", "rate", "rates", "ratio_ci", "wilson"]

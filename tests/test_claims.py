@@ -370,3 +370,134 @@ def test_sashigane_coin_interval_counts_answers_not_flips() -> None:
     assert r["ci"]["coin"]["n_eff"] == r["answers"] < r["coin_boards"]
     assert (r["ci"]["coin"]["lo"], r["ci"]["coin"]["hi"]) == margins.wilson(
         r["coin_share"] * r["answers"], r["answers"])
+
+
+# -- Canal View ----------------------------------------------------------------------------
+
+def _canal_stats() -> dict[str, Any]:
+    """The committed stats with the intervals the stage now adds: the dial's from its
+    stored counts, the visibility ratios' from the committed bank's boards."""
+    from solvers.canal_view.studies import _load, add_margins, visibility, visibility_margins
+
+    d = add_margins(_committed("canal-view", "stats"))
+    bank = _committed("canal-view", "bank")["boards"]
+    for s in d["sizes"]:
+        got = [visibility(*_load(e)) for e in bank if e["size"] == s]
+        d["visibility"][s]["ci"] = visibility_margins(got)
+    return d
+
+
+BASE["canal-view/stats"] = _canal_stats
+
+
+@pytest.fixture(scope="module")
+def canal() -> dict[str, Any]:
+    return _canal_stats()
+
+
+def test_canal_view_visibility_intervals_hold_the_stored_figures(canal: dict[str, Any]) -> None:
+    for s in canal["sizes"]:
+        v = canal["visibility"][s]
+        for k in ("says", "share", "hidden"):
+            assert v["ci"][k]["ratio"] == pytest.approx(v[k], abs=5e-5)
+            assert v["ci"][k]["lo"] < v[k] < v["ci"][k]["hi"]
+
+
+def _ratio(d: dict[str, Any], size: str, key: str, lo: float, hi: float) -> None:
+    r = d["visibility"][size]["ci"][key]
+    r.update(lo=lo, hi=hi, ratio=(lo + hi) / 2)
+
+
+BLIND = {"en": ("not because its numbers are smaller", "and its numbers are smaller too",
+                "though not by more room behind each stopper",
+                "the larger board sees more of its canal", "about equally short-sighted"),
+         "ja": ("数字が小さくなるからではなく", "数字そのものも小さくなっています",
+                "途切れた先の空間が広いせいとは言えません",
+                "大きい盤の方が水路をよく見ています", "近眼の度合いは、区間の上では区別できません")}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("which", range(5))
+def test_canal_view_blindness_sentence_follows_the_intervals(
+        site: Site, canal: dict[str, Any], lang: str, which: int) -> None:
+    d = copy.deepcopy(canal)
+    small, big = d["sizes"][0], d["sizes"][-1]
+    if which == 1:                                    # big board's numbers clearly smaller
+        _ratio(d, big, "says", 3.0, 3.3)
+    elif which == 2:                                  # hidden runs overlap
+        _ratio(d, big, "hidden", 1.7, 1.9)
+    elif which == 3:                                  # the larger board sees more
+        _ratio(d, big, "share", 0.80, 0.85)
+    elif which == 4:                                  # shares overlap
+        _ratio(d, big, "share", 0.70, 0.74)
+    page = text(render(site, "canal-view", lang, {"canal-view/stats": d}))
+    assert BLIND[lang][which].lower() in page.lower()
+    for i, other in enumerate(BLIND[lang]):
+        if i != which:
+            assert other.lower() not in page.lower(), other
+    assert small != big
+
+
+CAREFUL = {"en": ("careful erasure reaches counts that random erasure cannot",
+                  "careful erasure is not the only way there", "cannot be compared at the same count"),
+           "ja": ("ランダムでは届かない少なさまで行けます", "確かめながら消さなくても届きます",
+                  "同じ個数で比べられません")}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_canal_view_careful_erasure_claim_follows_the_dial(site: Site, canal: dict[str, Any],
+                                                           lang: str) -> None:
+    d = copy.deepcopy(canal)
+    big = d["sizes"][-1]
+    dial = d["dial"][big]
+    mean = d["compositions"][big]["numbers"]
+    k = min(x for x in dial["keep"] if x >= mean)
+    page = text(render(site, "canal-view", lang, {"canal-view/stats": d}))
+    assert CAREFUL[lang][0] in page
+    row = dial["rows"][str(k)]                        # random erasure at k keeps most boards
+    row.update(unique=70, rate=70 / dial["draws"], ci=margins.rate(70, dial["draws"]))
+    page = text(render(site, "canal-view", lang, {"canal-view/stats": d}))
+    assert CAREFUL[lang][1] in page and CAREFUL[lang][0] not in page
+    d["compositions"][big]["numbers"] = max(dial["keep"]) + 1.5
+    page = text(render(site, "canal-view", lang, {"canal-view/stats": d}))
+    assert CAREFUL[lang][2] in page and CAREFUL[lang][0] not in page
+
+
+SHAPE_ONLY = {"en": ("are stopped only by the shape rules", "which break no rule at all"),
+              "ja": ("形のルールだけで止められています", "二つ目の答えになっていて")}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_canal_view_shape_rules_claim_needs_every_flip_rejected(
+        site: Site, canal: dict[str, Any], lang: str) -> None:
+    d = copy.deepcopy(canal)
+    page = text(render(site, "canal-view", lang, {"canal-view/stats": d}))
+    assert SHAPE_ONLY[lang][0] in page and SHAPE_ONLY[lang][1] not in page
+    d["flips"]["nothing"] = 3
+    page = text(render(site, "canal-view", lang, {"canal-view/stats": d}))
+    assert SHAPE_ONLY[lang][1] in page and SHAPE_ONLY[lang][0] not in page
+
+
+FLOW = {"en": ("The jump at flow, larger at both sizes", "is no larger than the step at block"),
+        "ja": ("どちらの大きさでも", "の段の伸びを上回りません")}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_canal_view_flow_jump_claim_follows_the_steps(site: Site, canal: dict[str, Any],
+                                                      lang: str) -> None:
+    d = copy.deepcopy(canal)
+    page = text(render(site, "canal-view", lang, {"canal-view/stats": d}))
+    assert FLOW[lang][0] in page and FLOW[lang][1] not in page
+    lad = d["ladder"][d["sizes"][-1]]
+    lad["flow"]["cells_all"] = lad["block"]["cells_all"] + 0.01
+    page = text(render(site, "canal-view", lang, {"canal-view/stats": d}))
+    assert FLOW[lang][1] in page and FLOW[lang][0] not in page
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_canal_view_sizes_beyond_are_named_not_counted_in_words(
+        site: Site, canal: dict[str, Any], lang: str) -> None:
+    page = text(render(site, "canal-view", lang, {"canal-view/stats": canal}))
+    assert "two sizes further" not in page and "二つ先" not in page
+    beyond = _committed("canal-view", "ledger")["poly_beyond"]
+    assert all(str(n) in page for n in beyond)
