@@ -83,6 +83,40 @@ def set_rate(r: dict[str, Any], k: int, n: int | None = None) -> None:
     r.update(margins.rate(k, r["n"] if n is None else n))
 
 
+# -- the intervals themselves ----------------------------------------------------------------
+
+@pytest.mark.parametrize(("k", "n", "lo", "hi"), [
+    (0, 10, 0.0, 0.2775), (5, 10, 0.2366, 0.7634), (10, 10, 0.7225, 1.0),
+    (305, 494, 0.5738, 0.6592)])
+def test_wilson_matches_the_textbook(k: int, n: int, lo: float, hi: float) -> None:
+    got = margins.wilson(k, n)
+    assert got == (pytest.approx(lo, abs=1e-4), pytest.approx(hi, abs=1e-4))
+
+
+def test_differs_only_when_the_intervals_part() -> None:
+    assert margins.differs(margins.rate(305, 494), margins.rate(2500, 4500)) is True
+    assert margins.differs(margins.rate(262, 494), margins.rate(2500, 4500)) is False
+    assert margins.differs((0.1, 0.2), 0.25) and not margins.differs((0.1, 0.2), 0.2)
+    assert margins.outside(0.556, margins.rate(305, 494))
+
+
+def test_bootstrap_is_seeded_by_the_sample_and_holds_the_mean() -> None:
+    xs = [3, 5, 8, 13, 21, 34, 2, 1, 1, 4]
+    a, b = margins.mean_ci(xs), margins.mean_ci(list(xs))
+    assert a == b and a["lo"] < a["mean"] < a["hi"]
+    assert margins.mean_ci(xs[:-1] + [5]) != a            # another sample, another draw
+    assert margins.mean_ci([4, 4, 4]) == {"n": 3, "mean": 4.0, "lo": 4.0, "hi": 4.0}
+    r = margins.ratio_ci([3, 4, 5, 9], [1, 2, 2, 3])
+    assert r["ratio"] == 21 / 8 and r["lo"] < r["ratio"] < r["hi"]
+    assert r == margins.ratio_ci([3, 4, 5, 9], [1, 2, 2, 3])
+
+
+def test_wilson_refuses_impossible_counts() -> None:
+    with pytest.raises(ValueError):
+        margins.wilson(5, 4)
+    assert margins.wilson(0, 0) == (0.0, 1.0)
+
+
 # -- Nanro ---------------------------------------------------------------------------------
 
 def test_nanro_margins_come_from_the_stored_counts() -> None:
@@ -501,3 +535,24 @@ def test_canal_view_sizes_beyond_are_named_not_counted_in_words(
     assert "two sizes further" not in page and "二つ先" not in page
     beyond = _committed("canal-view", "ledger")["poly_beyond"]
     assert all(str(n) in page for n in beyond)
+
+
+# -- hooks ---------------------------------------------------------------------------------
+
+STATS = {"canal-view": _canal_stats, "sashigane": _sashigane_stats, "nanro": _nanro_stats,
+         "sukoro": _sukoro_stats}
+DATUM = re.compile(r'<data value="[^"]*" data-key="([^"]+)" data-fmt="([^"]+)"')
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("slug", list(STATS))
+def test_hook_prints_the_bodys_figure(site: Site, slug: str, lang: str) -> None:
+    """A figure the hook shares with the article is printed the same way (same key, same
+    format), so the two can never show one number rounded two ways."""
+    data = {f"{slug}/stats": STATS[slug]()}
+    hook = DATUM.findall(render(site, slug, lang, data, template="hook"))
+    body = set(DATUM.findall(render(site, slug, lang, data)))
+    shared = [(k, f) for k, f in hook if any(k == bk for bk, _ in body)]
+    assert shared
+    for key, fmt in shared:
+        assert (key, fmt) in body, (key, fmt, sorted(f for k, f in body if k == key))
