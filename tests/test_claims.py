@@ -28,11 +28,12 @@ def _committed(slug: str, stage: str) -> dict[str, Any]:
 def _nanro_stats() -> dict[str, Any]:
     from solvers.nanro.studies import add_margins
 
-    d = add_margins(_committed("nanro", "stats"))
+    d = _committed("nanro", "stats")
     for row in d["increments"]:       # a new sampled row (same shape as the stage's)
         row.setdefault("count_independent",
                        {"reveal": "each numbered cell printed with probability q",
                         **margins.rate(round(0.2 * row["boards"]), row["boards"])})
+    add_margins(d)
     for row in d["budget"].values():
         row.setdefault("ci", {k: {"n": row["boards"], "mean": row[k], "lo": row[k],
                                   "hi": row[k]}
@@ -556,3 +557,28 @@ def test_hook_prints_the_bodys_figure(site: Site, slug: str, lang: str) -> None:
     assert shared
     for key, fmt in shared:
         assert (key, fmt) in body, (key, fmt, sorted(f for k, f in body if k == key))
+
+
+SPEC = {"en": ("outside our interval", "the gap is the way the print is drawn",
+               "does not explain the gap alone", "within the margins of ours"),
+        "ja": ("ここでの区間の外にあります", "印刷するマスの選び方から来ています",
+               "選び方だけでは差を説明できません", "ここでの値とは区間の上で区別できません")}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize(("ours", "independent", "shown"),
+                         [(21, 50, (0, 1)), (21, 25, (0, 2)), (55, 50, (3,))])
+def test_nanro_spec_count_column_is_set_against_its_interval(
+        site: Site, lang: str, ours: int, independent: int, shown: tuple[int, ...]) -> None:
+    from solvers.nanro.studies import add_margins
+
+    d = _committed("nanro", "stats")
+    row = d["increments"][1]
+    n = row["boards"]
+    row["rates"]["count"] = ours / n
+    row["count_independent"] = {"reveal": "each numbered cell printed with probability q",
+                                **margins.rate(independent, n)}
+    add_margins(d)
+    page = text(render(site, "nanro", lang, {"nanro/stats": d}))
+    for i, phrase in enumerate(SPEC[lang]):
+        assert (phrase in page) == (i in shown), phrase

@@ -11,7 +11,7 @@ from typing import Any
 
 from solvers.common import Progress, chunk_seed, no_progress
 from solvers.grid import Clue, parse_size
-from solvers.margins import mean_ci, methods, rate
+from solvers.margins import differs, mean_ci, methods, rate
 
 from .board import Answer, Board
 from .brute import brute
@@ -507,6 +507,17 @@ def _k(share_: float, n: int) -> int:
     return round(share_ * n)
 
 
+# The spec's increments table (seeds/002, "ablation と increment が逆符号でぶつかる"), cited
+# so that our column can be set against its interval: the share of boards each rung
+# completes, on the same raw stream at the same number of boards per row as ours.
+SPEC_INCREMENTS: dict[str, dict[str, Any]] = {
+    "6x6_q80": {"boards": 250, "count": 0.036},
+    "6x6_q90": {"boards": 250, "count": 0.248},
+    "8x8_q90": {"boards": 200, "count": 0.060},
+    "10x10_q90": {"boards": 150, "count": 0.007},
+}
+
+
 def add_margins(out: dict[str, Any]) -> dict[str, Any]:
     """A Wilson interval beside every sampled rate, from the counts the stage already
     stores (a share of n boards is k / n): ``ci`` maps each rate's name to its k, n, rate
@@ -544,6 +555,18 @@ def add_margins(out: dict[str, Any]) -> dict[str, Any]:
         n, key = r["boards"], f"{r['size']}_{qkey(r['q'])}"
         d["increments_ci"][key] = {lv: rate(_k(v, n), n)
                                    for lv, v in d["increments"][key].items()}
+    # the spec's count column beside ours and beside the cell-by-cell reveal
+    spec: dict[str, Any] = {}
+    for r in out["increments"]:
+        key = f"{r['size']}_{qkey(r['q'])}"
+        if key not in SPEC_INCREMENTS:
+            continue
+        sp = SPEC_INCREMENTS[key]
+        got = rate(round(sp["count"] * sp["boards"]), sp["boards"])
+        ours, ind = r["ci"]["count"], r.get("count_independent")
+        spec[key] = {"count": got, "ours_apart": differs(ours, got),
+                     "independent_apart": differs(ind, got) if ind else None}
+    d["spec_increments"] = spec
     # the facts the prose states, decided by the intervals (see solvers/margins.py)
     d["ablation_dense"] = all(row["ci"]["full"]["lo"] > 0.5 for row in out["ablation"].values())
     return out
