@@ -234,10 +234,32 @@ def test_render_helper_refuses_an_unproved_page(site: Site) -> None:
 
 # -- Sukoro --------------------------------------------------------------------------------
 
-def _sukoro_stats() -> dict[str, Any]:
+def _sukoro_stats(recheck: int = 2747, draws: int = 4940) -> dict[str, Any]:
     from solvers.sukoro.studies import add_margins
 
-    return add_margins(_committed("sukoro", "stats"))
+    d = _committed("sukoro", "stats")
+    d["sampling"].setdefault("recheck", {"size": "6x6", "clues": 3, "draws": draws,
+                                         "random_none": recheck,
+                                         "random_none_share": recheck / draws})
+    return add_margins(d)
+
+
+RECHECK = {"en": ("by chance, and the spec", "Our row lies within those margins",
+                  "the spec's way of drawing differs from ours",
+                  "lies within the margins of the larger draw"),
+           "ja": ("この差は偶然です", "表の行はこの誤差の幅に収まっています",
+                  "仕様の抽出の仕方はここでのものと違います", "引き直した値の誤差の幅に収まります")}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize(("none", "shown"), [(2747, (0, 3)), (3050, (1, 2)), (2300, (0, 2))])
+def test_sukoro_spec_row_verdict_comes_from_the_recheck(site: Site, lang: str, none: int,
+                                                        shown: tuple[int, ...]) -> None:
+    d = _sukoro_stats(recheck=none)
+    page = text(render(site, "sukoro", lang, {"sukoro/stats": d}))
+    assert "6x6_3" not in page
+    for i, phrase in enumerate(RECHECK[lang]):
+        assert (phrase in page) == (i in shown), phrase
 
 
 BASE["sukoro/stats"] = _sukoro_stats
