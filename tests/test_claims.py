@@ -604,3 +604,19 @@ def test_nanro_spec_count_column_is_set_against_its_interval(
     page = text(render(site, "nanro", lang, {"nanro/stats": d}))
     for i, phrase in enumerate(SPEC[lang]):
         assert (phrase in page) == (i in shown), phrase
+
+
+WORSE = {"en": ("worse still (", "no better ("), "ja": ("さらに弱く（", "同じく弱く（")}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_nanro_values_against_positions_follows_the_intervals(site: Site, lang: str) -> None:
+    data = base("nanro/stats")
+    row = data["nanro/stats"]["halves"]["q100"]["sizes"]["10x10"]
+    page = text(render(site, "nanro", lang, data))
+    assert WORSE[lang][0] in page and WORSE[lang][1] not in page
+    n = row["boards"]
+    row["value"] = 10 / n                       # 10 against 14 of 300: intervals overlap
+    row["ci"]["value"] = margins.rate(10, n)
+    page = text(render(site, "nanro", lang, data))
+    assert WORSE[lang][1] in page and WORSE[lang][0] not in page
