@@ -29,6 +29,8 @@ def _nanro_stats() -> dict[str, Any]:
     from solvers.nanro.studies import add_margins
 
     d = _committed("nanro", "stats")
+    d.setdefault("halves_lean", {"size": "6x6", "bias": 0.4, "boards": 400,
+                                 "numbered_share": 0.5945, "mark": margins.rate(73, 400)})
     for row in d["increments"]:       # a new sampled row (same shape as the stage's)
         row.setdefault("count_independent",
                        {"reveal": "each numbered cell printed with probability q",
@@ -620,3 +622,33 @@ def test_nanro_values_against_positions_follows_the_intervals(site: Site, lang: 
     row["ci"]["value"] = margins.rate(10, n)
     page = text(render(site, "nanro", lang, data))
     assert WORSE[lang][1] in page and WORSE[lang][0] not in page
+
+
+LEAN = {"en": ("its positions-only figure lies outside ours at", "a difference of method, not chance",
+               "does not explain the gap alone", "lies within our"),
+        "ja": ("こちらの区間の外にあります", "方法の違いから来ています",
+               "答えの作り方だけでは差を説明できません", "どれもここでの")}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize(("mark6", "lean", "shown"),
+                         [(55, 73, (0, 1)), (55, 110, (0, 2)), (36, 73, (3,))])
+def test_nanro_spec_halves_verdict_comes_from_the_lean_draw(
+        site: Site, lang: str, mark6: int, lean: int, shown: tuple[int, ...]) -> None:
+    from solvers.nanro.studies import add_margins
+
+    d = _committed("nanro", "stats")
+    q1 = d["halves"]["q100"]["sizes"]
+    q1["6x6"]["mark"] = mark6 / q1["6x6"]["boards"]
+    if 3 in shown:                               # the other sizes inside ours as well
+        q1["8x8"]["mark"] = 0.09
+        q1["5x5"]["mark"], q1["5x5"]["value"] = 0.36, 0.015
+    d["halves_lean"] = {"size": "6x6", "bias": 0.4, "boards": 400, "numbered_share": 0.59,
+                        "mark": margins.rate(lean, 400)}
+    for row in d["increments"]:
+        row["count_independent"] = {"reveal": "each numbered cell printed with probability q",
+                                    **margins.rate(50, row["boards"])}
+    add_margins(d)
+    page = text(render(site, "nanro", lang, {"nanro/stats": d}))
+    for i, phrase in enumerate(LEAN[lang]):
+        assert (phrase in page) == (i in shown), phrase
