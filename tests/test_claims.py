@@ -652,3 +652,26 @@ def test_nanro_spec_halves_verdict_comes_from_the_lean_draw(
     page = text(render(site, "nanro", lang, {"nanro/stats": d}))
     for i, phrase in enumerate(LEAN[lang]):
         assert (phrase in page) == (i in shown), phrase
+
+
+COIN = {"en": ("coin flip at every size, by more than the margins.", "though not everywhere by more than the margins",
+               "does no better than the coin"),
+        "ja": ("誤差の幅を超えてコイン投げに勝ちました", "コイン投げを上回りましたが",
+               "を上回りませんでした")}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_sashigane_beating_the_coin_follows_the_intervals(site: Site, lang: str) -> None:
+    def every_size(d: dict[str, Any], short_over: float) -> None:
+        for size, r in d["conventions"]["sizes"].items():
+            short = round((r["coin_share"] + short_over) * r["answers"])
+            _convention(d, size, r["long"], short)
+        rows = d["conventions"]["sizes"].values()
+        d["conventions"]["consistent_beats_coin"] = all(
+            min(r["long_share"], r["short_share"]) > r["coin_share"] for r in rows)
+
+    for over, which in ((0.15, 0), (0.01, 1), (-0.01, 2)):
+        d = _sashigane_stats(lambda d, o=over: every_size(d, o))
+        page = text(render(site, "sashigane", lang, {"sashigane/stats": d}))
+        for i, phrase in enumerate(COIN[lang]):
+            assert (phrase in page) == (i == which), (over, phrase)

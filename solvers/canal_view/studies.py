@@ -430,6 +430,12 @@ def add_margins(data: dict[str, Any]) -> dict[str, Any]:
     for d in data["dial"].values():
         for row in d["rows"].values():
             row["ci"] = rate(row["unique"], d["draws"])
+    t = data["trapdoor"]
+    t["ci"] = {"second": rate(t["second"], t["draws"])}
+    for part in ("small", "whole", "total"):
+        sc = data["scatter"][part]
+        sc["ci"] = {"none": rate(sc["none"], sc["draws"]),
+                    "unique": rate(sc["unique"], sc["draws"])}
     return data
 
 

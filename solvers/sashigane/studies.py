@@ -244,6 +244,8 @@ def add_margins(out: dict[str, Any]) -> dict[str, Any]:
     rows = list(conv["sizes"].values())
     conv["long_ahead"] = all(r["ci"]["long"]["lo"] > r["ci"]["short"]["hi"] for r in rows)
     conv["short_ahead"] = all(r["ci"]["short"]["lo"] > r["ci"]["long"]["hi"] for r in rows)
+    conv["beats_coin_apart"] = all(
+        min(r["ci"]["long"]["lo"], r["ci"]["short"]["lo"]) > r["ci"]["coin"]["hi"] for r in rows)
     conv["apart"] = [s for s, r in conv["sizes"].items()
                      if r["ci"]["long"]["lo"] > r["ci"]["short"]["hi"]
                      or r["ci"]["short"]["lo"] > r["ci"]["long"]["hi"]]
