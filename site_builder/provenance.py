@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from decimal import ROUND_HALF_UP, Decimal
 from collections.abc import Iterator
 from typing import Any
 
@@ -51,6 +52,7 @@ def format_value(value: Any, fmt: str | None = None) -> str:
     ``int``: thousands separators (1,254,128). ``fN``: N decimals (3.84).
     ``pctN``: a fraction shown as a percentage with N decimals (0.728 -> 72.8%).
     ``xN``: N decimals followed by × (a ratio such as 1.37×).
+    Every rounding is half up (0.0125 -> 1.3%), as the specs round.
     ``None`` prints as an em dash.
     """
     if value is None:
@@ -71,10 +73,20 @@ def format_value(value: Any, fmt: str | None = None) -> str:
         return f"{int(value):,}"
     digits = int(fmt[-1])
     if fmt.startswith("pct"):
-        return f"{value * 100:,.{digits}f}%"
+        return f"{_half_up(value, digits, 2)}%"
     if fmt.startswith("x"):
-        return f"{value:,.{digits}f}×"
-    return f"{value:,.{digits}f}"
+        return f"{_half_up(value, digits)}×"
+    return _half_up(value, digits)
+
+
+def _half_up(value: float, digits: int, shift: int = 0) -> str:
+    """``value`` × 10^shift to ``digits`` decimals, a tie rounded away from zero (half up,
+    as the specs round: 5/400 = 1.25% prints 1.3%, not the 1.2% of Python's round-half-even
+    float formatting). The tie is judged on the shortest decimal that reads back as the
+    float (its repr), which is the number as the JSON file writes it."""
+    d = Decimal(repr(float(value))).scaleb(shift)
+    q = d.quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
+    return f"{q:,.{digits}f}"
 
 
 def encode_value(value: Any) -> str:

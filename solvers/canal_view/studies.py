@@ -9,6 +9,7 @@ from typing import Any
 
 from solvers.common import Progress, no_progress
 from solvers.grid import groups, parse_size, size_key
+from solvers.margins import methods, rate, ratio_ci
 
 from .bank import draw_boards
 from .board import DIRS, VARIANTS, Answer, Board
@@ -253,7 +254,7 @@ def stats_reduce(partials: list[Any], inputs: Mapping[str, Any],
         spread[size] = _spread_table({"size": size, **p}, got[f"spread/{size}/ours"],
                                      [(s, got[f"spread/{size}/{s}"]) for s in seeds])
     data["bank_spread"] = spread
-    return data
+    return add_margins(data)
 
 
 def run_stats(inputs: Mapping[str, Any], params: Mapping[str, Any],
@@ -285,10 +286,12 @@ def _board_figures(boards: list[Any], entries: list[Any], progress: Progress) ->
     all_cells = 0                # every cell of the grid, numbered cells included
     lakes_n, loops_n, with_lake, with_loop = [], [], 0, 0
     most_at = None
+    per_board: list[dict[str, Any]] = []
     for step, e in enumerate(entries, start=1):
         board, ans = _load(e)
         progress(step, len(entries), f"stats {e['id']}")
         v = visibility(board, ans)
+        per_board.append(v)
         if most_at is None or v["most_hidden"] > V["most_hidden"]:
             most_at = boards.index(e)
         for k, x in v.items():
@@ -333,7 +336,8 @@ def _board_figures(boards: list[Any], entries: list[Any], progress: Progress) ->
               "hidden": _r(V["hidden"] / V["rays_behind"]) if V["rays_behind"] else None,
               # ... and per number
               "hidden_per_number": _r(V["hidden"] / V["numbers"]),
-              "most_hidden": V["most_hidden"], "most_hidden_board": most_at}
+              "most_hidden": V["most_hidden"], "most_hidden_board": most_at,
+              "ci": visibility_margins(per_board)}
     sand[s] = {"floor": _r(statistics.mean(floors)), "canal": _r(statistics.mean(canals)),
                "ceiling": _r(statistics.mean(ceilings)),
                "per_cell": _r(sum(sums) / sum(canals))}
@@ -406,6 +410,33 @@ def _misread(by_size, p, progress=no_progress) -> dict[str, Any]:
         out[name] = {s: _misread_one(entries, rules, p["boards"][name], p)
                      for s, entries in by_size.items()}
     return out
+
+
+def visibility_margins(per_board: list[Mapping[str, Any]]) -> dict[str, Any]:
+    """Intervals for the visibility ratios, the boards resampled whole (the numbers of one
+    board share its canal): a number's mean value, its share of the canal in its rays,
+    and the hidden cells per ray with canal behind its stopper."""
+    col = {k: [v[k] for v in per_board] for k in ("numbers", "says", "in_rays",
+                                                 "rays_behind", "hidden")}
+    return {"says": ratio_ci(col["says"], col["numbers"]),
+            "share": ratio_ci(col["says"], col["in_rays"]),
+            "hidden": ratio_ci(col["hidden"], col["rays_behind"])}
+
+
+def add_margins(data: dict[str, Any]) -> dict[str, Any]:
+    """Wilson intervals beside the sampled rates (the random-erasure dial, the scatter
+    boards, the trapdoor draws), from the counts stored beside them; in place (returned)."""
+    data["margins"] = methods()
+    for d in data["dial"].values():
+        for row in d["rows"].values():
+            row["ci"] = rate(row["unique"], d["draws"])
+    t = data["trapdoor"]
+    t["ci"] = {"second": rate(t["second"], t["draws"])}
+    for part in ("small", "whole", "total"):
+        sc = data["scatter"][part]
+        sc["ci"] = {"none": rate(sc["none"], sc["draws"]),
+                    "unique": rate(sc["unique"], sc["draws"])}
+    return data
 
 
 def _dial(params, progress=no_progress) -> dict[str, Any]:

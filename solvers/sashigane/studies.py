@@ -11,6 +11,7 @@ from typing import Any
 
 from solvers.common import Progress, chunk_seed, no_progress
 from solvers.grid import parse_size
+from solvers.margins import methods, rate, wilson
 
 from .board import CIRCLE, Answer, Board, Clue
 from .fit import SEED, STANDARD, Rules
@@ -221,6 +222,33 @@ def stats_reduce(partials: list[Any], inputs: Mapping[str, Any],
     out["ablation"] = abl
     out["ladder"] = {"sizes": {s: got[f"ladder/{s}"] for s in sizes},
                      "cap": params["ladder_cap"], "rungs": list(RUNGS[:-1])}
+    return add_margins(out)
+
+
+COIN_INTERVAL = ("Wilson, 95%, over the answers (n = answers, not flips: the flips of one "
+                 "answer share its tiling and are not independent draws)")
+
+
+def add_margins(out: dict[str, Any]) -> dict[str, Any]:
+    """Intervals beside the sampled rates of the convention study, from the counts it
+    stores (``ci``: k, n, rate, lo, hi), and the comparisons the prose states, decided by
+    them. In place on a finished stats dict (returned)."""
+    conv = out["conventions"]
+    out["margins"] = {**methods(), "coin": COIN_INTERVAL}
+    for r in conv["sizes"].values():
+        n = r["answers"]
+        lo, hi = wilson(r["coin_share"] * n, n)     # the flips' share, weighed as n draws
+        coin = {"k": r["coin"], "n": r["coin_boards"], "n_eff": n, "rate": r["coin_share"],
+                "lo": lo, "hi": hi}
+        r["ci"] = {"long": rate(r["long"], n), "short": rate(r["short"], n), "coin": coin}
+    rows = list(conv["sizes"].values())
+    conv["long_ahead"] = all(r["ci"]["long"]["lo"] > r["ci"]["short"]["hi"] for r in rows)
+    conv["short_ahead"] = all(r["ci"]["short"]["lo"] > r["ci"]["long"]["hi"] for r in rows)
+    conv["beats_coin_apart"] = all(
+        min(r["ci"]["long"]["lo"], r["ci"]["short"]["lo"]) > r["ci"]["coin"]["hi"] for r in rows)
+    conv["apart"] = [s for s, r in conv["sizes"].items()
+                     if r["ci"]["long"]["lo"] > r["ci"]["short"]["hi"]
+                     or r["ci"]["short"]["lo"] > r["ci"]["long"]["hi"]]
     return out
 
 

@@ -1,0 +1,677 @@
+"""Every claim chosen by its figure: each article is rendered from a content dict with one
+figure pushed past the threshold of a sentence's condition, and the other wording must
+appear (in both languages). The content dicts start from the committed JSON, with the
+intervals the stats stage now adds computed from the counts it already stores."""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from site_builder.check import check_html
+from site_builder.site import Site
+from solvers import margins, registry
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _committed(slug: str, stage: str) -> dict[str, Any]:
+    return json.loads((ROOT / "content" / slug / f"{stage}.json").read_text())["data"]
+
+
+def _nanro_stats() -> dict[str, Any]:
+    from solvers.nanro.studies import add_margins
+
+    d = _committed("nanro", "stats")
+    d.setdefault("halves_lean", {"size": "6x6", "bias": 0.4, "boards": 400,
+                                 "numbered_share": 0.5945, "mark": margins.rate(73, 400)})
+    for row in d["increments"]:       # a new sampled row (same shape as the stage's)
+        row.setdefault("count_independent",
+                       {"reveal": "each numbered cell printed with probability q",
+                        **margins.rate(round(0.2 * row["boards"]), row["boards"])})
+    add_margins(d)
+    for row in d["budget"].values():
+        row.setdefault("ci", {k: {"n": row["boards"], "mean": row[k], "lo": row[k],
+                                  "hi": row[k]}
+                              for k in ("regions_mean", "numbered_mean", "share_mean",
+                                        "probe_share_mean")})
+    return d
+
+
+BASE: dict[str, Callable[[], dict[str, Any]]] = {"nanro/stats": _nanro_stats}
+
+
+@pytest.fixture(scope="module")
+def site() -> Site:
+    return Site(ROOT)
+
+
+def render(site: Site, slug: str, lang: str, data: dict[str, dict[str, Any]],
+           template: str = "article") -> str:
+    """The article (or hook) of ``slug`` as HTML, from ``data`` laid over the committed
+    stage files; every figure on it is proved against the same data."""
+    saved = dict(site.data)
+    try:
+        site.data.update(data)
+        p = registry.get(slug)
+        ctx = site.puzzle_ctx(p, lang)
+        name = f"{slug}/{template}.{lang}.md.j2"
+        html = str(site.markdown(name, ctx) if template == "article"
+                   else site.markdown_inline(name, ctx))
+        problems = check_html(name, html, {**site.data})
+    finally:
+        site.data.clear()
+        site.data.update(saved)
+    assert not problems, problems[:5]
+    return html
+
+
+def text(html: str) -> str:
+    html = re.sub(r"<(svg|script|style)\b.*?</\1>", " ", html, flags=re.DOTALL)
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", html))
+
+
+def base(*keys: str) -> dict[str, dict[str, Any]]:
+    return {k: BASE[k]() for k in keys}
+
+
+def set_rate(r: dict[str, Any], k: int, n: int | None = None) -> None:
+    """Replace a {k, n, rate, lo, hi} record with k of n (its own n by default)."""
+    r.update(margins.rate(k, r["n"] if n is None else n))
+
+
+# -- the intervals themselves ----------------------------------------------------------------
+
+@pytest.mark.parametrize(("k", "n", "lo", "hi"), [
+    (0, 10, 0.0, 0.2775), (5, 10, 0.2366, 0.7634), (10, 10, 0.7225, 1.0),
+    (305, 494, 0.5738, 0.6592)])
+def test_wilson_matches_the_textbook(k: int, n: int, lo: float, hi: float) -> None:
+    got = margins.wilson(k, n)
+    assert got == (pytest.approx(lo, abs=1e-4), pytest.approx(hi, abs=1e-4))
+
+
+def test_differs_only_when_the_intervals_part() -> None:
+    assert margins.differs(margins.rate(305, 494), margins.rate(2500, 4500)) is True
+    assert margins.differs(margins.rate(262, 494), margins.rate(2500, 4500)) is False
+    assert margins.differs((0.1, 0.2), 0.25) and not margins.differs((0.1, 0.2), 0.2)
+    assert margins.outside(0.556, margins.rate(305, 494))
+
+
+def test_bootstrap_is_seeded_by_the_sample_and_holds_the_mean() -> None:
+    xs = [3, 5, 8, 13, 21, 34, 2, 1, 1, 4]
+    a, b = margins.mean_ci(xs), margins.mean_ci(list(xs))
+    assert a == b and a["lo"] < a["mean"] < a["hi"]
+    assert margins.mean_ci(xs[:-1] + [5]) != a            # another sample, another draw
+    assert margins.mean_ci([4, 4, 4]) == {"n": 3, "mean": 4.0, "lo": 4.0, "hi": 4.0}
+    r = margins.ratio_ci([3, 4, 5, 9], [1, 2, 2, 3])
+    assert r["ratio"] == 21 / 8 and r["lo"] < r["ratio"] < r["hi"]
+    assert r == margins.ratio_ci([3, 4, 5, 9], [1, 2, 2, 3])
+
+
+def test_wilson_refuses_impossible_counts() -> None:
+    with pytest.raises(ValueError):
+        margins.wilson(5, 4)
+    assert margins.wilson(0, 0) == (0.0, 1.0)
+
+
+# -- Nanro ---------------------------------------------------------------------------------
+
+def test_nanro_margins_come_from_the_stored_counts() -> None:
+    d = _nanro_stats()
+    row = d["increments"][1]
+    assert row["ci"]["count"]["k"] == round(row["rates"]["count"] * row["boards"])
+    lo, hi = margins.wilson(row["ci"]["count"]["k"], row["boards"])
+    assert (row["ci"]["count"]["lo"], row["ci"]["count"]["hi"]) == (lo, hi)
+    assert lo < row["rates"]["count"] < hi
+
+
+NANRO_DENSE = {"en": "so that the full ladder completes most boards",
+               "ja": "ほとんどの盤を解けるよう"}
+NANRO_THIN = {"en": "though even so the full ladder completes",
+              "ja": "それでも完全な推論の梯子が解き切るのは"}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_nanro_denser_print_claim_follows_the_ablation_rates(site: Site, lang: str) -> None:
+    data = base("nanro/stats")
+    d = data["nanro/stats"]
+    for row in d["ablation"].values():
+        set_rate(row["ci"]["full"], round(0.9 * row["boards"]))
+    d["derived"]["ablation_dense"] = True
+    page = text(render(site, "nanro", lang, data))
+    assert NANRO_DENSE[lang] in page and NANRO_THIN[lang] not in page
+    d["derived"]["ablation_dense"] = False
+    page = text(render(site, "nanro", lang, data))
+    assert NANRO_THIN[lang] in page and NANRO_DENSE[lang] not in page
+
+
+def test_nanro_ablation_dense_is_decided_by_the_intervals() -> None:
+    from solvers.nanro.studies import add_margins
+
+    d = _committed("nanro", "stats")
+    for row in d["ablation"].values():
+        row["full"] = 0.9
+    assert add_margins(d)["derived"]["ablation_dense"] is True
+    d["ablation"]["10x10"]["full"] = 0.52          # 52 of 100: the interval reaches 0.42
+    assert add_margins(d)["derived"]["ablation_dense"] is False
+
+
+CLASH = {"en": ("loses more boards when removed", "wins more boards when added",
+                "the intervals cannot tell what `clash` wins"),
+         "ja": ("よりも、抜いたときに失う分", "より、足したときに稼ぐ分", "を、区間の上では区別できません")}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize(("added", "dropped", "which"),
+                         [(3, 40, 0), (60, 3, 1), (20, 21, 2)])
+def test_nanro_clash_comparison_follows_the_intervals(site: Site, lang: str, added: int,
+                                                      dropped: int, which: int) -> None:
+    data = base("nanro/stats")
+    d = data["nanro/stats"]
+    inc = d["derived"]["increments_ci"]["8x8_q90"]["clash"]
+    set_rate(inc, added)
+    d["derived"]["increments"]["8x8_q90"]["clash"] = inc["rate"]
+    drop = d["ablation"]["8x8"]["ci"]["drop"]["clash"]
+    set_rate(drop, dropped)
+    d["ablation"]["8x8"]["drop"]["clash"] = drop["rate"]
+    page = text(render(site, "nanro", lang, data))
+    if lang == "en":
+        page = page.replace("`", "")
+    wanted = CLASH[lang][which].replace("`", "")
+    assert wanted in page
+    for i, other in enumerate(CLASH[lang]):
+        if i != which:
+            assert other.replace("`", "") not in page, other
+
+
+INDEP = {"en": ("is not comparable with ours", "cannot tell apart from ours"),
+         "ja": ("そのまま比べられません", "区別できません。")}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_nanro_count_method_sentence_follows_the_intervals(site: Site, lang: str) -> None:
+    data = base("nanro/stats")
+    row = data["nanro/stats"]["increments"][1]
+    n = row["boards"]
+    set_rate(row["count_independent"], round(0.25 * n))
+    set_rate(row["ci"]["count"], round(0.08 * n))
+    assert INDEP[lang][0] in text(render(site, "nanro", lang, data))
+    set_rate(row["count_independent"], round(0.09 * n))
+    page = text(render(site, "nanro", lang, data))
+    assert INDEP[lang][0] not in page
+
+
+ONE_TWO = {"en": ("a map of dominoes only is one of them", "domino maps had answers"),
+           "ja": ("ドミノだけの分割もその一つ", "個に答えがありました")}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_nanro_one_two_claim_does_not_generalise(site: Site, lang: str) -> None:
+    data = base("nanro/stats")
+    rows = data["nanro/stats"]["dial"]["rows"]
+    page = text(render(site, "nanro", lang, data))
+    assert rows[2]["legal"] > 0 and ONE_TWO[lang][0] in page
+    rows[2]["legal"], rows[2]["proved_none"] = 0, rows[2]["tried"]
+    for k in ("regions_mean", "share_mean", "unique"):
+        rows[2][k] = None
+    rows[2]["rates"] = {lv: None for lv in rows[2]["rates"]}
+    page = text(render(site, "nanro", lang, data))
+    assert ONE_TWO[lang][0] not in page
+
+
+def test_render_helper_refuses_an_unproved_page(site: Site) -> None:
+    """The helper proves every figure: a page whose data disagree must fail it."""
+    data = base("nanro/stats")
+    html = render(site, "nanro", "en", data)
+    bad = copy.deepcopy(data)
+    bad["nanro/stats"]["increments"][1]["ci"]["count"]["lo"] += 0.5
+    assert check_html("x", html, {**site.data, **bad})
+
+
+# -- Sukoro --------------------------------------------------------------------------------
+
+def _sukoro_stats(recheck: int = 2747, draws: int = 4940) -> dict[str, Any]:
+    from solvers.sukoro.studies import add_margins
+
+    d = _committed("sukoro", "stats")
+    d["sampling"].setdefault("recheck", {"size": "6x6", "clues": 3, "draws": draws,
+                                         "random_none": recheck,
+                                         "random_none_share": recheck / draws})
+    return add_margins(d)
+
+
+RECHECK = {"en": ("by chance, and the spec", "Our row lies within those margins",
+                  "the spec's way of drawing differs from ours",
+                  "lies within the margins of the larger draw"),
+           "ja": ("この差は偶然です", "表の行はこの誤差の幅に収まっています",
+                  "仕様の抽出の仕方はここでのものと違います", "引き直した値の誤差の幅に収まります")}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize(("none", "shown"), [(2747, (0, 3)), (3050, (1, 2)), (2300, (0, 2))])
+def test_sukoro_spec_row_verdict_comes_from_the_recheck(site: Site, lang: str, none: int,
+                                                        shown: tuple[int, ...]) -> None:
+    d = _sukoro_stats(recheck=none)
+    page = text(render(site, "sukoro", lang, {"sukoro/stats": d}))
+    assert "6x6_3" not in page
+    for i, phrase in enumerate(RECHECK[lang]):
+        assert (phrase in page) == (i in shown), phrase
+
+
+BASE["sukoro/stats"] = _sukoro_stats
+
+
+def test_sukoro_margins_come_from_the_stored_counts() -> None:
+    d = _sukoro_stats()
+    row = d["sampling"]["rows"][0]
+    ci = row["ci"]["random_none"]
+    assert (ci["k"], ci["n"]) == (row["random_none"], row["random"])
+    assert ci["lo"] < row["random_none_share"] < ci["hi"]
+    four = d["digits"]["clues"]["ci"]["4"]
+    assert four["n"] == d["digits"]["clues"]["numbers"]
+    assert four["k"] / four["n"] == pytest.approx(d["digits"]["clues"]["4"])
+
+
+def _digit(d: dict[str, Any], side: str, digit: str, share: float) -> None:
+    s = d["digits"][side]
+    s[digit] = share
+    s["ci"][digit] = margins.rate(round(share * s["numbers"]), s["numbers"])
+
+
+FOURS = {"en": ("fours are printed less often than they occur",
+                "fours are printed more often than they occur",
+                "fours are printed about as often as they occur"),
+         "ja": ("「四」は一マスも空白にせず、答えの中の割合より少なく",
+                "答えの中の割合より多く印刷されます",
+                "「四」は一マスも空白にしないのに、印刷される割合は答えの中の割合とほぼ同じ")}
+ELIMINATE = {"en": "digits that eliminate are the ones that cannot be deleted",
+             "ja": "消去に強い数字ほど、消せずに残る"}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize(("four", "which"), [(0.03, 0), (0.15, 1), (0.084, 2)])
+def test_sukoro_fours_sentence_follows_the_intervals(site: Site, lang: str, four: float,
+                                                     which: int) -> None:
+    data = base("sukoro/stats")
+    d = data["sukoro/stats"]
+    _digit(d, "clues", "4", four)
+    page = text(render(site, "sukoro", lang, data))
+    assert FOURS[lang][which] in page
+    for i, other in enumerate(FOURS[lang]):
+        if i != which:
+            assert other not in page
+    assert (ELIMINATE[lang] in page) == (which == 0)
+
+
+ONES = {"en": ("ones survive more often than they occur", "ones are printed less often",
+               "ones are printed about as often"),
+        "ja": ("「一」は答えの中の割合よりも多く生き残ります",
+               "「一」は最大三マスを一気に空白へ落とすのに、答えの中の割合より少なく",
+               "「一」は最大三マスを一気に空白へ落とすのに、印刷される割合")}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize(("one", "which"), [(0.40, 0), (0.15, 1), (0.25, 2)])
+def test_sukoro_ones_sentence_follows_the_intervals(site: Site, lang: str, one: float,
+                                                    which: int) -> None:
+    data = base("sukoro/stats")
+    d = data["sukoro/stats"]
+    _digit(d, "clues", "1", one)
+    _digit(d, "clues", "4", 0.03)           # fours printed less often: only ones decide
+    page = text(render(site, "sukoro", lang, data))
+    assert ONES[lang][which] in page
+    for i, other in enumerate(ONES[lang]):
+        if i != which:
+            assert other not in page, other
+    assert (ELIMINATE[lang] in page) == (which == 0)
+
+
+HONEST = {"en": ("Honest clue sets do better", "Even honest clue sets fare no better"),
+          "ja": ("答えから読んだ方がましですが", "答えから読んだ手掛かりでも成績は変わらず")}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_sukoro_honest_versus_random_follows_the_intervals(site: Site, lang: str) -> None:
+    data = base("sukoro/stats")
+    sm = data["sukoro/stats"]["sampling"]
+    page = text(render(site, "sukoro", lang, data))
+    assert HONEST[lang][0] in page and HONEST[lang][1] not in page
+    sm["true_unique"] = 1            # 1 of 220 against 1 of 4,940: the intervals overlap
+    sm["ci"]["true_unique"] = margins.rate(1, sm["true"])
+    page = text(render(site, "sukoro", lang, data))
+    assert HONEST[lang][1] in page and HONEST[lang][0] not in page
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_sukoro_fewest_digits_are_printed_figures(site: Site, lang: str) -> None:
+    data = base("sukoro/stats")
+    ledger = copy.deepcopy(_committed("sukoro", "ledger"))
+    last = list(ledger["true_sets"])[-1]
+    ledger["true_sets"][last].update(fewest=4, median=5.0)
+    data["sukoro/ledger"] = ledger
+    page = render(site, "sukoro", lang, data)
+    key = f"sukoro/ledger.true_sets.{last}"
+    assert f'data-key="{key}.fewest" data-fmt="int">4<' in page
+    assert f'data-key="{key}.median" data-fmt="f0">5<' in page
+
+
+# -- Sashigane -----------------------------------------------------------------------------
+
+def _sashigane_stats(change: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+    from solvers.sashigane.studies import add_margins
+
+    d = _committed("sashigane", "stats")
+    if change is not None:
+        change(d)
+    return add_margins(d)
+
+
+BASE["sashigane/stats"] = _sashigane_stats
+
+
+def _convention(d: dict[str, Any], size: str, long: int, short: int) -> None:
+    r = d["conventions"]["sizes"][size]
+    n = r["answers"]
+    r.update(long=long, short=short, long_share=long / n, short_share=short / n,
+             long_minus_short=(long - short) / n)
+    d["conventions"]["flips"] = len({x["long_share"] > x["short_share"]
+                                     for x in d["conventions"]["sizes"].values()}) > 1
+
+
+LONG = {"en": ("ahead at every size, by more than the margins", "but not by more than the margins",
+               "Which convention is ahead changes"),
+        "ja": ("その差は誤差の幅を超えています", "どこでも誤差の幅を超えているわけではありません",
+               "どちらの規約が上かは盤の大きさで入れ替わります")}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_sashigane_long_arm_claim_follows_the_intervals(site: Site, lang: str) -> None:
+    page = text(render(site, "sashigane", lang, {"sashigane/stats": _sashigane_stats()}))
+    assert LONG[lang][0] in page
+    # 12×12: 60 against 55 of 400, ahead but inside the margins
+    d = _sashigane_stats(lambda d: _convention(d, "12x12", 60, 55))
+    assert not d["conventions"]["long_ahead"] and not d["conventions"]["flips"]
+    page = text(render(site, "sashigane", lang, {"sashigane/stats": d}))
+    assert LONG[lang][1] in page and LONG[lang][0] not in page
+    # 12×12: the short arm ahead, so the order flips
+    d = _sashigane_stats(lambda d: _convention(d, "12x12", 40, 80))
+    page = text(render(site, "sashigane", lang, {"sashigane/stats": d}))
+    assert LONG[lang][2] in page and LONG[lang][0] not in page
+
+
+CLUSTER = {"en": ("a local Dask cluster of", "a Dask cluster of"),
+           "ja": ("ローカルクラスタで", "台のクラスタで")}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_sashigane_cluster_says_what_it_was(site: Site, lang: str) -> None:
+    sb = _committed("sashigane", "survey_beyond")
+    assert sb["computed"]["executor"].startswith("dask local")
+    page = render(site, "sashigane", lang, {"sashigane/stats": _sashigane_stats(),
+                                            "sashigane/survey_beyond": sb})
+    assert CLUSTER[lang][0] in text(page)
+    assert 'data-key="sashigane/survey_beyond.computed.workers"' in page
+    sb = copy.deepcopy(sb)
+    sb["computed"]["executor"] = "dask tcp://scheduler:8786"
+    page = text(render(site, "sashigane", lang, {"sashigane/stats": _sashigane_stats(),
+                                                 "sashigane/survey_beyond": sb}))
+    assert CLUSTER[lang][1] in page and CLUSTER[lang][0] not in page
+
+
+def test_sashigane_coin_interval_counts_answers_not_flips() -> None:
+    r = _sashigane_stats()["conventions"]["sizes"]["12x12"]
+    assert r["ci"]["coin"]["n_eff"] == r["answers"] < r["coin_boards"]
+    assert (r["ci"]["coin"]["lo"], r["ci"]["coin"]["hi"]) == margins.wilson(
+        r["coin_share"] * r["answers"], r["answers"])
+
+
+# -- Canal View ----------------------------------------------------------------------------
+
+def _canal_stats() -> dict[str, Any]:
+    """The committed stats with the intervals the stage now adds: the dial's from its
+    stored counts, the visibility ratios' from the committed bank's boards."""
+    from solvers.canal_view.studies import _load, add_margins, visibility, visibility_margins
+
+    d = add_margins(_committed("canal-view", "stats"))
+    bank = _committed("canal-view", "bank")["boards"]
+    for s in d["sizes"]:
+        got = [visibility(*_load(e)) for e in bank if e["size"] == s]
+        d["visibility"][s]["ci"] = visibility_margins(got)
+    return d
+
+
+BASE["canal-view/stats"] = _canal_stats
+
+
+@pytest.fixture(scope="module")
+def canal() -> dict[str, Any]:
+    return _canal_stats()
+
+
+def test_canal_view_visibility_intervals_hold_the_stored_figures(canal: dict[str, Any]) -> None:
+    for s in canal["sizes"]:
+        v = canal["visibility"][s]
+        for k in ("says", "share", "hidden"):
+            assert v["ci"][k]["ratio"] == pytest.approx(v[k], abs=5e-5)
+            assert v["ci"][k]["lo"] < v[k] < v["ci"][k]["hi"]
+
+
+def _ratio(d: dict[str, Any], size: str, key: str, lo: float, hi: float) -> None:
+    r = d["visibility"][size]["ci"][key]
+    r.update(lo=lo, hi=hi, ratio=(lo + hi) / 2)
+
+
+BLIND = {"en": ("not because its numbers are smaller", "and its numbers are smaller too",
+                "though not by more room behind each stopper",
+                "the larger board sees more of its canal", "about equally short-sighted"),
+         "ja": ("数字が小さくなるからではなく", "数字そのものも小さくなっています",
+                "途切れた先の空間が広いせいとは言えません",
+                "大きい盤の方が水路をよく見ています", "近眼の度合いは、区間の上では区別できません")}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("which", range(5))
+def test_canal_view_blindness_sentence_follows_the_intervals(
+        site: Site, canal: dict[str, Any], lang: str, which: int) -> None:
+    d = copy.deepcopy(canal)
+    small, big = d["sizes"][0], d["sizes"][-1]
+    if which == 1:                                    # big board's numbers clearly smaller
+        _ratio(d, big, "says", 3.0, 3.3)
+    elif which == 2:                                  # hidden runs overlap
+        _ratio(d, big, "hidden", 1.7, 1.9)
+    elif which == 3:                                  # the larger board sees more
+        _ratio(d, big, "share", 0.80, 0.85)
+    elif which == 4:                                  # shares overlap
+        _ratio(d, big, "share", 0.70, 0.74)
+    page = text(render(site, "canal-view", lang, {"canal-view/stats": d}))
+    assert BLIND[lang][which].lower() in page.lower()
+    for i, other in enumerate(BLIND[lang]):
+        if i != which:
+            assert other.lower() not in page.lower(), other
+    assert small != big
+
+
+CAREFUL = {"en": ("careful erasure reaches counts that random erasure cannot",
+                  "careful erasure is not the only way there", "cannot be compared at the same count"),
+           "ja": ("ランダムでは届かない少なさまで行けます", "確かめながら消さなくても届きます",
+                  "同じ個数で比べられません")}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_canal_view_careful_erasure_claim_follows_the_dial(site: Site, canal: dict[str, Any],
+                                                           lang: str) -> None:
+    d = copy.deepcopy(canal)
+    big = d["sizes"][-1]
+    dial = d["dial"][big]
+    mean = d["compositions"][big]["numbers"]
+    k = min(x for x in dial["keep"] if x >= mean)
+    page = text(render(site, "canal-view", lang, {"canal-view/stats": d}))
+    assert CAREFUL[lang][0] in page
+    row = dial["rows"][str(k)]                        # random erasure at k keeps most boards
+    row.update(unique=70, rate=70 / dial["draws"], ci=margins.rate(70, dial["draws"]))
+    page = text(render(site, "canal-view", lang, {"canal-view/stats": d}))
+    assert CAREFUL[lang][1] in page and CAREFUL[lang][0] not in page
+    d["compositions"][big]["numbers"] = max(dial["keep"]) + 1.5
+    page = text(render(site, "canal-view", lang, {"canal-view/stats": d}))
+    assert CAREFUL[lang][2] in page and CAREFUL[lang][0] not in page
+
+
+SHAPE_ONLY = {"en": ("are stopped only by the shape rules", "which break no rule at all"),
+              "ja": ("形のルールだけで止められています", "二つ目の答えになっていて")}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_canal_view_shape_rules_claim_needs_every_flip_rejected(
+        site: Site, canal: dict[str, Any], lang: str) -> None:
+    d = copy.deepcopy(canal)
+    page = text(render(site, "canal-view", lang, {"canal-view/stats": d}))
+    assert SHAPE_ONLY[lang][0] in page and SHAPE_ONLY[lang][1] not in page
+    d["flips"]["nothing"] = 3
+    page = text(render(site, "canal-view", lang, {"canal-view/stats": d}))
+    assert SHAPE_ONLY[lang][1] in page and SHAPE_ONLY[lang][0] not in page
+
+
+FLOW = {"en": ("The jump at flow, larger at both sizes", "is no larger than the step at block"),
+        "ja": ("どちらの大きさでも", "の段の伸びを上回りません")}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_canal_view_flow_jump_claim_follows_the_steps(site: Site, canal: dict[str, Any],
+                                                      lang: str) -> None:
+    d = copy.deepcopy(canal)
+    page = text(render(site, "canal-view", lang, {"canal-view/stats": d}))
+    assert FLOW[lang][0] in page and FLOW[lang][1] not in page
+    lad = d["ladder"][d["sizes"][-1]]
+    lad["flow"]["cells_all"] = lad["block"]["cells_all"] + 0.01
+    page = text(render(site, "canal-view", lang, {"canal-view/stats": d}))
+    assert FLOW[lang][1] in page and FLOW[lang][0] not in page
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_canal_view_sizes_beyond_are_named_not_counted_in_words(
+        site: Site, canal: dict[str, Any], lang: str) -> None:
+    page = text(render(site, "canal-view", lang, {"canal-view/stats": canal}))
+    assert "two sizes further" not in page and "二つ先" not in page
+    beyond = _committed("canal-view", "ledger")["poly_beyond"]
+    assert all(str(n) in page for n in beyond)
+
+
+# -- hooks ---------------------------------------------------------------------------------
+
+STATS = {"canal-view": _canal_stats, "sashigane": _sashigane_stats, "nanro": _nanro_stats,
+         "sukoro": _sukoro_stats}
+DATUM = re.compile(r'<data value="[^"]*" data-key="([^"]+)" data-fmt="([^"]+)"')
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("slug", list(STATS))
+def test_hook_prints_the_bodys_figure(site: Site, slug: str, lang: str) -> None:
+    """A figure the hook shares with the article is printed the same way (same key, same
+    format), so the two can never show one number rounded two ways."""
+    data = {f"{slug}/stats": STATS[slug]()}
+    hook = DATUM.findall(render(site, slug, lang, data, template="hook"))
+    body = set(DATUM.findall(render(site, slug, lang, data)))
+    shared = [(k, f) for k, f in hook if any(k == bk for bk, _ in body)]
+    assert shared
+    for key, fmt in shared:
+        assert (key, fmt) in body, (key, fmt, sorted(f for k, f in body if k == key))
+
+
+SPEC = {"en": ("outside our interval", "the gap is the way the print is drawn",
+               "does not explain the gap alone", "within the margins of ours"),
+        "ja": ("ここでの区間の外にあります", "印刷するマスの選び方から来ています",
+               "選び方だけでは差を説明できません", "ここでの値とは区間の上で区別できません")}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize(("ours", "independent", "shown"),
+                         [(21, 50, (0, 1)), (21, 25, (0, 2)), (55, 50, (3,))])
+def test_nanro_spec_count_column_is_set_against_its_interval(
+        site: Site, lang: str, ours: int, independent: int, shown: tuple[int, ...]) -> None:
+    from solvers.nanro.studies import add_margins
+
+    d = _committed("nanro", "stats")
+    row = d["increments"][1]
+    n = row["boards"]
+    row["rates"]["count"] = ours / n
+    row["count_independent"] = {"reveal": "each numbered cell printed with probability q",
+                                **margins.rate(independent, n)}
+    add_margins(d)
+    page = text(render(site, "nanro", lang, {"nanro/stats": d}))
+    for i, phrase in enumerate(SPEC[lang]):
+        assert (phrase in page) == (i in shown), phrase
+
+
+WORSE = {"en": ("worse still (", "no better ("), "ja": ("さらに弱く（", "同じく弱く（")}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_nanro_values_against_positions_follows_the_intervals(site: Site, lang: str) -> None:
+    data = base("nanro/stats")
+    row = data["nanro/stats"]["halves"]["q100"]["sizes"]["10x10"]
+    page = text(render(site, "nanro", lang, data))
+    assert WORSE[lang][0] in page and WORSE[lang][1] not in page
+    n = row["boards"]
+    row["value"] = 10 / n                       # 10 against 14 of 300: intervals overlap
+    row["ci"]["value"] = margins.rate(10, n)
+    page = text(render(site, "nanro", lang, data))
+    assert WORSE[lang][1] in page and WORSE[lang][0] not in page
+
+
+LEAN = {"en": ("its positions-only figure lies outside ours at", "a difference of method, not chance",
+               "does not explain the gap alone", "lies within our"),
+        "ja": ("こちらの区間の外にあります", "方法の違いから来ています",
+               "答えの作り方だけでは差を説明できません", "どれもここでの")}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize(("mark6", "lean", "shown"),
+                         [(55, 73, (0, 1)), (55, 110, (0, 2)), (36, 73, (3,))])
+def test_nanro_spec_halves_verdict_comes_from_the_lean_draw(
+        site: Site, lang: str, mark6: int, lean: int, shown: tuple[int, ...]) -> None:
+    from solvers.nanro.studies import add_margins
+
+    d = _committed("nanro", "stats")
+    q1 = d["halves"]["q100"]["sizes"]
+    q1["6x6"]["mark"] = mark6 / q1["6x6"]["boards"]
+    if 3 in shown:                               # the other sizes inside ours as well
+        q1["8x8"]["mark"] = 0.09
+        q1["5x5"]["mark"], q1["5x5"]["value"] = 0.36, 0.015
+    d["halves_lean"] = {"size": "6x6", "bias": 0.4, "boards": 400, "numbered_share": 0.59,
+                        "mark": margins.rate(lean, 400)}
+    for row in d["increments"]:
+        row["count_independent"] = {"reveal": "each numbered cell printed with probability q",
+                                    **margins.rate(50, row["boards"])}
+    add_margins(d)
+    page = text(render(site, "nanro", lang, {"nanro/stats": d}))
+    for i, phrase in enumerate(LEAN[lang]):
+        assert (phrase in page) == (i in shown), phrase
+
+
+COIN = {"en": ("coin flip at every size, by more than the margins.", "though not everywhere by more than the margins",
+               "does no better than the coin"),
+        "ja": ("誤差の幅を超えてコイン投げに勝ちました", "コイン投げを上回りましたが",
+               "を上回りませんでした")}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_sashigane_beating_the_coin_follows_the_intervals(site: Site, lang: str) -> None:
+    def every_size(d: dict[str, Any], short_over: float) -> None:
+        for size, r in d["conventions"]["sizes"].items():
+            short = round((r["coin_share"] + short_over) * r["answers"])
+            _convention(d, size, r["long"], short)
+        rows = d["conventions"]["sizes"].values()
+        d["conventions"]["consistent_beats_coin"] = all(
+            min(r["long_share"], r["short_share"]) > r["coin_share"] for r in rows)
+
+    for over, which in ((0.15, 0), (0.01, 1), (-0.01, 2)):
+        d = _sashigane_stats(lambda d, o=over: every_size(d, o))
+        page = text(render(site, "sashigane", lang, {"sashigane/stats": d}))
+        for i, phrase in enumerate(COIN[lang]):
+            assert (phrase in page) == (i == which), (over, phrase)
