@@ -1352,6 +1352,7 @@ window.__play = {
   get solution() { return board && P.answerStates(board, entry.answer); },
   get marks() { return Object.fromEntries(Object.entries(marks).map(([k, v]) => [k, [...v]])); },
   get undecided() { return states ? undecidedCount() : 0; },
+  get cursor() { return cursor; },
   get digitMax() { return DIGITS && board ? P.digitMax(board) : null; },
   targets: (k) => stepTargets(entry.trace[k]),
   // Set every free unit at once, as one move (tests).

@@ -89,7 +89,7 @@ function liveCount(board, states, r, c) {
 }
 
 // The answer the checker reads: undecided counts as blank; a typed digit is itself, a
-// printed clue its number, a numbered mark its live count with the assist on (without
+// printed clue its live count, a numbered mark its live count with the assist on (without
 // it, "?": no digit yet, which the checker reads as blank and complete() as unfinished).
 export function toAnswer(board, view) {
   const rows = [];
@@ -98,8 +98,10 @@ export function toAnswer(board, view) {
     for (let c = 0; c < board.w; c++) {
       const st = view.states[r * board.w + c];
       const v = board.clues[r][c];
+      // (a printed clue is written as its live count: the checker then names a clue whose
+      // count is wrong by the clue rule, as Python does for the same answer)
       if (st > DIGIT0) s += String(st - DIGIT0);
-      else if (v !== null) s += String(v === "?" ? liveCount(board, view.states, r, c) : v);
+      else if (v !== null) s += String(liveCount(board, view.states, r, c));
       else if (st === 1) s += view.assist ? String(liveCount(board, view.states, r, c)) : "?";
       else s += ".";
     }
