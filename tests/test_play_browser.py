@@ -680,7 +680,7 @@ def test_hint_sequence_reaches_the_solution(slug, lang, served, browser):
     cells) with its reasons outlined in a second colour and its rung named; pressing Hint
     again on the same step shows its detail; the sequence reaches the solved state."""
     p = puzzle(slug)
-    model, cycle = p.play.model, p.play.input["cycle"]
+    model = p.play.model
     boards = sorted(bank(slug)["boards"], key=lambda b: (b["h"] * b["w"], b["id"]))
     entry = next((b for b in boards if _new_format(b)), None)
     assert entry is not None, (f"content/{slug}/bank.json has no board with one-deduction "

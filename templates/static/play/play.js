@@ -24,7 +24,13 @@
 // The player's marks are small integers, one per unit: a unit is a cell (row-major, index
 // r * w + c) in the models "cells" and "regions", an edge between two cells in the model
 // "edges" (layout in grid.js: edgeIndex / edgeAt / edgeCells). Storage keeps them as a
-// string of digits under localStorage "play:<slug>:<board id>".
+// string of base-36 characters, one a unit, with the move history (undo, redo, trial
+// levels) under localStorage "play:<slug>:<board id>"; the address carries them too,
+// #<board id>&p=<position> (encodePosition), so a copied link opens the same position.
+// A digit puzzle (input.digits) has states 0, 1 numbered, 2 blank and 2 + d the digit d
+// (grid.js); its module exports digitMax(board), and may export complete(board, view)
+// (isSolved also needs it true), fits(state, want) (a mark that agrees with the
+// solution's state without being it) and helper(state) (Clear marks erases it).
 //
 // ---- the checker module ./<slug>.js exports --------------------------------------------
 // violations(board, answer) -> [{rule, cells: [[r, c], ...], params: {...}}, ...]
@@ -287,7 +293,7 @@ async function load(id) {
       got.forEach((s, i) => { if (fixed[i] === null && states[i] !== s) ch.push([i, states[i], s]); });
       for (const [i, , to] of ch) states[i] = to;
       if (ch.length) { undoStack.push(ch); redoStack = []; }
-      restored = true;
+      restored = ch.length > 0;   // (a reload of one's own address changes nothing)
     }
   }
   showTrial();
@@ -606,7 +612,8 @@ function redoAll() {
 }
 
 // Helper marks are the states other than 0 (undecided) and 1 (the answer's own state):
-// a dry dot, an excluded cross, a "no line" cross. Clearing them keeps the answer.
+// a dry dot, a "no line" cross; in a digit puzzle (the module's helper()) the numbered
+// ring and the blank cross, not the digits. Clearing them keeps the answer.
 function clearMarks() {
   if (!board) return;
   const ch = [];
@@ -716,7 +723,7 @@ function cornerAt(p) {
   return [Math.max(0, Math.min(board.h, Math.round(p.y))), Math.max(0, Math.min(board.w, Math.round(p.x)))];
 }
 
-function edgeUnder(p) {
+function edgeUnder(p, band = 0.34) {
   const { h, w } = board;
   const r = Math.floor(p.y), c = Math.floor(p.x);
   if (r < 0 || r >= h || c < 0 || c >= w) return null;
@@ -724,7 +731,7 @@ function edgeUnder(p) {
   const sides = [[fx, r, c - 1, "r"], [1 - fx, r, c, "r"], [fy, r - 1, c, "b"], [1 - fy, r, c, "b"]];
   sides.sort((a, b) => a[0] - b[0]);
   const [d, er, ec, side] = sides[0];
-  if (d > 0.34 || er < 0 || ec < 0 || (side === "r" ? ec + 1 >= w : er + 1 >= h)) return null;
+  if (d > band || er < 0 || ec < 0 || (side === "r" ? ec + 1 >= w : er + 1 >= h)) return null;
   return edgeIndex(h, w, er, ec, side);
 }
 
@@ -781,7 +788,8 @@ wrap.addEventListener("pointerdown", (e) => {
     if (!p || p.x < -0.3 || p.y < -0.3 || p.x > board.w + 0.3 || p.y > board.h + 0.3) return;
     e.preventDefault();
     wrap.focus({ preventScroll: true });
-    const edge = edgeUnder(p);
+    // A finger gets a wider band either side of a line than a mouse.
+    const edge = edgeUnder(p, e.pointerType === "touch" ? 0.45 : 0.34);
     drag = { corner: cornerAt(p), edge, to: null, back, changes: [], id: e.pointerId };
     if (edge !== null) cursor = edgeCursor(edge);
   } else {
