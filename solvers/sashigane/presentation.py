@@ -40,8 +40,7 @@ PLAY = PlaySpec(
             "readout": {"budget": "Size budget: {left} left, {least}–{most} possible"},
             "readout_help": ("Size budget: the cells the printed numbers leave for the circles "
                              "without a number (left), and the fewest and most cells those "
-                             "circles' pieces can cover together (possible). When left falls "
-                             "outside that range, a number is misread."),
+                             "circles' pieces can cover together (possible)."),
         },
         "ja": {
             "cycle": "線 → 線なし → 未定",
