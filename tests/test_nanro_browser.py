@@ -1,6 +1,8 @@
-"""Nanro's play page in a real browser (Debian chromium through Playwright): the true
-answer entered by clicks is solved, each numbered cell shows its region's live count, and
-an extra number is named by the rule Python reports, in Python's words."""
+"""Nanro's play page in a real browser (Debian chromium through Playwright), with the
+counting assist on (the optional help: numbered cells by clicks, their counts written by
+the page): the true answer entered by clicks is solved, each numbered cell shows its
+region's live count, and an extra number is named by the rule Python reports, in
+Python's words. Without the assist the same clicks leave the board unsolved."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ def served(tmp_path_factory):
 
 
 def _click(page, w: int, i: int) -> None:
+    page.locator("#board-svg").scroll_into_view_if_needed()
     box = page.locator("#board-svg").bounding_box()
     scale = box["width"] / page.eval_on_selector("#board-svg", "s => s.viewBox.baseVal.width")
     x, y = i % w + 0.5, i // w + 0.5
@@ -40,7 +43,17 @@ def test_true_answer_by_clicks_live_counts_and_a_wrong_number(served):
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(f"{served}/en/{SLUG}/play/index.html#{entry['id']}")
         page.wait_for_selector("body[data-ready='1']")
+        # the assist is off by default: a click selects, a second click marks numbered,
+        # and numbered marks alone do not solve
+        assert page.locator("#assist").is_checked() is False
         free = [i for i in range(h * w) if on[i] and not given[i]]
+        for i in free:
+            _click(page, w, i)
+            _click(page, w, i)
+        assert all(page.evaluate("window.__play.states")[i] == 1 for i in free)
+        assert page.locator("#play-solved").is_hidden()
+        page.click("#reset")
+        page.check("#assist")
         for i in free:
             _click(page, w, i)
         page.wait_for_selector("#play-solved:not([hidden])")
@@ -55,6 +68,7 @@ def test_true_answer_by_clicks_live_counts_and_a_wrong_number(served):
         _click(page, w, extra)
         assert page.locator("#play-solved").is_hidden()
         states = page.evaluate("window.__play.states")
+        assert max(states) <= 2     # numbered marks and blanks only: what Python reads
         want = p.irreparable(p.board_from_json(board), states)
         assert want and any(divmod(extra, w) in v.cells for v in want)
         page.click("#check")

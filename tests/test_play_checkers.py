@@ -24,7 +24,7 @@ from pathlib import Path
 
 import play_fixtures
 import pytest
-from play_support import ALL, FIXTURES, bank, puzzle
+from play_support import ALL, FIXTURES, REGISTERED, bank, puzzle
 
 from solvers.common import PuzzleError
 
@@ -299,7 +299,8 @@ def fields(template: str) -> list[str]:
     return re.findall(r"(?<!\{)\{(\w+)\}", template)
 
 
-def run_js(slug: str, cases: list[dict], tmp: Path, fills: list | None = None) -> dict:
+def run_js(slug: str, cases: list[dict], tmp: Path, fills: list | None = None,
+           digits: bool = False) -> dict:
     """Run the checker module of ``slug`` over ``cases`` under node (see run_checker.mjs)."""
     lib = tmp / "play"
     lib.mkdir(exist_ok=True)
@@ -312,7 +313,7 @@ def run_js(slug: str, cases: list[dict], tmp: Path, fills: list | None = None) -
     path = tmp / f"{slug}-batch.json"
     path.write_text(json.dumps({"model": p.play.model, "input": p.play.input,
                                 "rules": p.rules.to_json(), "cases": cases,
-                                "fills": fills or []}))
+                                "fills": fills or [], "digits": digits}))
     res = subprocess.run([NODE, str(RUNNER), str(lib / f"{slug}.js"), str(path)],
                          capture_output=True, text=True, timeout=300, check=False)
     assert res.returncode == 0, res.stderr
@@ -396,8 +397,58 @@ def test_solutions_are_clean(slug: str, tmp_path: Path) -> None:
     out = run_js(slug, cases, tmp_path)["cases"]
     assert all(got["violations"] == [] for got in out)
     for case, got in zip(cases, out, strict=True):
-        assert got["answer"] == case["answer"]
+        # (a digit puzzle's answer also carries what only the player writes: "digits")
+        assert {k: got["answer"][k] for k in case["answer"]} == case["answer"]
 
+
+DIGIT_PUZZLES = tuple(s for s in REGISTERED if puzzle(s).play.input.get("digits"))
+
+
+def test_digit_puzzles_are_nanro_and_sukoro() -> None:
+    assert set(DIGIT_PUZZLES) == {"nanro", "sukoro"}
+
+
+def _digit_states(slug: str, board: dict, answer: dict) -> list[int]:
+    """A bank answer as the player types it (grid.js: blank 2, the digit d as 2 + d)."""
+    rows, w = answer["rows"], board["w"]
+    if slug == "sukoro":
+        return [2 + int(ch) if ch.isdigit() else 2 for row in rows for ch in row]
+    count: dict[int, int] = {}
+    for r, row in enumerate(rows):
+        for c, ch in enumerate(row):
+            if ch == "#":
+                count[board["regions"][r][c]] = count.get(board["regions"][r][c], 0) + 1
+    return [2 + count[board["regions"][i // w][i % w]] if rows[i // w][i % w] == "#" else 2
+            for i in range(board["h"] * w)]
+
+
+@pytest.mark.parametrize("slug", DIGIT_PUZZLES)
+def test_typed_digits_are_checked(slug: str, tmp_path: Path) -> None:
+    """With digits typed (the assist off): the solution's digits solve; a numbered mark
+    where a digit belongs leaves the board incomplete; a wrong digit breaks the digit's
+    own rule (Nanro: nanro.digit, the player's rule; Sukoro: sukoro.count), named in both
+    languages."""
+    rule = {"nanro": "nanro.digit", "sukoro": "sukoro.count"}[slug]
+    cases, at = [], []
+    for b, a in _bank_answers(slug)[:20]:
+        st = _digit_states(slug, b, a)
+        free = [i for i, s in enumerate(st) if s > 2 and b["clues"][i // b["w"]][i % b["w"]] is None]
+        i = free[len(free) // 2]
+        marked, wrong = list(st), list(st)
+        marked[i] = 1
+        wrong[i] = 3 if st[i] != 3 else 4
+        cases += [{"board": b, "states": st}, {"board": b, "states": marked},
+                  {"board": b, "states": wrong}]
+        at.append(i)
+    out = run_js(slug, cases, tmp_path, digits=True)["cases"]
+    for k, i in enumerate(at):
+        solved, marked, wrong = out[3 * k: 3 * k + 3]
+        w = cases[3 * k]["board"]["w"]
+        assert solved["violations"] == [] and solved["complete"] is True
+        assert marked["complete"] is False
+        hits = [v for v in wrong["violations"] if v["rule"] == rule]
+        assert any([i // w, i % w] in v["cells"] for v in hits), wrong["violations"]
+        assert all(v["en"] and v["ja"] for v in wrong["violations"])
 
 def test_fixture_puzzles_are_not_registered() -> None:
     from solvers import registry

@@ -38,6 +38,9 @@ PLAY = PlaySpec(
                 ["Every piece holds exactly one circle and one arrow."],
             ],
             "readout": {"budget": "Size budget: {left} left, {least}–{most} possible"},
+            "readout_help": ("Size budget: the cells the printed numbers leave for the circles "
+                             "without a number (left), and the fewest and most cells those "
+                             "circles' pieces can cover together (possible)."),
         },
         "ja": {
             "cycle": "線 → 線なし → 未定",
@@ -49,6 +52,8 @@ PLAY = PlaySpec(
                 ["各ピースには丸と矢印がちょうど一個ずつあります。"],
             ],
             "readout": {"budget": "サイズ予算: 残り {left}、可能 {least}〜{most}"},
+            "readout_help": ("サイズ予算：印刷された数字の分を除いて、数字のない丸のピースに残るマス数"
+                             "（残り）と、それらのピースが合わせて取れる最小と最大のマス数（可能）。"),
         },
     },
 )

@@ -17,6 +17,8 @@
 // makeView) and calls the module's irreparable(board, view) instead; its output case also
 // carries "states" (the states checked), "undecided" (how many non-fixed units are in
 // state 0) and "finished" (the module's finished(board, view), default: undecided is 0).
+// With "digits": true in the batch (digit puzzles), states are kept as typed and the
+// assist is off; each case's output also carries "complete" (the module's complete()).
 // Output: {"cases": [{"answer": the answer checked, "violations": [{rule, cells, params,
 // en, ja}, ...]}, ...], "fills": [text, ...]}. Violations are sorted by the rules table
 // and their messages filled from it in both languages, by the framework's own functions.
@@ -27,8 +29,10 @@ const [modPath, batchPath] = process.argv.slice(2);
 const mod = await import(pathToFileURL(modPath).href);
 const grid = await import(new URL("grid.js", pathToFileURL(modPath)).href);
 const batch = JSON.parse(readFileSync(batchPath, "utf8"));
-const ids = batch.rules.map((r) => r.id);
-const byId = Object.fromEntries(batch.rules.map((r) => [r.id, r]));
+// The rules table, then the player's own rules (input.rules), as the page orders them.
+const own = Object.entries(batch.input.rules || {}).map(([id, t]) => ({ id, ...t }));
+const ids = [...batch.rules, ...own].map((r) => r.id);
+const byId = Object.fromEntries([...batch.rules, ...own].map((r) => [r.id, r]));
 
 // The view the page builds for these states (fixed units forced; "clear" units undecided).
 function pageView(board, states, clear) {
@@ -39,8 +43,14 @@ function pageView(board, states, clear) {
   if (st.length !== n) throw new Error(`expected ${n} states, got ${st.length}`);
   for (const i of clear || []) st[i] = 0;
   fixed.forEach((f, i) => { if (f !== null) st[i] = f; });
+  // Digit puzzles: Python knows numbered and blank cells, not typed digits, so the
+  // cases compared with it are played with the counting assist on and every digit read
+  // as a numbered mark (the typed digits' own rule is tested apart: "digits" cases).
+  if (batch.input.digits && !batch.digits) for (let i = 0; i < n; i++) if (st[i] > 2) st[i] = 1;
   const regions = batch.model === "regions" ? mod.regions(board) : null;
-  return grid.makeView(board, batch.model, batch.input, st, fixed, regions);
+  const view = grid.makeView(board, batch.model, batch.input, st, fixed, regions);
+  view.assist = !!batch.input.digits && !batch.digits;
+  return view;
 }
 
 function undecided(view) {
@@ -67,7 +77,11 @@ const cases = batch.cases.map((c) => {
     extra = { states: Array.from(view.states), undecided: undecided(view),
       finished: finished(c.board, view) };
   } else {
-    if (states) answer = mod.toAnswer(c.board, pageView(c.board, states));
+    if (states) {
+      const view = pageView(c.board, states);
+      answer = mod.toAnswer(c.board, view);
+      if (batch.digits) extra = { complete: mod.complete ? !!mod.complete(c.board, view) : true };
+    }
     vs = mod.violations(c.board, answer);
   }
   vs = grid.sortViolations(vs.map((v) => ({ ...v, cells: v.cells.map((x) => [...x]) })), ids);

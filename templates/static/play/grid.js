@@ -99,9 +99,11 @@ export function makeView(board, model, input, states, fixed, regionIds) {
 export function countRegions(v) {
   if (!v.regionCells) return;
   const on = v.input.count === undefined ? 1 : v.input.count;
+  // Digit puzzles: a written digit counts as well as the "numbered" mark.
+  const hit = v.input.digits ? (s) => s === 1 || s > 2 : (s) => s === on;
   for (const cells of v.regionCells) {
     let n = 0;
-    for (const i of cells) if (v.states[i] === on) n++;
+    for (const i of cells) if (hit(v.states[i])) n++;
     for (const i of cells) v.count[i] = n;
   }
 }
@@ -163,4 +165,52 @@ export function statesToHashRows(board, view) {
     rows.push(s);
   }
   return { rows };
+}
+
+// ---- digit puzzles (input.digits) -----------------------------------------------------
+// States: 0 undecided, 1 numbered (a number goes here, its digit not written yet), 2
+// blank (×), 2 + d the digit d. With the counting assist (view.assist) a numbered cell
+// counts as its live count; without it the board is complete only once every numbered
+// cell has its digit.
+export const DIGIT0 = 2;
+export const isNumbered = (s) => s === 1 || s > DIGIT0;
+export const digitOf = (s) => (s > DIGIT0 ? s - DIGIT0 : null);
+// A "numbered" or blank mark is a helper; the digits are the answer.
+export const isHelper = (s) => s === 1 || s === 2;
+// A numbered mark where the solution has a digit is not wrong, only not finished.
+export const fitsDigit = (s, want) => s === want || (s === 1 && want > DIGIT0);
+
+export function digitsComplete(board, view) {
+  if (view.assist) return true;
+  for (let i = 0; i < view.states.length; i++) {
+    if (view.states[i] === 1 && view.fixed[i] === null) return false;
+  }
+  return true;
+}
+
+// A hint trace step ("cells" with "states" names) as units and the states it asks for:
+// a "number" becomes the solution's digit (a printed clue stays numbered).
+export function digitTraceUnits(board, step, input, solution) {
+  return (step.cells || []).map(([r, c], k) => {
+    const u = r * board.w + c;
+    const s = input.trace[step.states[k]];
+    const printed = board.clues[r][c] !== null && board.clues[r][c] !== undefined;
+    return [u, s === 1 && !printed ? solution[u] : s];
+  });
+}
+
+// A digit cell's drawing: a written digit in ink; a numbered mark as a hollow ring (with
+// the assist, a ring holding the live count); a blank mark as a cross.
+export function digitCellSvg(st, count, assist, cx, cy, s) {
+  if (st > DIGIT0) return `<text class="ink" x="${cx}" y="${cy}">${st - DIGIT0}</text>`;
+  if (st === 1) {
+    return assist ? `<circle class="ring" cx="${cx}" cy="${cy}" r="${s * 0.4}"/>` +
+      `<text class="ink" x="${cx}" y="${cy}">${count}</text>`
+      : `<circle class="ring mark" cx="${cx}" cy="${cy}" r="${s * 0.3}"/>`;
+  }
+  if (st === 2) {
+    const a = s * 0.18;
+    return `<path class="cross" d="M${cx - a} ${cy - a}L${cx + a} ${cy + a}M${cx + a} ${cy - a}L${cx - a} ${cy + a}"/>`;
+  }
+  return "";
 }

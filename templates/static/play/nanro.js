@@ -1,12 +1,17 @@
 // Nanro: the rule checker and the drawing hooks for the play framework ("regions").
 // Board JSON {h, w, regions, clues, labels?}; answer JSON {rows}: "#" numbered, "." blank.
-// Player states: 0 undecided, 1 numbered, 2 blank mark. Printed clues are fixed numbered.
-// No keypad: every numbered cell shows its region's live count of numbered cells.
-// violations() returns {rule, cells, params} exactly as Python's violations() does; the
-// framework fills the messages from the puzzle's one rules table.
-import { connectViolation, hashRowsToStates, sortViolations, statesToHashRows } from "./grid.js";
+// Player states (the digit puzzles' states, grid.js): 0 undecided, 1 numbered, 2 blank,
+// 2 + d the digit d the player typed. Printed clues are fixed numbered. With the counting
+// assist (off by default) a numbered cell shows its region's live count of numbered cells.
+// violations() returns {rule, cells, params} exactly as Python's violations() does for
+// the rows; the player's answer also carries "digits" (typed digits, row by row), each
+// held to its region's count (rule nanro.digit, its text in PlaySpec.input.rules).
+import {
+  DIGIT0, connectViolation, digitCellSvg, digitOf, digitTraceUnits, digitsComplete, fitsDigit,
+  isHelper, isNumbered, sortViolations,
+} from "./grid.js";
 
-export const RULES = ["nanro.2x2", "nanro.clash", "nanro.clue", "nanro.hint",
+export const RULES = ["nanro.2x2", "nanro.clash", "nanro.clue", "nanro.digit", "nanro.hint",
   "nanro.over", "nanro.short", "nanro.connect", "nanro.cut", "nanro.empty"];
 
 // Each region's count of numbered cells, given a predicate on cells.
@@ -74,6 +79,17 @@ export function violations(board, answer) {
         params: { label: lab, count: count.get(k), row: r + 1, col: c + 1 } });
     }
   });
+  if (answer.digits) {
+    for (let r = 0; r < h; r++) {
+      for (let c = 0; c < w; c++) {
+        const d = answer.digits[r][c];
+        if (d !== null && on[r][c] && d !== count.get(g[r][c])) {
+          out.push({ rule: "nanro.digit", cells: [[r, c]],
+            params: { value: d, row: r + 1, col: c + 1, count: count.get(g[r][c]) } });
+        }
+      }
+    }
+  }
   const conn = connectViolation("nanro.connect", on, h, w);
   if (conn) out.push(conn);
   for (const [k, n] of [...count.entries()].sort((a, b) => a[0] - b[0])) {
@@ -94,7 +110,7 @@ export function irreparable(board, view) {
   const { h, w, regions: g, clues } = board;
   const st = view.states;
   if (!Array.from(st).includes(0)) return violations(board, toAnswer(board, view));
-  const on = (r, c) => st[r * w + c] === 1;
+  const on = (r, c) => isNumbered(st[r * w + c]);
   const members = new Map();
   for (let r = 0; r < h; r++) {
     for (let c = 0; c < w; c++) {
@@ -129,6 +145,17 @@ export function irreparable(board, view) {
           out.push({ rule: "nanro.clash", cells: [[r, c], [x, y]],
             params: { value: count.get(a), row: r + 1, col: c + 1 } });
         }
+      }
+    }
+  }
+  // a typed digit its region's count can no longer reach, or has passed
+  for (let r = 0; r < h; r++) {
+    for (let c = 0; c < w; c++) {
+      const d = clues[r][c] === null ? digitOf(st[r * w + c]) : null;
+      const k = g[r][c];
+      if (d !== null && (count.get(k) > d || count.get(k) + open.get(k) < d)) {
+        out.push({ rule: "nanro.digit", cells: [[r, c]],
+          params: { value: d, row: r + 1, col: c + 1, count: count.get(k) } });
       }
     }
   }
@@ -172,7 +199,7 @@ export function irreparable(board, view) {
   const part = new Int32Array(h * w).fill(-1);
   const parts = [];
   for (let i = 0; i < h * w; i++) {
-    if (st[i] !== 1 || part[i] >= 0) continue;
+    if (!isNumbered(st[i]) || part[i] >= 0) continue;
     const k = parts.length;
     part[i] = k;
     const stack = [i];
@@ -180,7 +207,7 @@ export function irreparable(board, view) {
     while (stack.length) {
       const j = stack.pop();
       const r = Math.floor(j / w), c = j % w;
-      if (st[j] === 1) nums.push([r, c]);
+      if (isNumbered(st[j])) nums.push([r, c]);
       for (const [x, y] of [[r - 1, c], [r + 1, c], [r, c - 1], [r, c + 1]]) {
         const q = x * w + y;
         if (x >= 0 && x < h && y >= 0 && y < w && part[q] < 0 && st[q] !== 2) {
@@ -216,7 +243,7 @@ export function irreparable(board, view) {
   return sortViolations(out, RULES);
 }
 
-// ---- input mapping (PlaySpec.input: 0 undecided, 1 numbered, 2 blank mark) ----------
+// ---- input mapping (the digit puzzles' states, grid.js) -------------------------------
 
 export function fixed(board) {
   return board.clues.flat().map((v) => (v !== null ? 1 : null));
@@ -226,13 +253,51 @@ export function regions(board) {
   return board.regions;
 }
 
-export const answerStates = (board, answer) => hashRowsToStates(answer);
+// The largest digit: the largest region (a region's count cannot pass its size).
+export function digitMax(board) {
+  const size = new Map();
+  for (const row of board.regions) for (const k of row) size.set(k, (size.get(k) || 0) + 1);
+  return Math.min(33, Math.max(...size.values()));
+}
 
-// The answer the checker reads: undecided counts as blank.
-export const toAnswer = statesToHashRows;
+export const helper = isHelper;
+export const fits = fitsDigit;
+export const complete = digitsComplete;
 
-// A printed clue in dark ink (a "?" shows its region's live count once it has one); a
-// numbered cell in a ring with its region's live count; a blank mark as a small cross.
+// The solution in player states: each numbered cell its region's count, as a digit.
+export function answerStates(board, answer) {
+  const count = regionCounts(board, (r, c) => answer.rows[r][c] === "#");
+  return answer.rows.flatMap((row, r) => Array.from(row, (ch, c) =>
+    (ch === "#" ? DIGIT0 + count.get(board.regions[r][c]) : 2)));
+}
+
+const solutions = new WeakMap();
+export function traceUnits(board, step, input, answer) {
+  if (!solutions.has(answer)) solutions.set(answer, answerStates(board, answer));
+  return digitTraceUnits(board, step, input, solutions.get(answer));
+}
+
+// The answer the checker reads: undecided counts as blank; "digits" holds each typed
+// digit (null elsewhere: a printed clue, a blank, or a numbered mark, which counts as
+// its region's count with the assist on and is unfinished without it, see complete()).
+export function toAnswer(board, view) {
+  const rows = [], digits = [];
+  for (let r = 0; r < board.h; r++) {
+    let s = "";
+    const ds = [];
+    for (let c = 0; c < board.w; c++) {
+      const st = view.states[r * board.w + c];
+      s += isNumbered(st) ? "#" : ".";
+      ds.push(board.clues[r][c] === null ? digitOf(st) : null);
+    }
+    rows.push(s);
+    digits.push(ds);
+  }
+  return { rows, digits };
+}
+
+// A printed clue in dark ink (a "?" shows its region's live count once it has one); the
+// player's digits, marks and (with the assist) live counts as grid.js draws them.
 export function cellSvg(board, view, r, c, x, y, s) {
   const i = r * board.w + c;
   const v = board.clues[r][c];
@@ -243,15 +308,7 @@ export function cellSvg(board, view, r, c, x, y, s) {
     return `<circle class="ring-given" cx="${cx}" cy="${cy}" r="${s * 0.4}"/>` +
       `<text class="clue" x="${cx}" y="${cy}">${shown}</text>`;
   }
-  if (st === 1) {
-    return `<circle class="ring" cx="${cx}" cy="${cy}" r="${s * 0.4}"/>` +
-      `<text class="ink" x="${cx}" y="${cy}">${view.count[i]}</text>`;
-  }
-  if (st === 2) {
-    const a = s * 0.18;
-    return `<path class="cross" d="M${cx - a} ${cy - a}L${cx + a} ${cy + a}M${cx + a} ${cy - a}L${cx - a} ${cy + a}"/>`;
-  }
-  return "";
+  return digitCellSvg(st, view.count[i], view.assist, cx, cy, s);
 }
 
 export function cellText(board, view, r, c, lang) {
@@ -259,6 +316,7 @@ export function cellText(board, view, r, c, lang) {
   const st = view.states[i];
   const v = board.clues[r][c];
   if (v !== null && v !== "?") return String(v);
-  if (st === 1) return String(view.count[i]);
+  if (st > DIGIT0) return String(st - DIGIT0);
+  if (st === 1 && view.assist) return String(view.count[i]);
   return view.input.states[lang][st];
 }

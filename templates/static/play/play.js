@@ -24,7 +24,13 @@
 // The player's marks are small integers, one per unit: a unit is a cell (row-major, index
 // r * w + c) in the models "cells" and "regions", an edge between two cells in the model
 // "edges" (layout in grid.js: edgeIndex / edgeAt / edgeCells). Storage keeps them as a
-// string of digits under localStorage "play:<slug>:<board id>".
+// string of base-36 characters, one a unit, with the move history (undo, redo, trial
+// levels) under localStorage "play:<slug>:<board id>"; the address carries them too,
+// #<board id>&p=<position> (encodePosition), so a copied link opens the same position.
+// A digit puzzle (input.digits) has states 0, 1 numbered, 2 blank and 2 + d the digit d
+// (grid.js); its module exports digitMax(board), and may export complete(board, view)
+// (isSolved also needs it true), fits(state, want) (a mark that agrees with the
+// solution's state without being it) and helper(state) (Clear marks erases it).
 //
 // ---- the checker module ./<slug>.js exports --------------------------------------------
 // violations(board, answer) -> [{rule, cells: [[r, c], ...], params: {...}}, ...]
@@ -70,9 +76,17 @@ const T = cfg.strings;
 const lang = cfg.lang;
 const IN = cfg.input;
 const EDGES = cfg.model === "edges";
+// Digit puzzles (input.digits): states 0 undecided, 1 "numbered" (a number goes here,
+// digit not written yet), 2 blank (×), 2 + d the digit d, typed as on puzz.link. The
+// module's digitMax(board) is the largest digit; with the counting assist on (off by
+// default, stored per puzzle) a "numbered" cell shows and counts as its live count.
+const DIGITS = !!IN.digits;
 const REGIONS = cfg.model === "regions";
-const RULE_IDS = cfg.rules.map((r) => r.id);
-const RULE_TEXT = Object.fromEntries(cfg.rules.map((r) => [r.id, r[lang]]));
+// The puzzle's rules table, and the player's own rules (PlaySpec.input.rules: about
+// what only the player writes, such as a typed digit), after it.
+const RULE_IDS = [...cfg.rules.map((r) => r.id), ...Object.keys(IN.rules || {})];
+const RULE_TEXT = Object.fromEntries([...cfg.rules.map((r) => [r.id, r[lang]]),
+  ...Object.entries(IN.rules || {}).map(([id, t]) => [id, t[lang] || t.en])]);
 const $ = (id) => document.getElementById(id);
 const fmt = fill;
 
@@ -81,7 +95,15 @@ const fmt = fill;
 function lastPlayed() {
   try { return localStorage.getItem(`play:${cfg.slug}:last`); } catch { return null; }
 }
-const wanted = decodeURIComponent(location.hash.slice(1));
+// The address: #<board id>, or #<board id>&p=<position> for a shared position (see
+// encodePosition); a made board's link from the solve page is #<id> alone.
+function parseHash() {
+  const [id, ...rest] = location.hash.slice(1).split("&");
+  const p = rest.find((x) => x.startsWith("p="));
+  return { id: decodeURIComponent(id || ""), p: p ? p.slice(2) : null };
+}
+const wanted = parseHash().id;
+let sharedPos = parseHash().p;   // applied once, to the board the address names
 // A board made on the solve page (solve.js "Play this board" stores it, with its answer
 // and hint trace, under play:<slug>:made): played like a banked board when asked for.
 try {
@@ -249,15 +271,31 @@ async function load(id) {
     : new Array(n).fill(null);
   states = new Uint8Array(n);
   const rec = store.get(id);
-  if (rec && typeof rec.s === "string" && rec.s.length === n) {
-    for (let i = 0; i < n; i++) states[i] = +rec.s[i] || 0;
-  }
+  const kept = rec && typeof rec.s === "string" ? decodePosition(rec.s, n) : null;
+  if (kept) states.set(kept);
   fixed.forEach((f, i) => { if (f !== null) states[i] = f; });
   view = makeView(board, cfg.model, IN, states, fixed, REGIONS ? P.regions(board) : null);
+  view.assist = assistOn();
   elapsed = rec && rec.t > 0 ? rec.t : 0;
-  undoStack = [];
-  redoStack = [];
-  trialAt = null;
+  // The move history survives a reload (saved with the marks), trial levels with it.
+  undoStack = kept ? validMoves(rec.u, n) : [];
+  redoStack = kept ? validMoves(rec.r, n) : [];
+  trials = kept && Array.isArray(rec.tr)
+    ? rec.tr.filter((k) => Number.isInteger(k) && k >= 0 && k <= undoStack.length) : [];
+  // A shared position (#id&p=...) is laid over the kept one as one move, so Undo goes
+  // back to the player's own marks.
+  let restored = false;
+  if (sharedPos !== null && parseHash().id === id) {
+    const got = decodePosition(sharedPos, n);
+    sharedPos = null;
+    if (got) {
+      const ch = [];
+      got.forEach((s, i) => { if (fixed[i] === null && states[i] !== s) ch.push([i, states[i], s]); });
+      for (const [i, , to] of ch) states[i] = to;
+      if (ch.length) { undoStack.push(ch); redoStack = []; }
+      restored = ch.length > 0;   // (a reload of one's own address changes nothing)
+    }
+  }
   showTrial();
   cursor = EDGES ? [1, 1] : Math.min(typeof cursor === "number" ? cursor : 0, n - 1);
   marks = noMarks();
@@ -272,18 +310,20 @@ async function load(id) {
     }
     boardSel.value = id;
   }
-  if (location.hash.slice(1) !== id) history.replaceState(null, "", `#${encodeURIComponent(id)}`);
+  setAddress();
   $("pzl-link").href = entry.url;
   $("board-title").textContent = fmt(T.boardTitle, {
     n: boards.findIndex((b) => b.id === id) + 1, id, size: entry.size || `${h}x${w}`,
     grade: gradeText(entry), clues: entry.clues,
   });
   clearPanels();
+  buildPad();
+  $("share-out").hidden = true;
   solved = isSolved();
   if (!solved) startClock();
   wrap.style.removeProperty("--room");   // the title above may have changed its height
   draw();
-  $("play-status").textContent = "";
+  $("play-status").textContent = restored ? T.sharedRestored : "";
   document.body.dataset.board = id;
   if (!performance.getEntriesByName("play-rendered").length) performance.mark("play-rendered");
   if (!entry.trace) loadTrace(entry);
@@ -325,6 +365,7 @@ function draw() {
   const parts = [];
   const trial = trialUnits();
   wrap.style.setProperty("--aspect", String(W / H));
+  wrap.style.setProperty("--cols", String(w));
   if (!wrap.style.getPropertyValue("--room")) fitBoard();
   parts.push(`<rect class="bg" x="${PAD}" y="${PAD}" width="${w * CELL}" height="${h * CELL}"/>`);
   for (let r = 0; r < h; r++) {
@@ -338,7 +379,7 @@ function draw() {
       if (marks.why.has(i)) cls += " why";
       if (marks.detail.has(i)) cls += " detail";
       if (!EDGES && fixed[i] !== null) cls += " given";
-      if (!EDGES && trial.has(i)) cls += " trial";
+      if (!EDGES && trial.all.has(i)) cls += trial.top.has(i) ? " trial top" : " trial";
       const st = EDGES ? "" : ` data-state="${states[i]}"`;
       parts.push(`<g class="${cls}" data-r="${r}" data-c="${c}"${st}>` +
         `<rect class="hl" x="${x}" y="${y}" width="${CELL}" height="${CELL}"/>` +
@@ -374,7 +415,7 @@ function draw() {
       if (!states[i]) continue;
       const e = edgeAt(h, w, i);
       parts.push(`<g class="edge s${states[i]}${fixed[i] !== null ? " given" : ""}` +
-        `${trial.has(i) ? " trial" : ""}" ` +
+        `${trial.all.has(i) ? (trial.top.has(i) ? " trial top" : " trial") : ""}" ` +
         `data-r="${e[0]}" data-c="${e[1]}" data-side="${e[2]}">${edgeSvg(i, states[i], "line")}</g>`);
     }
   }
@@ -389,6 +430,17 @@ function draw() {
   $("redo").disabled = $("redo-all").disabled = !redoStack.length;
   $("play-solved").hidden = !solved;
   if (solved) $("play-solved").textContent = fmt(T.solved, { time: clockText() });
+}
+
+// The moment a board is solved: said to screen readers (the live region) and the banner
+// beside the toolbar brought into view if it is not.
+let solvedNews = false;   // the next announce() says it too (it would overwrite it)
+
+function announceSolved() {
+  $("play-live").textContent = fmt(T.solved, { time: clockText() });
+  solvedNews = true;
+  const b = $("play-solved").getBoundingClientRect();
+  if (b.top < 0 || b.bottom > window.innerHeight) $("play-solved").scrollIntoView({ block: "nearest" });
 }
 
 // The height the window leaves under the board's top (in page coordinates, so scrolling
@@ -423,10 +475,16 @@ function showReadout() {
     p.textContent = fmt(cfg.readout[key] || key, params);
     return p;
   }));
+  // What the readout means, under it (and as its tooltip).
+  if (lines.length && cfg.readoutHelp) {
+    out.append(para(cfg.readoutHelp, "readout-help"));
+    out.title = cfg.readoutHelp;
+  }
   out.hidden = !lines.length;
 }
 
 function stateName(st) {
+  if (DIGITS && st > 2) return String(st - 2);
   return (IN.states[lang] || IN.states.en)[st] ?? String(st);
 }
 
@@ -472,6 +530,8 @@ function announce() {
     text = e !== null ? edgeName(e) : fmt(T.unit, {
       at: fmt(T.at, { r: (y + 1) / 2, c: (x + 1) / 2 }), state: cellText((y - 1) / 2, (x - 1) / 2) });
   }
+  if (solvedNews) text += T.stop + fmt(T.solved, { time: clockText() });
+  solvedNews = false;
   $("play-live").textContent = text;
 }
 
@@ -485,6 +545,8 @@ function apply(changes) {
 }
 
 function afterChange() {
+  // An undo below a trial level's start leaves that level empty, not gone.
+  trials = trials.map((k) => Math.min(k, undoStack.length));
   marks = noMarks();
   clearPanels();
   const was = solved;
@@ -492,8 +554,10 @@ function afterChange() {
   if (solved && !was) stopClock();
   if (!solved && was) startClock();
   saveNow();
+  setAddress();
   draw();
   if (entry) refreshLabel(entry.id);
+  if (solved && !was) announceSolved();
 }
 
 function setUnit(i, to) {
@@ -527,7 +591,7 @@ function redo() {
 // Every move back (or forward) at once: one redraw, and each move stays on its stack, so
 // Redo all (Undo all) brings them back.
 function undoAll() {
-  if (trialAt !== null) { dropTrial(); return; }
+  if (trials.length) { dropTrial(); return; }
   if (!undoStack.length) return;
   while (undoStack.length) {
     const ch = undoStack.pop();
@@ -548,55 +612,70 @@ function redoAll() {
 }
 
 // Helper marks are the states other than 0 (undecided) and 1 (the answer's own state):
-// a dry dot, an excluded cross, a "no line" cross. Clearing them keeps the answer.
+// a dry dot, a "no line" cross; in a digit puzzle (the module's helper()) the numbered
+// ring and the blank cross, not the digits. Clearing them keeps the answer.
 function clearMarks() {
   if (!board) return;
   const ch = [];
-  states.forEach((s, i) => { if (fixed[i] === null && s > 1) ch.push([i, s, 0]); });
+  const helper = P.helper || ((s) => s > 1);
+  states.forEach((s, i) => { if (fixed[i] === null && s && helper(s)) ch.push([i, s, 0]); });
   apply(ch);
 }
 
-// Trial: moves made after Trial are drawn apart; Keep makes them ordinary moves, Drop
-// takes every one of them back (and they cannot be redone).
-let trialAt = null;
+// Trial levels, nested as in pzprjs: Trial opens a level over the one below (up to
+// MAX_TRIALS deep); moves made in it are drawn apart (the innermost level's most
+// strongly); Keep merges the innermost level's moves into the level below, Drop takes
+// them back (they cannot be redone). trials holds each level's start in undoStack.
+const MAX_TRIALS = 9;
+let trials = [];
 
 function trialUnits() {
-  const set = new Set();
-  if (trialAt !== null) for (const ch of undoStack.slice(trialAt)) for (const [i] of ch) set.add(i);
-  return set;
+  const all = new Set(), top = new Set();
+  if (trials.length) {
+    for (const ch of undoStack.slice(trials[0])) for (const [i] of ch) all.add(i);
+    for (const ch of undoStack.slice(trials[trials.length - 1])) for (const [i] of ch) top.add(i);
+  }
+  return { all, top };
 }
 
 function startTrial() {
-  if (!board || trialAt !== null) return;
-  trialAt = undoStack.length;
+  if (!board || trials.length >= MAX_TRIALS) return;
+  trials.push(undoStack.length);
   showTrial();
+  saveNow();
+  draw();
 }
 
 function keepTrial() {
-  trialAt = null;
+  if (!trials.length) return;
+  trials.pop();
   showTrial();
+  saveNow();
   draw();
 }
 
 function dropTrial() {
-  if (trialAt === null) return;
-  while (undoStack.length > trialAt) {
+  if (!trials.length) return;
+  const at = trials.pop();
+  while (undoStack.length > at) {
     const ch = undoStack.pop();
     for (let k = ch.length - 1; k >= 0; k--) states[ch[k][0]] = ch[k][1];
   }
   redoStack = [];
-  trialAt = null;
   showTrial();
   afterChange();
 }
 
 function showTrial() {
-  const on = trialAt !== null;
-  $("trial").setAttribute("aria-pressed", String(on));
-  $("trial").hidden = on;
-  $("trial-accept").hidden = !on;
-  $("trial-drop").hidden = !on;
-  wrap.classList.toggle("trial", on);
+  const n = trials.length;
+  $("trial").setAttribute("aria-pressed", String(n > 0));
+  $("trial").disabled = n >= MAX_TRIALS;
+  $("trial").textContent = n ? T.trialDeeper : T.trialStart;
+  $("trial-accept").hidden = !n;
+  $("trial-drop").hidden = !n;
+  $("trial-level").hidden = !n;
+  $("trial-level").textContent = n ? fmt(T.trialLevel, { n }) : "";
+  wrap.classList.toggle("trial", n > 0);
 }
 
 function reset() {
@@ -608,7 +687,14 @@ function reset() {
 
 function isSolved() {
   refreshCounts();
-  return P.violations(board, P.toAnswer(board, view)).length === 0;
+  return P.violations(board, P.toAnswer(board, view)).length === 0
+    && (!P.complete || P.complete(board, view));
+}
+
+// Whether a unit's state agrees with the solution's (a module may count a mark that the
+// solution refines as agreeing: a "numbered" mark where the solution has a digit).
+function fits(s, want) {
+  return P.fits ? P.fits(s, want) : s === want;
 }
 
 // ---- pointer input -------------------------------------------------------------------
@@ -637,7 +723,7 @@ function cornerAt(p) {
   return [Math.max(0, Math.min(board.h, Math.round(p.y))), Math.max(0, Math.min(board.w, Math.round(p.x)))];
 }
 
-function edgeUnder(p) {
+function edgeUnder(p, band = 0.34) {
   const { h, w } = board;
   const r = Math.floor(p.y), c = Math.floor(p.x);
   if (r < 0 || r >= h || c < 0 || c >= w) return null;
@@ -645,7 +731,7 @@ function edgeUnder(p) {
   const sides = [[fx, r, c - 1, "r"], [1 - fx, r, c, "r"], [fy, r - 1, c, "b"], [1 - fy, r, c, "b"]];
   sides.sort((a, b) => a[0] - b[0]);
   const [d, er, ec, side] = sides[0];
-  if (d > 0.34 || er < 0 || ec < 0 || (side === "r" ? ec + 1 >= w : er + 1 >= h)) return null;
+  if (d > band || er < 0 || ec < 0 || (side === "r" ? ec + 1 >= w : er + 1 >= h)) return null;
   return edgeIndex(h, w, er, ec, side);
 }
 
@@ -702,7 +788,8 @@ wrap.addEventListener("pointerdown", (e) => {
     if (!p || p.x < -0.3 || p.y < -0.3 || p.x > board.w + 0.3 || p.y > board.h + 0.3) return;
     e.preventDefault();
     wrap.focus({ preventScroll: true });
-    const edge = edgeUnder(p);
+    // A finger gets a wider band either side of a line than a mouse.
+    const edge = edgeUnder(p, e.pointerType === "touch" ? 0.45 : 0.34);
     drag = { corner: cornerAt(p), edge, to: null, back, changes: [], id: e.pointerId };
     if (edge !== null) cursor = edgeCursor(edge);
   } else {
@@ -710,6 +797,15 @@ wrap.addEventListener("pointerdown", (e) => {
     if (i < 0) return;
     e.preventDefault();
     wrap.focus({ preventScroll: true });
+    lastTyped = null;
+    // Digit puzzles: a press selects the cell (type, or use the pad); a press on the
+    // selected cell cycles its marks. With the counting assist, a press cycles at once.
+    if (DIGITS && !view.assist && i !== cursor) {
+      cursor = i;
+      draw();
+      announce();
+      return;
+    }
     cursor = i;
     if (fixed[i] !== null) { draw(); return; }
     drag = { to: nextState(i, back), changes: [], seen: new Set([i]), id: e.pointerId };
@@ -773,6 +869,21 @@ function edgeCursor(i) {
   return side === "r" ? [2 * r + 1, 2 * c + 2] : [2 * r + 2, 2 * c + 1];
 }
 
+// Typing a digit writes it; a second digit typed into the same cell joins the first when
+// the number still fits (1 then 2 gives 12 where 12 can be written), as on puzz.link.
+let lastTyped = null;
+
+function typeDigit(u, d) {
+  if (u === null || fixed[u] !== null) return;
+  const max = P.digitMax(board);
+  let v = d;
+  if (lastTyped === u && states[u] > 2 && (states[u] - 2) * 10 + d <= max) v = (states[u] - 2) * 10 + d;
+  lastTyped = u;
+  if (v === 0) { setUnit(u, 0); return; }
+  if (v > max) return;
+  setUnit(u, 2 + v);
+}
+
 function unitAtCursor() {
   return EDGES ? cursorEdge() : cursor;
 }
@@ -797,11 +908,14 @@ wrap.addEventListener("keydown", (e) => {
   const k = e.key;
   const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
   const u = unitAtCursor();
+  if (!/^[0-9]$/.test(k)) lastTyped = null;
   if (k in moves) {
     move(...moves[k]);
     draw();
   } else if (k === " " || k === "Enter") {
     if (u !== null && fixed[u] === null) setUnit(u, nextState(u, e.shiftKey));
+  } else if (DIGITS && /^[0-9]$/.test(k)) {
+    typeDigit(u, +k);
   } else if (k === "Backspace" || k === "Delete" || k === "0") {
     setUnit(u, 0);
   } else if (k.toLowerCase() in IN.keys) {
@@ -840,6 +954,71 @@ $("zoom").addEventListener("click", () => {
 // On a phone the rules start open: there is no room to show them beside the board.
 if (window.matchMedia && window.matchMedia("(max-width: 40rem)").matches) $("play-rules").open = true;
 $("reset").addEventListener("click", reset);
+$("share").addEventListener("click", share);
+
+// ---- digits: the number pad and the counting assist ------------------------------------
+function assistOn() {
+  if (!DIGITS) return false;
+  try { return localStorage.getItem(`play:${cfg.slug}:assist`) === "1"; } catch { return false; }
+}
+
+// The pad (digit puzzles): one button per digit, then the marks and Clear; it writes into
+// the selected cell, so a phone needs no keyboard.
+function buildPad() {
+  const pad = $("play-pad");
+  if (!DIGITS) { pad.hidden = true; return; }
+  const max = P.digitMax(board);
+  const key = (label, st, name) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = label;
+    b.dataset.state = String(st);
+    b.setAttribute("aria-label", name);
+    b.title = name;
+    return b;
+  };
+  const btns = [];
+  for (let d = 1; d <= max; d++) btns.push(key(String(d), 2 + d, fmt(T.padDigit, { d })));
+  btns.push(key("○", 1, stateName(1)), key("×", 2, stateName(2)), key(T.padClear, 0, T.padClearLabel));
+  pad.replaceChildren(...btns);
+  pad.hidden = false;
+}
+
+$("play-pad").addEventListener("pointerdown", (e) => e.preventDefault());   // keep the board's focus
+$("play-pad").addEventListener("click", (e) => {
+  const b = e.target.closest("button[data-state]");
+  if (!b || !board) return;
+  lastTyped = null;
+  setUnit(cursor, +b.dataset.state);
+  announce();
+});
+
+if (DIGITS) {
+  const box = $("assist");
+  box.closest("label").hidden = false;
+  box.checked = assistOn();
+  box.addEventListener("change", () => {
+    try { localStorage.setItem(`play:${cfg.slug}:assist`, box.checked ? "1" : "0"); } catch { /* off */ }
+    if (view) { view.assist = box.checked; afterChange(); }
+  });
+}
+
+// Share: the address already carries the position (setAddress); the button copies it
+// and shows it for copying by hand where the clipboard is closed.
+async function share() {
+  if (!entry) return;
+  setAddress();
+  const out = $("share-out");
+  out.value = location.href;
+  out.hidden = false;
+  try {
+    await navigator.clipboard.writeText(location.href);
+    $("play-status").textContent = T.shareCopied;
+  } catch {
+    $("play-status").textContent = T.shareManual;
+    out.select();
+  }
+}
 $("check").addEventListener("click", check);
 $("hint").addEventListener("click", hint);
 
@@ -903,7 +1082,7 @@ function offSolution() {
   const want = P.answerStates(board, entry.answer);
   const out = [];
   for (let i = 0; i < states.length; i++) {
-    if (fixed[i] === null && states[i] !== 0 && states[i] !== want[i]) out.push(i);
+    if (fixed[i] === null && states[i] !== 0 && !fits(states[i], want[i])) out.push(i);
   }
   return out;
 }
@@ -945,10 +1124,22 @@ function check() {
   } else {
     const off = offSolution();
     if (off.length) {
+      // This compares with the answer: it waits behind a spoiler warning, and the board
+      // shows the unit only once the player opens it.
       const [u] = off;
-      (EDGES ? marks.badEdge : marks.first).add(u);
-      out.append(para(off.length > 1 ? fmt(T.offSolutionMore, { at: unitText(u), n: off.length - 1 })
-        : fmt(T.offSolution, { at: unitText(u) }), "first wrong"));
+      const box = document.createElement("details");
+      box.className = "spoiler";
+      const sum = document.createElement("summary");
+      sum.textContent = T.spoiler;
+      const what = DIGITS && states[u] > 2 ? "Digit" : "";
+      box.append(sum, para(off.length > 1
+        ? fmt(T[`offSolution${what}More`], { at: unitText(u), n: off.length - 1 })
+        : fmt(T[`offSolution${what}`], { at: unitText(u) }), "first wrong"));
+      box.addEventListener("toggle", () => {
+        (EDGES ? marks.badEdge : marks.first)[box.open ? "add" : "delete"](u);
+        draw();
+      });
+      out.append(para(T.noBreak, "ok"), box);
       if (!finished) out.append(para(undecidedText(left), "undecided"));
     } else {
       out.append(para(fmt(T.noMistakes, { n: left }), "ok"));
@@ -965,7 +1156,7 @@ function check() {
 // says something else exports traceUnits(board, step, input) -> [[unit, state], ...].
 // A step without "why" (an older trace) is shown with its units and sentence alone.
 function stepTargets(st) {
-  if (P.traceUnits) return P.traceUnits(board, st, IN);
+  if (P.traceUnits) return P.traceUnits(board, st, IN, entry.answer);
   const { h, w } = board;
   const units = EDGES ? (st.edges || []).map(([r, c, side]) => edgeIndex(h, w, r, c, side))
     : (st.cells || []).map(([r, c]) => r * w + c);
@@ -1006,7 +1197,7 @@ async function hint() {
     const i = wrong[0];
     (EDGES ? marks.badEdge : marks.bad).add(i);
     p.className = "wrong";
-    p.textContent = fmt(T.hintWrong, { at: unitText(i) });
+    p.textContent = fmt(DIGITS && states[i] > 2 ? T.hintWrongDigit : T.hintWrong, { at: unitText(i) });
     out.append(p);
     hintAt = null;
     draw();
@@ -1053,6 +1244,55 @@ async function hint() {
 }
 
 // ---- clock and storage ---------------------------------------------------------------
+const MAX_HISTORY = 2000;
+
+// A position as text: one base-36 character per unit (its state), and a run of four or
+// more equal characters written "_" + the character + the run's length in base 36 + ".".
+// Storage keeps the plain characters; the address (#id&p=...) the run-length form.
+function encodePosition(st) {
+  const chars = Array.from(st, (v) => v.toString(36));
+  let out = "";
+  for (let i = 0; i < chars.length;) {
+    let j = i;
+    while (j < chars.length && chars[j] === chars[i]) j++;
+    out += j - i >= 4 ? `_${chars[i]}${(j - i).toString(36)}.` : chars[i].repeat(j - i);
+    i = j;
+  }
+  return out;
+}
+
+// The states of n units from either form, or null when the text is not a position of n.
+function decodePosition(text, n) {
+  const out = [];
+  const m = /^(?:[0-9a-z]|_[0-9a-z][0-9a-z]+\.)*$/.exec(text);
+  if (!m) return null;
+  for (const tok of text.match(/_[0-9a-z][0-9a-z]+\.|[0-9a-z]/g) || []) {
+    if (tok[0] === "_") {
+      const k = parseInt(tok.slice(2, -1), 36);
+      if (out.length + k > n) return null;
+      for (let j = 0; j < k; j++) out.push(parseInt(tok[1], 36));
+    } else {
+      out.push(parseInt(tok, 36));
+    }
+    if (out.length > n) return null;
+  }
+  return out.length === n ? Uint8Array.from(out) : null;
+}
+
+function validMoves(list, n) {
+  if (!Array.isArray(list)) return [];
+  const ok = (x) => Number.isInteger(x) && x >= 0;
+  return list.filter((ch) => Array.isArray(ch) && ch.every((m) => Array.isArray(m) && m.length === 3
+    && m.every(ok) && m[0] < n && m[1] < 36 && m[2] < 36));
+}
+
+// The address names the board and carries the position, so a copied link shares it.
+function setAddress() {
+  if (!entry) return;
+  const enc = states.some((v, i) => v !== 0 && fixed[i] === null) ? encodePosition(states) : "";
+  const want = `#${encodeURIComponent(entry.id)}${enc ? `&p=${enc}` : ""}`;
+  if (location.hash !== want) history.replaceState(null, "", want);
+}
 function now() {
   return elapsed + (runningSince === null ? 0 : performance.now() - runningSince);
 }
@@ -1074,7 +1314,12 @@ function clockText() {
 function saveNow() {
   if (!entry || !states) return;
   const m = states.some((v, i) => v !== 0 && fixed[i] === null);
-  store.set(entry.id, { s: Array.from(states).join(""), t: Math.round(now()), solved, m });
+  // The history is kept up to its last MAX_HISTORY moves (a trial level that starts
+  // before them is dropped with them).
+  const cut = Math.max(0, undoStack.length - MAX_HISTORY);
+  store.set(entry.id, { s: Array.from(states, (v) => v.toString(36)).join(""), t: Math.round(now()),
+    solved, m, u: undoStack.slice(cut), r: redoStack.slice(-MAX_HISTORY),
+    tr: trials.map((k) => k - cut).filter((k) => k >= 0) });
 }
 
 setInterval(() => {
@@ -1087,8 +1332,11 @@ document.addEventListener("visibilitychange", () => {
 });
 window.addEventListener("pagehide", saveNow);
 window.addEventListener("hashchange", () => {
-  const id = decodeURIComponent(location.hash.slice(1));
-  if (id && (!entry || id !== entry.id) && boards.some((b) => b.id === id)) load(id);
+  const { id, p } = parseHash();
+  if (!id || !boards.some((b) => b.id === id)) return;
+  if (entry && id === entry.id && (p === null || p === encodePosition(states))) return;
+  sharedPos = p;
+  load(id);
 });
 
 // ---- start ---------------------------------------------------------------------------
@@ -1112,6 +1360,8 @@ window.__play = {
   get solution() { return board && P.answerStates(board, entry.answer); },
   get marks() { return Object.fromEntries(Object.entries(marks).map(([k, v]) => [k, [...v]])); },
   get undecided() { return states ? undecidedCount() : 0; },
+  get cursor() { return cursor; },
+  get digitMax() { return DIGITS && board ? P.digitMax(board) : null; },
   targets: (k) => stepTargets(entry.trace[k]),
   // Set every free unit at once, as one move (tests).
   put(list) {

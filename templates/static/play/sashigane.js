@@ -207,7 +207,9 @@ export function cellSvg(board, view, r, c, x, y, s) {
   const k = parseCell(board.cells[r][c]);
   const cx = x + s / 2, cy = y + s / 2;
   if (k.kind === "circle") {
-    const n = k.n === null ? "" : `<text class="clue" x="${cx}" y="${cy}">${k.n}</text>`;
+    // Two or more digits in a smaller size, so the number stays inside its circle.
+    const cls = k.n !== null && String(k.n).length > 1 ? "clue narrow" : "clue";
+    const n = k.n === null ? "" : `<text class="${cls}" x="${cx}" y="${cy}">${k.n}</text>`;
     return `<circle class="ring-given" cx="${cx}" cy="${cy}" r="${s * 0.38}"/>${n}`;
   }
   if (k.kind === "arrow") {
@@ -216,7 +218,7 @@ export function cellSvg(board, view, r, c, x, y, s) {
     const tx = cx + dx * a, ty = cy + dy * a;
     const px = -dy * t, py = dx * t;
     const hx = tx - dx * t, hy = ty - dy * t;
-    return `<path class="cross" style="stroke:#111" d="M${cx - dx * a} ${cy - dy * a}L${tx} ${ty}` +
+    return `<path class="arrow" d="M${cx - dx * a} ${cy - dy * a}L${tx} ${ty}` +
       `M${hx + px} ${hy + py}L${tx} ${ty}L${hx - px} ${hy - py}"/>`;
   }
   if (k.kind === "mark") return `<text class="clue" x="${cx}" y="${cy}">?</text>`;

@@ -1,9 +1,13 @@
 // Sukoro: the rule checker and the drawing hooks for the play framework ("cells").
 // Board JSON {h, w, clues}; answer JSON {rows}: a digit for a numbered cell, "." blank.
-// Player states (PlaySpec.input): 0 undecided, 1 numbered, 2 excluded. Printed clues are
-// fixed numbered. There is no keypad: a numbered cell shows its live count of numbered
+// Player states (the digit puzzles' states, grid.js): 0 undecided, 1 numbered, 2 blank,
+// 2 + d the digit d the player typed. Printed clues are fixed numbered. With the counting
+// assist (off by default) a numbered cell shows and counts as its live count of numbered
 // neighbours. Rule ids and params match solvers/sukoro/rules.py violations().
-import { DIRS, connectViolation } from "./grid.js";
+import {
+  DIGIT0, DIRS, connectViolation, digitCellSvg, digitOf, digitTraceUnits, digitsComplete,
+  fitsDigit, isHelper, isNumbered,
+} from "./grid.js";
 
 function digitAt(rows, r, c) {
   const ch = rows[r][c];
@@ -60,26 +64,46 @@ export function fixed(board) {
   return board.clues.flat().map((v) => (v !== null ? 1 : null));
 }
 
+export const digitMax = () => 4;
+export const helper = isHelper;
+export const fits = fitsDigit;
+export const complete = digitsComplete;
+
 export function answerStates(board, answer) {
-  return answer.rows.flatMap((row) => Array.from(row, (ch) => (ch === "." ? 2 : 1)));
+  return answer.rows.flatMap((row) => Array.from(row, (ch) => (ch >= "0" && ch <= "9" ? DIGIT0 + +ch : 2)));
+}
+
+const solutions = new WeakMap();
+export function traceUnits(board, step, input, answer) {
+  if (!solutions.has(answer)) solutions.set(answer, answerStates(board, answer));
+  return digitTraceUnits(board, step, input, solutions.get(answer));
 }
 
 function liveCount(board, states, r, c) {
   let n = 0;
   for (const [dy, dx] of DIRS) {
     const y = r + dy, x = c + dx;
-    if (y >= 0 && y < board.h && x >= 0 && x < board.w && states[y * board.w + x] === 1) n++;
+    if (y >= 0 && y < board.h && x >= 0 && x < board.w && isNumbered(states[y * board.w + x])) n++;
   }
   return n;
 }
 
-// The answer the checker reads: undecided counts as blank, digits are the live counts.
+// The answer the checker reads: undecided counts as blank; a typed digit is itself, a
+// printed clue its live count, a numbered mark its live count with the assist on (without
+// it, "?": no digit yet, which the checker reads as blank and complete() as unfinished).
 export function toAnswer(board, view) {
   const rows = [];
   for (let r = 0; r < board.h; r++) {
     let s = "";
     for (let c = 0; c < board.w; c++) {
-      s += view.states[r * board.w + c] === 1 ? String(liveCount(board, view.states, r, c)) : ".";
+      const st = view.states[r * board.w + c];
+      const v = board.clues[r][c];
+      // (a printed clue is written as its live count: the checker then names a clue whose
+      // count is wrong by the clue rule, as Python does for the same answer)
+      if (st > DIGIT0) s += String(st - DIGIT0);
+      else if (v !== null) s += String(liveCount(board, view.states, r, c));
+      else if (st === 1) s += view.assist ? String(liveCount(board, view.states, r, c)) : "?";
+      else s += ".";
     }
     rows.push(s);
   }
@@ -95,32 +119,28 @@ export function cellSvg(board, view, r, c, x, y, s) {
     return `<circle class="ring-given" cx="${cx}" cy="${cy}" r="${s * 0.4}"/>` +
       `<text class="clue" x="${cx}" y="${cy}">${shown}</text>`;
   }
-  if (st === 1) {
-    return `<circle class="ring" cx="${cx}" cy="${cy}" r="${s * 0.4}"/>` +
-      `<text class="ink" x="${cx}" y="${cy}">${liveCount(board, view.states, r, c)}</text>`;
-  }
-  if (st === 2) {
-    const a = s * 0.18;
-    return `<path class="cross" d="M${cx - a} ${cy - a}L${cx + a} ${cy + a}M${cx + a} ${cy - a}L${cx - a} ${cy + a}"/>`;
-  }
-  return "";
+  return digitCellSvg(st, liveCount(board, view.states, r, c), view.assist, cx, cy, s);
 }
 
 export function cellText(board, view, r, c, lang) {
   const st = view.states[r * board.w + c];
   const v = board.clues[r][c];
   if (v !== null && v !== "?") return String(v);
-  if (st === 1) return String(liveCount(board, view.states, r, c));
+  if (st > DIGIT0) return String(st - DIGIT0);
+  if (st === 1 && view.assist) return String(liveCount(board, view.states, r, c));
   return view.input.states[lang][st];
 }
 
 // ---- the check that tells wrong from unfinished -----------------------------------
 // Only what no filling of the undecided cells can repair (solvers/sukoro/partial.py, the
-// same rule ids, cells and params). A digit is known once no neighbour is undecided.
+// same rule ids, cells and params), with a typed digit held to the rules as a printed
+// clue is. A cell's digit is known once it is typed, or (numbered mark) once no
+// neighbour is undecided.
 export function irreparable(board, view) {
   const { h, w, clues } = board;
   const n = h * w;
   const st = view.states;
+  const num = (i) => isNumbered(st[i]);
   const nb = [];
   for (let i = 0; i < n; i++) {
     const r = Math.floor(i / w), c = i % w;
@@ -136,9 +156,9 @@ export function irreparable(board, view) {
   const byCell = (a, b) => a[0] - b[0] || a[1] - b[1];
   const known = new Array(n).fill(0);
   for (let i = 0; i < n; i++) {
-    if (st[i] === 1 && nb[i].every((j) => st[j] !== 0)) {
-      known[i] = nb[i].filter((j) => st[j] === 1).length;
-    }
+    const d = clues[Math.floor(i / w)][i % w] === null ? digitOf(st[i]) : null;
+    if (d !== null) known[i] = d;
+    else if (num(i) && nb[i].every((j) => st[j] !== 0)) known[i] = nb[i].filter(num).length;
   }
   // a finished board reports as violations() does; before that, a clue's violation names
   // the cells that break it
@@ -146,26 +166,29 @@ export function irreparable(board, view) {
   for (let i = 0; i < n; i++) if (st[i] === 0) finished = false;
   const out = [];
   for (let i = 0; i < n; i++) {
-    const v = clues[Math.floor(i / w)][i % w];
+    const printed = clues[Math.floor(i / w)][i % w];
+    const v = printed !== null ? printed : digitOf(st[i]);
     if (v === null) continue;
-    if (st[i] === 2) {
+    if (printed !== null && st[i] === 2) {
       out.push({ rule: "sukoro.clue", cells: [cell(i)], params: { ...at(i), clue: v } });
       continue;
     }
-    if (st[i] !== 1 || v === "?") continue;
-    const num = nb[i].filter((j) => st[j] === 1);
+    if (!num(i) || v === "?") continue;
+    const on = nb[i].filter(num);
     const und = nb[i].filter((j) => st[j] === 0);
     if (finished) {
-      if (num.length !== v) {
-        out.push({ rule: "sukoro.clue", cells: [cell(i)], params: { ...at(i), clue: v } });
+      if (on.length !== v) {
+        out.push(printed !== null
+          ? { rule: "sukoro.clue", cells: [cell(i)], params: { ...at(i), clue: v } }
+          : { rule: "sukoro.count", cells: [cell(i)], params: { ...at(i), value: v, count: on.length } });
       }
-    } else if (num.length > v) {
-      out.push({ rule: "sukoro.over", cells: [i, ...num].map(cell).sort(byCell),
-        params: { ...at(i), clue: v, count: num.length } });
-    } else if (num.length + und.length < v) {
+    } else if (on.length > v) {
+      out.push({ rule: "sukoro.over", cells: [i, ...on].map(cell).sort(byCell),
+        params: { ...at(i), clue: v, count: on.length } });
+    } else if (on.length + und.length < v) {
       const exc = nb[i].filter((j) => st[j] === 2);
       out.push({ rule: "sukoro.under", cells: [i, ...exc].map(cell).sort(byCell),
-        params: { ...at(i), clue: v, most: num.length + und.length } });
+        params: { ...at(i), clue: v, most: on.length + und.length } });
     }
   }
   for (let i = 0; i < n; i++) {
@@ -182,21 +205,21 @@ export function irreparable(board, view) {
     }
   }
   for (let i = 0; i < n; i++) {
-    if (st[i] === 1 && nb[i].every((j) => st[j] === 2)) {
+    if (num(i) && nb[i].every((j) => st[j] === 2)) {
       out.push({ rule: "sukoro.isolated", cells: [cell(i)], params: at(i) });
     }
   }
-  // parts: the numbered cells of each group of not-excluded cells
+  // parts: the numbered cells of each group of cells not marked blank
   const comp = new Int32Array(n).fill(-1);
   const groups = [];
   for (let i = 0; i < n; i++) {
-    if (st[i] !== 1 || comp[i] >= 0) continue;
+    if (!num(i) || comp[i] >= 0) continue;
     const k = groups.length;
     comp[i] = k;
     const stack = [i], grp = [];
     while (stack.length) {
       const j = stack.pop();
-      if (st[j] === 1) grp.push(j);
+      if (num(j)) grp.push(j);
       for (const m of nb[j]) {
         if (comp[m] < 0 && st[m] !== 2) { comp[m] = k; stack.push(m); }
       }
