@@ -303,7 +303,7 @@ def lazy(board: Board, rules: Rules, limit: int | None) -> tuple[list[list[int]]
             return False
         if circles > 1:
             return False
-        return not (rules.variant == "seed")
+        return True
 
     def anchored(a: int, covered: int) -> Iterator[int]:
         """Every valid L whose first cell in reading order is ``a``, smallest arms
