@@ -301,9 +301,7 @@ def lazy(board: Board, rules: Rules, limit: int | None) -> tuple[list[list[int]]
                 return False
         elif k.kind == ARROW and (rules.end or rules.point):
             return False
-        if circles > 1:
-            return False
-        return True
+        return circles <= 1
 
     def anchored(a: int, covered: int) -> Iterator[int]:
         """Every valid L whose first cell in reading order is ``a``, smallest arms
