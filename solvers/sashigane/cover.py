@@ -31,8 +31,8 @@ class Capped(Exception):
 
 
 # Past this many candidate Ls (an upper bound, ``estimate``) the board goes to ``lazy``:
-# a 20×20 empty board has 144,400 Ls, about 60 MB of tables.
-LAZY_FROM = 150_000
+# a 16×16 empty board has 57,600 Ls, whose tables take about half a second to build.
+LAZY_FROM = 60_000
 MEMO_MAX = 200_000
 
 
@@ -85,7 +85,9 @@ def exact(masks: list[int], alive: list[int], h: int, w: int, limit: int | None,
     all that any caller asks for; the table is cleared when it reaches MEMO_MAX entries."""
     ncells = h * w
     k = len(alive)
-    col = [0] * ncells
+    # col[c]: the candidates through cell c, as a bit set (built as bytes: or-ing one
+    # bit at a time into a wide integer copies it each time)
+    raw = [bytearray((k + 7) >> 3) for _ in range(ncells)]
     cells_of: list[list[int]] = []
     for j, i in enumerate(alive):
         m = masks[i]
@@ -94,9 +96,11 @@ def exact(masks: list[int], alive: list[int], h: int, w: int, limit: int | None,
             low = m & -m
             c = low.bit_length() - 1
             cs.append(c)
-            col[c] |= 1 << j
+            raw[c][j >> 3] |= 1 << (j & 7)
             m ^= low
         cells_of.append(cs)
+    col = [int.from_bytes(b, "little") for b in raw]
+    del raw
     goal = (1 << ncells) - 1 if target is None else target
     if any(col[c] == 0 for c in range(ncells) if goal >> c & 1):
         return [], 0
