@@ -350,6 +350,12 @@ def lazy(board: Board, rules: Rules, limit: int | None) -> tuple[list[list[int]]
                     if ok(corner, v, arm[:b]):
                         yield _mask([corner, *v, *arm[:b]])
 
+    not_first = not_last = 0          # cells off column 0, off column w-1
+    for c in range(h * w):
+        if c % w:
+            not_first |= 1 << c
+        if c % w < w - 1:
+            not_last |= 1 << c
     stack: list[tuple[int, Iterator[int]]] = []
     covered = 0
     first = (~covered & full & -(~covered & full)).bit_length() - 1
@@ -373,9 +379,28 @@ def lazy(board: Board, rules: Rules, limit: int | None) -> tuple[list[list[int]]
                 break
             continue
         freeset = ~now & full
+        if _pocket(freeset, not_first, not_last, w):
+            placed.pop()
+            continue
         a = (freeset & -freeset).bit_length() - 1
         stack.append((now, anchored(a, now)))
     return sols, nodes
+
+
+def _pocket(free: int, not_first: int, not_last: int, w: int) -> bool:
+    """Whether some free cell has no free neighbour, or two free cells have only each
+    other: no L fits there (an L has three cells or more)."""
+    right = free >> 1 & not_last      # cells whose right neighbour is free
+    left = free << 1 & not_first
+    down = free >> w
+    up = free << w
+    any_ = right | left | down | up
+    if free & ~any_:
+        return True
+    two = (right & (left | down | up)) | (left & (down | up)) | (down & up)
+    one = free & any_ & ~two
+    near = (one << 1 & not_first) | (one >> 1 & not_last) | one << w | one >> w
+    return bool(one & near)
 
 
 def _mask(cells: list[int]) -> int:
