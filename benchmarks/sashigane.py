@@ -1,8 +1,11 @@
-"""Sashigane speed figures (not a test). Run: .venv/bin/python benchmarks/sashigane.py [--all]
+"""Sashigane speed figures (not a test).
+Run: .venv/bin/python benchmarks/sashigane.py [--all | --standard]
 
 Prints: the time to prove each banked 12×12 board unique in-process (median, worst; the
 ladder, and the scanner for comparison), the exhaustive surveys, the ledger, and with
---all the three stages end to end (wall time, CPU time and peak memory).
+--all the three stages end to end (wall time, CPU time and peak memory). ``--standard``
+prints only this: every banked board read from its URL (puzz.link's standard rules),
+solved to two answers, its CPU time per board (median, max, best of 3) and the verdicts.
 """
 
 from __future__ import annotations
@@ -44,7 +47,31 @@ def timed(fn, boards: list[Board], repeat: int = 5) -> list[float]:
     return out
 
 
+def standard() -> None:
+    from solvers.sashigane.codec import decode
+    times, verdicts = [], {"unique": 0, "two answers": 0, "no answer": 0}
+    worst = ""
+    for e in bank_boards():
+        b = decode(e["url"])
+        best = float("inf")
+        for _ in range(3):
+            t = time.process_time()
+            res = solve(b, limit=2)
+            best = min(best, time.process_time() - t)
+        if not times or best > max(times):
+            worst = e["id"]
+        times.append(best)
+        n = len(res.solutions)
+        verdicts["unique" if n == 1 else "two answers" if n else "no answer"] += 1
+    print(f"banked URLs, standard rules ({len(times)} boards): CPU per board median "
+          f"{statistics.median(times) * 1000:.1f} ms, max {max(times) * 1000:.1f} ms "
+          f"({worst}); " + ", ".join(f"{k} {v}" for k, v in verdicts.items()))
+
+
 def main() -> None:
+    if "--standard" in sys.argv:
+        standard()
+        return
     boards = [Board.from_json(e["board"]) for e in bank_boards() if e["size"] == "12x12"]
     for name, fn in (("ladder", lambda b: solve(b, limit=2)),
                      ("scanner", lambda b: brute(b, limit=2))):

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from solvers.common import Cell, PuzzleError
+from solvers.common import MAX_CELLS, Cell, PuzzleError
 
 VARIANTS = ("seed", "standard")
 DIRS: dict[str, tuple[int, int]] = {"up": (-1, 0), "down": (1, 0), "left": (0, -1),
@@ -109,8 +109,12 @@ class Board:
             if k not in d:
                 raise PuzzleError(f"board is missing the field {k!r}")
         h, w, rows = d["h"], d["w"], d["cells"]
-        if not (isinstance(h, int) and isinstance(w, int)) or h < 1 or w < 1:
-            raise PuzzleError(f"board size must be positive integers, got h={h!r} w={w!r}")
+        if (not (isinstance(h, int) and isinstance(w, int)) or isinstance(h, bool)
+                or isinstance(w, bool) or h < 1 or w < 1):
+            raise PuzzleError(f"board size must be positive integers, got h={str(h)[:20]} "
+                              f"w={str(w)[:20]}")
+        if h * w > MAX_CELLS:  # before a row is read: the URL's cap, for files too
+            raise PuzzleError(f"board {h}×{w} is too large (at most {MAX_CELLS} cells)")
         if not isinstance(rows, list) or len(rows) != h:
             raise PuzzleError(f"board field 'cells' must be a list of {h} rows (h)")
         cells = []
@@ -226,6 +230,8 @@ class Answer:
         if not isinstance(rows, list) or not rows or not all(isinstance(r, list) for r in rows):
             raise PuzzleError("answer field 'pieces' must be a non-empty list of rows")
         w = len(rows[0])
+        if len(rows) * w > MAX_CELLS:
+            raise PuzzleError(f"answer {len(rows)}×{w} is too large (at most {MAX_CELLS} cells)")
         flat = []
         for r, row in enumerate(rows):
             if len(row) != w:

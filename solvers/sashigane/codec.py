@@ -18,20 +18,34 @@ _HEX = "0123456789abcdef"
 
 
 def decode(url: str) -> Board:
-    """A puzz.link / pzv.jp / pzprxs URL (or the bare ``sashigane/W/H/body``) -> Board."""
+    """A puzz.link / pzv.jp / pzprxs URL (or the bare ``sashigane/W/H/body``) -> Board.
+
+    The body is read as pzprjs reads it, and only bodies that name every cell exactly
+    once are taken: a character outside the alphabet, a ``-`` without two hex digits, an
+    empty run that goes past the last cell, characters after the last cell, or a body
+    that ends before the last cell is a PuzzleError naming the position (counted from 1
+    in the body). pzprjs would skip the first, stop quietly at the others, and so read
+    a board its own writer never gives for that body."""
     w, h, body = split_url(url, PID)
     n = w * h
     cells = [NOTHING] * n
     i = pos = 0
-    while i < n and pos < len(body):
+
+    def at(p: int) -> str:
+        return f"URL body position {p + 1}"
+
+    while pos < len(body):
         ch = body[pos]
+        if i >= n:
+            raise PuzzleError(f"{at(pos)}: {ch!r} comes after the last of the {n} cells "
+                              f"({w}×{h}); the body should end at position {pos}")
         if ch in _HEX:
             cells[i] = Clue(CIRCLE, int(ch, 16))
         elif ch == "-":
             digits = body[pos + 1:pos + 3]
-            if len(digits) != 2 or any(d not in _HEX for d in digits.lower()):
-                raise PuzzleError(f"URL body: '-' at position {pos} must be followed by two "
-                                  f"hex digits, got {digits!r}")
+            if len(digits) != 2 or any(d not in _HEX for d in digits):
+                raise PuzzleError(f"{at(pos)}: '-' must be followed by two hex digits "
+                                  f"(0-9, a-f), got {digits!r}")
             cells[i] = Clue(CIRCLE, int(digits, 16))
             pos += 2
         elif ch == ".":
@@ -41,12 +55,20 @@ def decode(url: str) -> Board:
         elif ch in _LETTER_DIR:
             cells[i] = Clue(ARROW, _LETTER_DIR[ch])
         elif "k" <= ch <= "z":
-            i += int(ch, 36) - 19 - 1
-        elif not (ch.isascii() and ch.isprintable()):
-            raise PuzzleError(f"URL body character {ch!r} at position {pos} is not valid")
-        # any other printable character uses one cell and sets nothing (as pzprjs)
+            run = int(ch, 36) - 19
+            if i + run > n:
+                raise PuzzleError(f"{at(pos)}: {ch!r} is a run of {run} empty cells, but "
+                                  f"{n - i} of the {n} cells are left")
+            i += run - 1
+        else:
+            raise PuzzleError(f"{at(pos)}: character {ch!r} is not part of a Sashigane "
+                              "body (0-9 a-f - . @ % g-j k-z)")
         i += 1
         pos += 1
+    if i < n:
+        raise PuzzleError(f"URL body ends after {len(body)} characters with {n - i} of the "
+                          f"{n} cells ({w}×{h}) not reached; pzprjs writes a run letter "
+                          "(k-z) for every empty cell")
     return Board(h, w, tuple(cells), "standard")
 
 

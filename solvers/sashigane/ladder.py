@@ -16,19 +16,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from solvers.common import SolveResult, node
+from solvers import common
+from solvers.common import BudgetExceeded, PuzzleError, SolveResult, node
 
 from .board import Answer, Board
+from .cover import LAZY_FROM, Capped, estimate, exact, lazy
 from .fit import Candidates, Rules, fit, rules_of
 
 RUNGS = ("fit", "cover", "area", "probe", "search")
 LEVEL = {name: i for i, name in enumerate(RUNGS)}
-
-
-class Capped(Exception):
-    """Search passed its branch cap."""
 
 
 def size_budget(h: int, w: int, numbers: list[int | None]) -> tuple[int, int, int]:
@@ -290,8 +288,30 @@ def solve(board: Board, level: str | None = None, limit: int | None = 2,
           rules: Rules | None = None, cap: int | None = None) -> SolveResult:
     """Up to ``limit`` answers. ``level`` below ``search`` runs the rungs up to it only
     and reports the cells whose owner they fixed. ``rung`` is the lowest rung that
-    finishes the board without search (``search`` if none does)."""
+    finishes the board without search (``search`` if none does).
+
+    Under the standard rules the search is the exact cover of ``cover.py``; a board whose
+    candidate table would be too large to hold goes to its table-free search. Running
+    out of memory stops the solve like a limit does (BudgetExceeded), never a traceback."""
     rules = rules or rules_of(board)
+    try:
+        return _solve(board, level, limit, rules, cap)
+    except MemoryError:
+        nodes, seconds = _budget_state()
+        raise BudgetExceeded("memory ran out", nodes, seconds) from None
+
+
+def _solve(board: Board, level: str | None, limit: int | None, rules: Rules,
+           cap: int | None) -> SolveResult:
+    standard = rules.variant == "standard"
+    if standard and rules.corner and estimate(board, rules) > LAZY_FROM:
+        top = LEVEL[level] if level is not None else LEVEL["search"]
+        if top < LEVEL["search"]:
+            raise PuzzleError(f"a {board.h}×{board.w} board this empty has too many "
+                              f"candidate Ls for the rung {level!r}; solve it without --level")
+        sols_m, nodes = lazy(board, rules, limit)
+        return SolveResult([_mask_answer(board.h, board.w, s) for s in sols_m], nodes,
+                           "search", [], {"candidates": None})
     p = Problem.of(fit(board, rules))
     alive: list[int] | None = list(range(len(p.cand.masks)))
     top = LEVEL[level] if level is not None else LEVEL["search"]
@@ -315,9 +335,134 @@ def solve(board: Board, level: str | None = None, limit: int | None = 2,
     if solved(p, res):
         return SolveResult([to_answer(p, res)], 0, "area", _fixed(p, res),
                            {"candidates": len(p.cand.masks)})
-    sols, nodes = search(p, res, limit, LEVEL["area"], cap)
+    if standard:
+        sols, nodes = _standard_search(board, rules, p, res, limit, cap)
+    else:
+        sols, nodes = search(p, res, limit, LEVEL["area"], cap)
     return SolveResult([to_answer(p, s) for s in sols], nodes, "search", [],
                        {"candidates": len(p.cand.masks)})
+
+
+# Branches the seed-rules search may spend on a standard board before it is left to the
+# exact cover alone (a seed answer is a standard one; on the bank it takes under 100).
+SEED_CAP = 2000
+
+
+def _standard_search(board: Board, rules: Rules, p: Problem, alive: list[int],
+                     limit: int | None, cap: int | None) -> tuple[list[list[int]], int]:
+    """The search under the standard rules: (answers as candidate lists, branches).
+
+    For one or two answers it first asks the seed rules (one circle and one arrow per
+    piece, a stricter reading whose answers are all standard ones, and whose search is
+    fast): two seed answers end it; with one, a second standard answer is looked for by
+    tiling again the cells of two, then three, neighbouring pieces of it in another way.
+    Whatever is still open (no seed answer, or no such local second answer) goes to the
+    exact cover over the whole board, which finds every answer or proves there is none."""
+    nodes = 0
+    if limit is not None and limit <= 2:
+        try:
+            seed = solve(board, limit=limit, rules=replace(rules, variant="seed"),
+                         cap=SEED_CAP)
+        except Capped:
+            seed = None
+            nodes += SEED_CAP
+        if seed is not None:
+            nodes += seed.nodes
+            found = [_as_candidates(p, alive, a) for a in seed.solutions]
+            if all(f is not None for f in found) and found:
+                sols = [f for f in found if f is not None]
+                if len(sols) >= limit:
+                    return sols, nodes
+                other, n = _second(p, alive, sols[0])
+                nodes += n
+                if other is not None:
+                    return [sols[0], other], nodes
+    sols, n = exact(p.cand.masks, alive, board.h, board.w, limit,
+                    None if cap is None else max(cap - nodes, 0))
+    return sols, nodes + n
+
+
+def _as_candidates(p: Problem, alive: list[int], answer: Answer) -> list[int] | None:
+    """The candidates (indices into ``p.cand``) whose masks are the answer's pieces."""
+    index = {p.cand.masks[i]: i for i in alive}
+    out = []
+    for cells in answer.groups():
+        m = 0
+        for c in cells:
+            m |= 1 << c
+        if m not in index:
+            return None
+        out.append(index[m])
+    return sorted(out)
+
+
+def _second(p: Problem, alive: list[int], first: list[int]) -> tuple[list[int] | None, int]:
+    """A second answer that differs from ``first`` only on two or three neighbouring
+    pieces (their cells tiled another way), or None: (answer, branches)."""
+    masks, w = p.cand.masks, p.cand.w
+    by_cell: dict[int, list[int]] = {}
+    for i in alive:
+        m = masks[i]
+        while m:
+            low = m & -m
+            m ^= low
+            by_cell.setdefault(low.bit_length() - 1, []).append(i)
+    not_first = not_last = 0
+    for c in range(p.cand.h * w):
+        if c % w:
+            not_first |= 1 << c
+        if c % w < w - 1:
+            not_last |= 1 << c
+
+    def grow(m: int) -> int:
+        return m | (m << 1 & not_first) | (m >> 1 & not_last) | m << w | m >> w
+
+    near = {a: [b for b in first if b != a and grow(masks[a]) & masks[b]] for a in first}
+    nodes = 0
+    tried: set[frozenset[int]] = set()
+    groups = [frozenset((a, b)) for a in first for b in near[a] if a < b]
+    groups += [g | {c} for g in list(groups) for a in g for c in near[a] if c not in g]
+    for g in groups:
+        if g in tried:
+            continue
+        tried.add(g)
+        u = 0
+        for a in g:
+            u |= masks[a]
+        inside = sorted({i for a in g for c in _cells(masks[a]) for i in by_cell[c]
+                         if not masks[i] & ~u})
+        sols, n = exact(masks, inside, p.cand.h, w, 2, target=u)
+        nodes += n
+        for s in sols:
+            if set(s) != g:
+                return sorted(set(first) - g | set(s)), nodes
+    return None, nodes
+
+
+def _cells(m: int) -> list[int]:
+    out = []
+    while m:
+        low = m & -m
+        m ^= low
+        out.append(low.bit_length() - 1)
+    return out
+
+
+def _budget_state() -> tuple[int, float]:
+    """Nodes and seconds of the active budget (zeros outside one), for the message of a
+    solve that ran out of memory. (Belongs in solvers/common.py beside ``node``.)"""
+    b = common._budget
+    return (b.nodes, b.elapsed()) if b is not None else (0, 0.0)
+
+
+def _mask_answer(h: int, w: int, masks: list[int]) -> Answer:
+    lab = [-1] * (h * w)
+    for k, m in enumerate(masks):
+        while m:
+            low = m & -m
+            lab[low.bit_length() - 1] = k
+            m ^= low
+    return Answer.from_labels(h, w, lab)
 
 
 def grade(board: Board, rules: Rules | None = None) -> str:

@@ -44,7 +44,7 @@ STATS_PARAMS: dict[str, Any] = {
     "coin_masks": 8,
     "ladder_cap": 300000,
     # answers counted up to `limit`, search capped at `cap` branches per board
-    "ablation": {"seed": {"limit": 100, "cap": 20000}, "standard": {"limit": 2, "cap": 2000}},
+    "ablation": {"seed": {"limit": 100, "cap": 20000}, "standard": {"limit": 2, "cap": 100000}},
 }
 
 LEDGER_PARAMS: dict[str, Any] = {

@@ -131,10 +131,12 @@ def _ablation(entries: list[Any], base_name: str, change: Mapping[str, bool],
     rules: Rules = replace(base, **change)
     lost = capped = branches = 0
     answers: list[int] = []
+    verdicts = {"second": 0, "unique": 0, "none": 0}
     for _e, b, _ in entries:
         try:
             res = solve(b, limit=lim, rules=rules, cap=acap)
             n, nodes = len(res.solutions), res.nodes
+            verdicts["second" if n >= 2 else "unique" if n == 1 else "none"] += 1
         except Capped:
             n, nodes = lim, acap
             capped += 1
@@ -142,9 +144,15 @@ def _ablation(entries: list[Any], base_name: str, change: Mapping[str, bool],
         if n != 1:
             lost += 1
             answers.append(n)
-    return {"lost": lost, "median_answers": _median(answers),
-            "branches": branches, "capped": capped, "limit": lim, "cap": acap,
-            "lost_share": _share(lost, len(entries))}
+    row = {"lost": lost, "median_answers": _median(answers),
+           "branches": branches, "capped": capped, "limit": lim, "cap": acap,
+           "lost_share": _share(lost, len(entries))}
+    if base_name == "standard":
+        # what the search proved, board by board: a second answer found, no second
+        # answer (search finished), or neither (stopped at the cap)
+        row.update({"proven_second": verdicts["second"], "proven_unique": verdicts["unique"],
+                    "proven_none": verdicts["none"], "undecided": capped})
+    return row
 
 
 def _ladder(entries: list[Any], size: str, cap: int) -> dict[str, Any]:
