@@ -176,3 +176,66 @@ def test_same_answers_and_grades_with_and_without_sat(monkeypatch: pytest.Monkey
             out.append((_rows(graded.solutions), graded.rung, quick_rows, quick.rung,
                         ladder.count_answers(board)))
         assert out[0] == out[1]
+
+
+# -- the independent SAT encoding and the confirm stage -----------------------------------
+
+def test_sat_agrees_with_the_ladder_on_bank_boards_and_tampered_ones() -> None:
+    pytest.importorskip("pysat")
+    from solvers.nanro.rules import violations
+    from solvers.nanro.sat import confirm, solve_sat
+    rng = random.Random(17)
+    boards = _bank()[::5]
+    assert {e["size"] for e in boards} == {"6x6", "8x8", "10x10"}
+    tampered = 0
+    for e in boards:
+        board, answer = Board.from_json(e["board"]), Answer.from_json(e["answer"])
+        res = solve_sat(board)
+        assert _rows(res.answers) == _rows(ladder.solve(board, limit=2).solutions)
+        assert confirm(board, answer)
+        two = _without_a_clue(board, answer, rng)
+        if two is None:
+            continue
+        tampered += 1
+        got = solve_sat(two).answers
+        assert len(got) == 2 and got[0] != got[1]
+        assert all(not violations(two, a) for a in got)
+        assert not confirm(two, answer)
+    assert tampered >= 5
+
+
+def test_sat_counts_as_the_search_on_large_regions_and_hints() -> None:
+    pytest.importorskip("pysat")
+    from solvers.nanro.sat import solve_sat
+    b = Board.blank([[0, 0, 0, 0], [0, 0, 0, 1], [0, 0, 0, 1], [0, 2, 1, 1]])
+    for v in (3, 9, 10):
+        hinted = Board(b.h, b.w, b.regions, b.clues, (v, None, None))
+        want = set(_rows(ladder.solve(hinted, limit=None).solutions))
+        got = solve_sat(hinted, limit=10 ** 4).answers
+        assert len(got) == len(want) and set(_rows(got)) == want
+    for regions in partitions(2, 4):
+        b = Board.blank(regions)
+        want = set(_rows(ladder.solve(b, limit=None).solutions))
+        assert set(_rows(solve_sat(b, limit=10 ** 4).answers)) == want, regions
+
+
+def test_confirm_stage_records_and_refuses() -> None:
+    pytest.importorskip("pysat")
+    from solvers.nanro.confirm import ConfirmError, confirm, confirm_board
+    from solvers.nanro.stages import CONFIRM_PARAMS, STAGES
+    assert [s.name for s in STAGES][:2] == ["bank", "confirm"]
+    boards = [e for e in _bank() if e["size"] in ("6x6", "8x8")][::8]
+    out = confirm({"bank": {"boards": boards}}, CONFIRM_PARAMS)
+    small = sum(e["size"] == "6x6" for e in boards)
+    assert 0 < small < len(boards)
+    assert out["by_method"] == {"brute": small, "sat": len(boards)} and out["all"]
+    assert out["by_size"]["8x8"]["brute"] == 0
+    assert out == confirm({"bank": {"boards": boards}}, CONFIRM_PARAMS)
+    e = next(e for e in boards if e["size"] == "6x6")
+    b, a = Board.from_json(e["board"]), Answer.from_json(e["answer"])
+    wrong = Answer.from_flat(b.h, b.w, [0] * (b.h * b.w))
+    row = confirm_board(b, wrong, 36)
+    assert row["sat"] is False and row["brute"] is False
+    assert confirm_board(b, a, 0)["brute"] is None
+    with pytest.raises(ConfirmError, match=e["id"]):
+        confirm({"bank": {"boards": [dict(e, answer=wrong.to_json())]}}, CONFIRM_PARAMS)
