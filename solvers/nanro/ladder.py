@@ -548,30 +548,40 @@ def sat_disabled() -> bool:
     return os.environ.get(NO_SAT_ENV, "") not in ("", "0")
 
 
-def _sat_answers(board: Board, st: State | None = None
-                 ) -> tuple[list[Answer], dict[str, Any]] | None:
-    """Up to two answers from the SAT engine (``residual.py``), or where python-sat is
-    missing or switched off (``sat_disabled``) from the pure-Python learning solver
-    (``learn.py``), handed what the cheap rungs decided (``st``, a state propagated
-    through ``reach``). None when the board is below ``SAT_MIN_CELLS`` or past
-    ``SAT_MAX_CELLS``, or a region past ``SAT_MAX_REGION``: the ladder's own search then
-    does the work, with python-sat or without."""
+def _in_sat_range(board: Board) -> bool:
+    """Whether the SAT step runs on ``board``: from ``SAT_MIN_CELLS`` to ``SAT_MAX_CELLS``
+    cells and no region past ``SAT_MAX_REGION`` (elsewhere the ladder's own search does
+    the work, with python-sat or without)."""
     if not SAT_MIN_CELLS <= board.h * board.w <= SAT_MAX_CELLS:
-        return None
+        return False
     sizes: dict[int, int] = {}
     for k in board.flat_regions():
         sizes[k] = sizes.get(k, 0) + 1
-    if max(sizes.values()) > SAT_MAX_REGION:
+    return max(sizes.values()) <= SAT_MAX_REGION
+
+
+def _sat_answers(board: Board) -> tuple[list[Answer], dict[str, Any]] | None:
+    """Up to two answers from the SAT engine (``residual.py``), or None when python-sat
+    is missing or switched off (``sat_disabled``) or the board is out of range
+    (``_in_sat_range``)."""
+    if not _in_sat_range(board) or sat_disabled():
         return None
-    if not sat_disabled():
-        try:
-            from .residual import solve_sat
-        except ImportError:
-            pass
-        else:
-            r = solve_sat(board, 2)
-            return r.answers, {"sat_calls": r.calls, "sat_cuts": r.cuts, "engine": "sat",
-                               "nodes": "SAT solver calls"}
+    try:
+        from .residual import solve_sat
+    except ImportError:
+        return None
+    r = solve_sat(board, 2)
+    return r.answers, {"sat_calls": r.calls, "sat_cuts": r.cuts, "engine": "sat",
+                       "nodes": "SAT solver calls"}
+
+
+def _learn_answers(board: Board, st: State | None = None
+                   ) -> tuple[list[Answer], dict[str, Any]] | None:
+    """Where the SAT engine does not run but the board is in its range: up to two answers
+    from the pure-Python learning solver (``learn.py``), handed what the cheap rungs
+    decided (``st``, a state propagated through ``reach``; computed here when None)."""
+    if not _in_sat_range(board):
+        return None
     from .learn import solve_learn
     if st is None:
         g = geometry(board.h, board.w, board.regions)
@@ -582,6 +592,13 @@ def _sat_answers(board: Board, st: State | None = None
     lr = solve_learn(board, 2, st.num, st.blank, st.dom)
     return lr.answers, {"sat_calls": lr.calls, "sat_cuts": lr.cuts, "engine": "learn",
                         "conflicts": lr.conflicts, "nodes": "learning solver calls"}
+
+
+def _step_answers(board: Board, st: State | None = None
+                  ) -> tuple[list[Answer], dict[str, Any]] | None:
+    """The SAT step: the SAT engine, else its pure-Python stand-in, else None."""
+    got = _sat_answers(board)
+    return got if got is not None else _learn_answers(board, st)
 
 
 def solve(board: Board, level: str | None = None, limit: int | None = 2,
@@ -614,7 +631,7 @@ def solve(board: Board, level: str | None = None, limit: int | None = 2,
     for k in range(min(top, 4) + 1):
         if k == LEVEL["probe"] and top == LEVEL["search"] and cap is None and (
                 limit is None or limit >= 1):
-            got = _sat_answers(board, st)
+            got = _step_answers(board, st)
             if got is not None:
                 sols, stats = got
                 if not grade and limit is not None and limit <= 2:
@@ -648,7 +665,7 @@ def count_answers(board: Board) -> int:
     """How many answers the board has, up to 2 (the drawing of hard boards asks this
     many times): the SAT engine or its pure-Python stand-in where the board is in their
     range, else ``solve``."""
-    got = _sat_answers(board)
+    got = _step_answers(board)
     if got is not None:
         return len(got[0])
     return len(solve(board, limit=2).solutions)
