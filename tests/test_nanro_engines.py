@@ -239,3 +239,20 @@ def test_confirm_stage_records_and_refuses() -> None:
     assert confirm_board(b, a, 0)["brute"] is None
     with pytest.raises(ConfirmError, match=e["id"]):
         confirm({"bank": {"boards": [dict(e, answer=wrong.to_json())]}}, CONFIRM_PARAMS)
+
+
+def test_verify_confirms_every_banked_board_by_sat(capsys: pytest.CaptureFixture[str]) -> None:
+    """Per method and per size: the SAT encoding confirms every banked board, the region
+    product the small ones, so every board rests on more than the ladder."""
+    pytest.importorskip("pysat")
+    from site_builder.cli import main
+
+    assert main(["verify", "nanro", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)["nanro"]
+    n = len(_bank())
+    assert out["methods"]["ladder"] == out["methods"]["sat"] == out["boards"] == n
+    assert out["methods"]["brute"] == out["brute_checked"] > 0
+    assert out["independent"] == out["unique"] == n
+    for size, row in out["by_size"].items():
+        assert row["sat"] == row["boards"] == row["unique"], size
+        assert row["brute"] == (row["boards"] if size == "6x6" else 0), size
