@@ -158,7 +158,7 @@ def test_same_answers_and_grades_with_and_without_sat(monkeypatch: pytest.Monkey
     pytest.importorskip("pysat")
     rng = random.Random(3)
     cases = []
-    for e in _hard("16x16")[:3]:
+    for e in _hard("16x16")[1:3]:
         board, answer = Board.from_json(e["board"]), Answer.from_json(e["answer"])
         cases.append(board)
         two = _without_a_clue(board, answer, rng)
