@@ -101,7 +101,7 @@ def hard() -> int:
             ok = len(res.solutions) == 1 and res.solutions[0] == Answer.from_json(e["answer"])
             bad += not ok
             print(f"  {e['id']}: {dt:6.2f} s CPU  rung {res.rung}  "
-                  f"engine {res.stats.get('engine', 'ladder')}  "
+                  f"engine {res.stats.get('engine', '-')}  "
                   f"{'unique' if ok else 'NOT UNIQUE WITH THE STORED ANSWER'}", flush=True)
         if cpu:
             print(f"nanro {size}: boards {len(cpu) + undecided}, median "
