@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/hard.py                  # time solve(limit=2) on the corpus
     .venv/bin/python benchmarks/hard.py --repeat 5       # best of 5 per board
     .venv/bin/python benchmarks/hard.py --no-grade       # answers and verdict, no grade
+    .venv/bin/python benchmarks/hard.py --no-sat         # as if python-sat were missing
     .venv/bin/python benchmarks/hard.py --regenerate     # redraw the corpus (slow), then time
     .venv/bin/python benchmarks/hard.py --regenerate --only sukoro --sizes 30x30
 
@@ -199,7 +200,13 @@ def main() -> int:
     ap.add_argument("--no-grade", action="store_true",
                     help="time answers and verdict only, without the grade, where the "
                          "puzzle's solve can skip it (Puzzle.ungraded)")
+    ap.add_argument("--no-sat", action="store_true",
+                    help="set PUZZLE_NO_SAT=1: solvers that honour it (Nanro) run as "
+                         "where python-sat is missing")
     args = ap.parse_args()
+    if args.no_sat:
+        import os
+        os.environ["PUZZLE_NO_SAT"] = "1"
     clock = time.perf_counter if args.clock == "wall" else time.process_time
     slugs = tuple(args.only or PUZZLES)
     if args.regenerate:

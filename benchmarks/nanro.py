@@ -1,10 +1,18 @@
 """Nanro speed figures (not a test).
 Run: .venv/bin/python benchmarks/nanro.py [--cpu] [--all]
+     .venv/bin/python benchmarks/nanro.py --hard [--no-sat] [--timeout 60]
 
 Prints: the time to solve and prove unique each banked 10×10 board (median, worst,
 in-process); generator-made minimal-clue 16×16 and 20×20 boards (a fixed seed) solved and
 proven unique, each timed; and with --all the three stages end to end (wall time, peak
 memory).
+
+``--hard``: only the hard corpus (benchmarks/hard/nanro-*.json), each board solved once
+(limit 2, graded) under a per-board time limit (``--timeout`` seconds of wall time, 60 by
+default): per board the CPU time, the rung, the engine and whether it came out unique with
+the stored answer; per size the median and worst CPU time and how many boards were left
+undecided. ``--no-sat`` sets ``PUZZLE_NO_SAT=1`` first, so the ladder runs as where
+python-sat is missing (its pure-Python learning solver instead of the SAT engine).
 """
 
 from __future__ import annotations
@@ -49,7 +57,62 @@ def timed(board: Board, repeat: int = 3) -> float:
     return best
 
 
+def _arg(name: str, default: float) -> float:
+    if name in sys.argv:
+        return float(sys.argv[sys.argv.index(name) + 1])
+    return default
+
+
+def hard() -> int:
+    """The hard corpus, one solve a board under a time limit; 1 if any board was left
+    undecided or came out other than unique with the stored answer."""
+    import os
+
+    from solvers.common import Budget, BudgetExceeded, active
+    from solvers.nanro.board import Answer
+
+    if "--no-sat" in sys.argv:
+        os.environ["PUZZLE_NO_SAT"] = "1"
+    from solvers.nanro.ladder import sat_disabled
+
+    timeout = _arg("--timeout", 60.0)
+    print(f"hard corpus, limit 2, graded, timeout {timeout:g} s a board, CPU time;"
+          f" python-sat {'switched off (PUZZLE_NO_SAT=1)' if sat_disabled() else 'if installed'}")
+    bad = 0
+    for size in ("16x16", "20x20", "30x30"):
+        p = ROOT / "benchmarks" / "hard" / f"nanro-{size}.json"
+        if not p.exists():
+            continue
+        cpu, undecided = [], 0
+        for e in json.loads(p.read_text())["boards"]:
+            board = Board.from_json(e["board"])
+            t = time.process_time()
+            try:
+                with active(Budget(timeout=timeout)):
+                    res = solve(board, limit=2)
+            except BudgetExceeded:
+                dt = time.process_time() - t
+                undecided += 1
+                bad += 1
+                print(f"  {e['id']}: UNDECIDED after {dt:.2f} s CPU", flush=True)
+                continue
+            dt = time.process_time() - t
+            cpu.append(dt)
+            ok = len(res.solutions) == 1 and res.solutions[0] == Answer.from_json(e["answer"])
+            bad += not ok
+            print(f"  {e['id']}: {dt:6.2f} s CPU  rung {res.rung}  "
+                  f"engine {res.stats.get('engine', '-')}  "
+                  f"{'unique' if ok else 'NOT UNIQUE WITH THE STORED ANSWER'}", flush=True)
+        if cpu:
+            print(f"nanro {size}: boards {len(cpu) + undecided}, median "
+                  f"{statistics.median(cpu):.2f} s, worst {max(cpu):.2f} s CPU, "
+                  f"undecided {undecided}", flush=True)
+    return 1 if bad else 0
+
+
 def main() -> None:
+    if "--hard" in sys.argv:
+        sys.exit(hard())
     boards = [Board.from_json(e["board"]) for e in bank_boards() if e["size"] == "10x10"]
     times = [timed(b) for b in boards]
     print("clock:", "process (CPU) time" if CPU else "wall time")

@@ -42,22 +42,26 @@ def run(args: Any, root: Path) -> int:
             times.append(time.perf_counter() - t0)
             ok = len(res.solutions) == 1 and puzzle.answer_rows(res.solutions[0]) == want
             methods["ladder"] += ok
+            s = by_size.setdefault(e["size"], {"boards": 0, "unique": 0,
+                                               **{m: 0 for m in methods}})
+            s["ladder"] += ok
             others = []
             if e["h"] * e["w"] <= puzzle.brute_max_cells:
                 bres = puzzle.brute(board, limit=2)
                 brute_checked += 1
                 b_ok = len(bres.solutions) == 1 and puzzle.answer_rows(bres.solutions[0]) == want
                 methods["brute"] += b_ok
+                s["brute"] += b_ok
                 others.append(b_ok)
             for name, check in extra.items():
                 c_ok = bool(check(board, answer))
                 methods[name] += c_ok
+                s[name] += c_ok
                 others.append(c_ok)
             # proven: the ladder finds the banked answer alone and no other method that ran
             # disagrees; independent: some method sharing no code with the ladder confirmed it
             proven = ok and all(others)
             independent += bool(others) and all(others)
-            s = by_size.setdefault(e["size"], {"boards": 0, "unique": 0})
             s["boards"] += 1
             if proven:
                 unique += 1
@@ -78,7 +82,8 @@ def run(args: Any, root: Path) -> int:
             print("  confirmed by: " + ", ".join(f"{m} {n}" for m, n in methods.items())
                   + f" (second engine run on {brute_checked})")
             for size, s in by_size.items():
-                print(f"  {size}: {s['unique']}/{s['boards']}")
+                print(f"  {size}: {s['unique']}/{s['boards']} ("
+                      + ", ".join(f"{m} {s[m]}" for m in methods) + ")")
             print("  grades: " + ", ".join(f"{g} {n}" for g, n in by_grade.items()))
     if args.json:
         print(json.dumps(report, ensure_ascii=False, sort_keys=True))

@@ -236,7 +236,7 @@ def test_registered_surface():
     from solvers.nanro import PUZZLE
     assert registry.get("nanro") is PUZZLE
     assert PUZZLE.rungs == RUNGS == ("count", "block", "clash", "reach", "probe", "search")
-    assert PUZZLE.stage_names == ("bank", "stats", "ledger", "timing")
+    assert PUZZLE.stage_names == ("bank", "confirm", "stats", "ledger", "timing")
     assert PUZZLE.play.model == "regions"
     svg = PUZZLE.draw_board(decode(SAMPLE).to_json(), ans(SAMPLE_ANSWER).to_json(), 30, "x")
     assert svg.startswith("<svg") and svg.count("<circle") == 5  # 8 numbers, 3 printed

@@ -23,9 +23,11 @@ Every rung is sound: it never decides a cell against an answer that exists.
 
 from __future__ import annotations
 
+import os
 import random
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from solvers.common import SolveResult, node
 from solvers.grid import neighbours
@@ -536,23 +538,67 @@ SAT_MIN_CELLS = 144     # below 12×12 probing and search alone are quicker than
 SAT_MAX_REGION = 24
 
 
-def _sat_answers(board: Board) -> tuple[list[Answer], dict[str, int]] | None:
-    """Up to two answers from the SAT engine, or None when python-sat is missing (the
-    pure-Python search then does the work), the board is past ``SAT_MAX_CELLS`` or a
-    region past ``SAT_MAX_REGION``."""
+NO_SAT_ENV = "PUZZLE_NO_SAT"
+
+
+def sat_disabled() -> bool:
+    """The one switch that plays python-sat missing: ``PUZZLE_NO_SAT=1`` in the
+    environment (read at each solve, so a test or benchmark can set it late) makes the
+    ladder take its pure-Python learning solver (``learn.py``), as under Pyodide."""
+    return os.environ.get(NO_SAT_ENV, "") not in ("", "0")
+
+
+def _in_sat_range(board: Board) -> bool:
+    """Whether the SAT step runs on ``board``: from ``SAT_MIN_CELLS`` to ``SAT_MAX_CELLS``
+    cells and no region past ``SAT_MAX_REGION`` (elsewhere the ladder's own search does
+    the work, with python-sat or without)."""
     if not SAT_MIN_CELLS <= board.h * board.w <= SAT_MAX_CELLS:
-        return None
+        return False
     sizes: dict[int, int] = {}
     for k in board.flat_regions():
         sizes[k] = sizes.get(k, 0) + 1
-    if max(sizes.values()) > SAT_MAX_REGION:
+    return max(sizes.values()) <= SAT_MAX_REGION
+
+
+def _sat_answers(board: Board) -> tuple[list[Answer], dict[str, Any]] | None:
+    """Up to two answers from the SAT engine (``residual.py``), or None when python-sat
+    is missing or switched off (``sat_disabled``) or the board is out of range
+    (``_in_sat_range``)."""
+    if not _in_sat_range(board) or sat_disabled():
         return None
     try:
         from .residual import solve_sat
     except ImportError:
         return None
     r = solve_sat(board, 2)
-    return r.answers, {"sat_calls": r.calls, "sat_cuts": r.cuts, "nodes": "SAT solver calls"}
+    return r.answers, {"sat_calls": r.calls, "sat_cuts": r.cuts, "engine": "sat",
+                       "nodes": "SAT solver calls"}
+
+
+def _learn_answers(board: Board, st: State | None = None
+                   ) -> tuple[list[Answer], dict[str, Any]] | None:
+    """Where the SAT engine does not run but the board is in its range: up to two answers
+    from the pure-Python learning solver (``learn.py``), handed what the cheap rungs
+    decided (``st``, a state propagated through ``reach``; computed here when None)."""
+    if not _in_sat_range(board):
+        return None
+    from .learn import solve_learn
+    if st is None:
+        g = geometry(board.h, board.w, board.regions)
+        st = initial(board, g)
+        if st is None or not propagate(g, st, LEVEL["reach"]):
+            return [], {"sat_calls": 0, "sat_cuts": 0, "engine": "learn",
+                        "nodes": "learning solver calls"}
+    lr = solve_learn(board, 2, st.num, st.blank, st.dom)
+    return lr.answers, {"sat_calls": lr.calls, "sat_cuts": lr.cuts, "engine": "learn",
+                        "conflicts": lr.conflicts, "nodes": "learning solver calls"}
+
+
+def _step_answers(board: Board, st: State | None = None
+                  ) -> tuple[list[Answer], dict[str, Any]] | None:
+    """The SAT step: the SAT engine, else its pure-Python stand-in, else None."""
+    got = _sat_answers(board)
+    return got if got is not None else _learn_answers(board, st)
 
 
 def solve(board: Board, level: str | None = None, limit: int | None = 2,
@@ -561,7 +607,9 @@ def solve(board: Board, level: str | None = None, limit: int | None = 2,
     None or ``"search"``). ``rung`` is the lowest rung that completed the board.
 
     With search on, after the cheap rungs the SAT engine (``residual.py``, when python-sat is
-    there) counts the answers up to two. One answer S: the probe rung is run with only
+    there; else the pure-Python learning solver ``learn.py``) counts the answers up to
+    two: both give the same answers, so the result is the same either way bar ``nodes``
+    and ``stats``. One answer S: the probe rung is run with only
     the trials against S (the others cannot contradict), which decides whether probing
     completes the board (rung "probe") or not (rung "search", answer S) with no search.
     None: no answer. Two or more: the ladder's own search, which finds the same answers
@@ -579,11 +627,11 @@ def solve(board: Board, level: str | None = None, limit: int | None = 2,
         return SolveResult([], rung=None, stats={"contradiction": True})
     given = st.num
     answer = None
-    stats: dict[str, int] = {}
+    stats: dict[str, Any] = {}
     for k in range(min(top, 4) + 1):
         if k == LEVEL["probe"] and top == LEVEL["search"] and cap is None and (
                 limit is None or limit >= 1):
-            got = _sat_answers(board)
+            got = _step_answers(board, st)
             if got is not None:
                 sols, stats = got
                 if not grade and limit is not None and limit <= 2:
@@ -615,8 +663,9 @@ def solve(board: Board, level: str | None = None, limit: int | None = 2,
 
 def count_answers(board: Board) -> int:
     """How many answers the board has, up to 2 (the drawing of hard boards asks this
-    many times): the SAT engine when it is there, else ``solve``."""
-    got = _sat_answers(board)
+    many times): the SAT engine or its pure-Python stand-in where the board is in their
+    range, else ``solve``."""
+    got = _step_answers(board)
     if got is not None:
         return len(got[0])
     return len(solve(board, limit=2).solutions)

@@ -1,5 +1,6 @@
-"""The pipeline stages and their parameters: bank (75 graded boards), stats (every
-study), ledger (exact counts of small empty region maps), timing. Light to import: each
+"""The pipeline stages and their parameters: bank (75 graded boards), confirm (every
+banked board re-proved by engines sharing no code with the ladder), stats (every study),
+ledger (exact counts of small empty region maps), timing. Light to import: each
 stage names its functions as ``"solvers.nanro.module:function"``, loaded when it runs."""
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ STATS_PARAMS: dict[str, Any] = {
                   "exception_cap": 3000000},
     "example": {"size": "6x6", "level": "reach"},
 }
+# the region product on boards up to the puzzle's brute_max_cells, the SAT encoding on all
+CONFIRM_PARAMS: dict[str, Any] = {"brute_max_cells": 36, "methods": ["brute", "sat"]}
 LEDGER_PARAMS: dict[str, Any] = {"grids": [[2, 2], [2, 3], [2, 4], [3, 3]]}
 TIMING_PARAMS: dict[str, Any] = {"repeats": 3}
 
@@ -44,6 +47,7 @@ STAGES = (
     Stage("bank", None, BANK_PARAMS, chunks="solvers.nanro.bank:bank_chunks",
           map="solvers.nanro.bank:bank_map", reduce="solvers.nanro.bank:bank_reduce",
           small={"sizes": ["6x6"], "per_grade": 1}),
+    Stage("confirm", "solvers.nanro.confirm:confirm", CONFIRM_PARAMS, deps=("bank",)),
     Stage("stats", None, STATS_PARAMS, deps=("bank",),
           chunks="solvers.nanro.studies:stats_chunks", map="solvers.nanro.studies:stats_map",
           reduce="solvers.nanro.studies:stats_reduce",
@@ -59,4 +63,4 @@ STAGES = (
     Stage("timing", "solvers.nanro.timing:timing", TIMING_PARAMS, deps=("bank",)),
 )
 
-__all__ = ["BANK_PARAMS", "LEDGER_PARAMS", "STAGES", "STATS_PARAMS", "TIMING_PARAMS"]
+__all__ = ["BANK_PARAMS", "CONFIRM_PARAMS", "LEDGER_PARAMS", "STAGES", "STATS_PARAMS", "TIMING_PARAMS"]

@@ -1,0 +1,29 @@
+"""The confirm stage: every banked board re-proved unique by engines that share no code
+with the ladder — the region product (``brute.py``) where the board is small enough for
+it, and the independent SAT encoding (``sat.py``) on every board (the loop and the counts:
+``solvers.confirm``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from solvers.common import Progress, no_progress
+from solvers.confirm import ConfirmError, confirm_bank, confirm_one
+
+from .board import Answer, Board
+from .brute import brute
+from .sat import solve_sat
+
+__all__ = ["ConfirmError", "confirm", "confirm_board"]
+
+
+def confirm_board(board: Board, answer: Answer, brute_max_cells: int) -> dict[str, Any]:
+    """Per method: True (unique, the banked answer), False, or None where it was not run."""
+    return confirm_one(board, answer, brute_max_cells, brute, solve_sat, lambda a: a)
+
+
+def confirm(inputs: Mapping[str, Any], params: Mapping[str, Any],
+            progress: Progress = no_progress) -> dict[str, Any]:
+    return confirm_bank(inputs, params, progress, lambda b, a, n: confirm_board(
+        Board.from_json(b), Answer.from_json(a), n))
