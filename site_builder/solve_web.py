@@ -193,12 +193,16 @@ def _unique(puzzle: Any, board_json: dict[str, Any], seconds: float) -> bool | N
 
 
 def help_text(slug: str, text: str, *, budget: float = 10.0, most: int = 3,
+              pair_cells: int = 8,
               progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
     """What would make the board unique, or what it can spare, each proved by the solver.
 
     Two or more answers: ``diff``, the cells where the first two differ, and up to
     ``most`` ``suggestions``: a clue on a differing cell with its value from one of the
-    answers, kept only when the board with it has exactly one answer. One answer:
+    answers, kept only when the board with it has exactly one answer; when no single clue
+    does, ``pairs``: at most one pair of such clues (both values from the same answer, on
+    two of the first ``pair_cells`` differing cells), proved the same way ([] when none
+    of those pairs does). One answer:
     ``removable``, every clue whose removal leaves the board unique. Each trial solve is
     bounded; ``budget`` seconds in all (``complete`` False when it ran out)."""
     from solvers import registry
@@ -232,6 +236,9 @@ def help_text(slug: str, text: str, *, budget: float = 10.0, most: int = 3,
             if len(found) >= most or left() <= 0:
                 break
         out["suggestions"] = found
+        if not found and left() > 0:
+            out["pairs"] = _pairs(puzzle, helper, bj, (a, b), diff, left, pair_cells)
+            out["pairCells"] = min(pair_cells, len(diff))
         out["complete"] = left() > 0
     elif len(res.solutions) == 1:
         cells = helper.clues(bj)
@@ -249,6 +256,31 @@ def help_text(slug: str, text: str, *, budget: float = 10.0, most: int = 3,
         out["removable"] = removable
         out["clues"] = len(cells)
     return out
+
+
+def _pairs(puzzle: Any, helper: Any, bj: dict[str, Any], answers: tuple[Any, Any],
+           diff: list[list[int]], left: Callable[[], float], cells: int
+           ) -> list[dict[str, Any]]:
+    """The first pair of clues on two differing cells, values from one answer, that makes
+    the board unique (proved by a bounded solve), as ``[{"cells", "url", "board"}]``;
+    [] when none of the pairs among the first ``cells`` differing cells does (or the time
+    ran out: ``complete`` says which)."""
+    few = [tuple(c) for c in diff[:cells]]
+    for ans in answers:
+        for k, c1 in enumerate(few):
+            one = helper.clue_from(bj, ans, c1)
+            if one is None:
+                continue
+            for c2 in few[k + 1:]:
+                if left() <= 0:
+                    return []
+                two = helper.clue_from(one, ans, c2)
+                if two is None:
+                    continue
+                if _unique(puzzle, two, max(0.1, left())):
+                    return [{"cells": [list(c1), list(c2)], "board": two,
+                             "url": puzzle.encode(puzzle.board_from_json(two))}]
+    return []
 
 
 def help_json(slug: str, text: str, budget: float,

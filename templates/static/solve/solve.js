@@ -396,6 +396,17 @@ function showHelp(reply) {
       item(fill(T.suggest, { r: r + 1, c: c + 1, value: valueText(sug.board, sug.cell) }), T.apply, sug.board);
       markCells(svgs, [sug.cell], "solve-suggested");
     }
+    if (!reply.suggestions.length && reply.pairs) {
+      // no single clue does it: a proved pair, or say that none of those tried does
+      const lead = reply.pairs.length ? T.pairHead : T.pairNone;
+      $("help-status").textContent = fill(lead, { n: reply.pairCells }) + partial;
+      for (const pair of reply.pairs) {
+        const parts = pair.cells.map(([r, c]) =>
+          fill(T.suggest, { r: r + 1, c: c + 1, value: valueText(pair.board, [r, c]) }));
+        item(parts.join(T.pairSep), T.applyPair, pair.board);
+        markCells(svgs, pair.cells, "solve-suggested");
+      }
+    }
   } else if (reply.removable) {
     $("help-status").textContent = (reply.removable.length ? T.removeHead : T.removeNone) + partial;
     for (const rem of reply.removable) {
