@@ -423,3 +423,62 @@ def test_play_the_made_board(tab) -> None:
     page.evaluate("window.__play.put(window.__play.solution)")
     page.wait_for_function("window.__play.solved === true")
     assert page.locator("#play-solved").is_visible()
+
+
+# ---- a touch screen ----------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def touch_context(browser, served):
+    """A phone-sized context with a touch screen (hasTouch, isMobile), offline as above."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
+                              has_touch=True, is_mobile=True)
+
+    def route(r: Any) -> None:
+        if r.request.url.startswith(served + "/"):
+            r.continue_()
+        else:
+            OUTSIDE.append(r.request.url)
+            r.abort()
+
+    ctx.route("**/*", route)
+    yield ctx
+    ctx.close()
+
+
+def test_edit_by_taps_and_the_number_pad(touch_context, served, capsys) -> None:
+    tab = Page(touch_context, served)
+    page = tab.page
+    try:
+        tab.open("sukoro")
+        tab.wait("idle", timeout=BOOT_MS)
+        assert page.evaluate("matchMedia('(pointer: coarse)').matches")   # a touch screen
+        # the page fits the phone's width, and every pad key is a finger-sized target
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        for box in (b.bounding_box() for b in page.locator("#edit-pad button").all()):
+            assert box and box["width"] >= 40 and box["height"] >= 40, box
+        page.fill("#edit-h", "3")
+        page.fill("#edit-w", "3")
+        _replied(tab, lambda: page.locator("#edit-new").tap())
+        assert _fragment(page).startswith("https://puzz.link/p?sukoro/3/3/")
+        page.touchscreen.tap(*_cell_point(page, 0.5, 1.5))
+        assert page.evaluate("window.__solve_editor.cur") == [0, 1]
+        got = _replied(tab, lambda: page.locator("#edit-pad button[data-key='1']").tap())
+        one = _fragment(page)
+        assert one == "https://puzz.link/p?sukoro/3/3/a1g"
+        assert _untimed(got) == _untimed(_cli_json(capsys, "sukoro", one))
+        page.touchscreen.tap(*_cell_point(page, 2.5, 2.5))
+        _replied(tab, lambda: page.locator("#edit-pad button[data-key='?']").tap())
+        assert page.evaluate("window.__solve_editor.board.clues[2][2]") == "?"
+        with_q = _fragment(page)
+        _replied(tab, lambda: page.locator("#edit-pad button[data-key='Backspace']").tap())
+        assert page.evaluate("window.__solve_editor.board.clues[2][2]") is None
+        assert _fragment(page) == one
+        _replied(tab, lambda: page.locator("#edit-undo").tap())
+        assert _fragment(page) == with_q
+        # a tap on the pad goes to the cell last tapped, not to the one the keyboard left
+        page.touchscreen.tap(*_cell_point(page, 1.5, 0.5))
+        got = _replied(tab, lambda: page.locator("#edit-pad button[data-key='2']").tap())
+        assert page.evaluate("window.__solve_editor.board.clues[1][0]") == 2
+        assert _untimed(got) == _untimed(_cli_json(capsys, "sukoro", _fragment(page)))
+    finally:
+        tab.close()
