@@ -482,3 +482,21 @@ def test_edit_by_taps_and_the_number_pad(touch_context, served, capsys) -> None:
         assert _untimed(got) == _untimed(_cli_json(capsys, "sukoro", _fragment(page)))
     finally:
         tab.close()
+
+
+def test_python_sat_loads_only_when_a_solve_needs_it(tab, capsys) -> None:
+    """The example board solves without python-sat and the page fetches no wheel; a hard
+    Nanro board reaches CaDiCaL: the worker installs the wheel then, and the result is the
+    CLI's (which had python-sat all along)."""
+    page = tab.page
+    wheels: list[str] = []
+    page.on("request", lambda r: r.url.endswith(".whl") and wheels.append(r.url))
+    ex = _example("nanro")
+    tab.open("nanro", ex["url"])
+    assert tab.wait("done", "error") == "done", tab.status()
+    assert _untimed(tab.result()) == _untimed(_cli_json(capsys, "nanro", ex["url"]))
+    assert wheels == []
+    hard = json.loads((ROOT / "benchmarks/hard/nanro-16x16.json").read_text())["boards"][0]
+    got = _replied(tab, lambda: page.evaluate(f"location.hash = {json.dumps(hard['url'])}"))
+    assert len(wheels) == 1 and wheels[0].rsplit("/", 1)[1].startswith("python_sat-")
+    assert _untimed(got) == _untimed(_cli_json(capsys, "nanro", hard["url"]))

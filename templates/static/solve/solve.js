@@ -59,7 +59,7 @@ function startWorker() {
   };
   worker.postMessage({
     type: "init", pyodide: abs(cfg.runtime.pyodide), zip: abs(cfg.runtime.zip),
-    wheels: cfg.runtime.wheels.map(abs),
+    wheels: cfg.runtime.wheels.map(abs), modules: cfg.runtime.modules || [],
   });
 }
 
