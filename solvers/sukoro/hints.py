@@ -523,7 +523,8 @@ class Engine:
         return dom
 
     def dclose(self, st: list[int], cell: int, state: int, limit: int, digit: int = 0,
-               dom: list[int] | None = None, settled: bool = False):
+               dom: list[int] | None = None, settled: bool = False,
+               guard: ConnGuard | None = None):
         """Follow the trial ``cell`` := ``state`` on digit domains (``dom``, a copy of the
         base, is narrowed in place): (contradiction | None, the cells whose number/empty
         status it decided on the way). ``cell`` -1: no trial, follow everything.
@@ -538,6 +539,7 @@ class Engine:
         # the cells to look at, smallest first (a heap with membership flags: the same
         # order as taking the least of a set)
         inq = [False] * self.n
+        moves: list[int] = []   # (settled) the cells whose number/empty status moved
         if cell < 0:
             heap = list(range(self.n))
             inq = [True] * self.n
@@ -552,10 +554,13 @@ class Engine:
             after = dom[cell]
             moved = (not settled or bool(before & NUMS) != bool(after & NUMS)
                      or bool(before & BLANK) != bool(after & BLANK))
+            if moved and settled:
+                moves.append(cell)
             heap = list(near[cell])
             for k in heap:
                 inq[k] = True
         push, pop = heapq.heappush, heapq.heappop
+        first = True
 
         def touch(j: int) -> None:
             for k in near[j]:
@@ -589,6 +594,7 @@ class Engine:
                     if d & BLANK and d & NUMS and not (nd & BLANK and nd & NUMS):
                         settle(i)
                         moved = True
+                        moves.append(i)
                     dom[i] = d = nd
                     touch(i)
                 if d & BLANK:
@@ -602,6 +608,7 @@ class Engine:
                                 dom[j] = dj & fill
                                 settle(j)
                                 moved = True
+                                moves.append(j)
                                 touch(j)
                 v = SINGLE[d]
                 if v:
@@ -615,12 +622,16 @@ class Engine:
                             if not dj & NUMS:
                                 settle(j)
                                 moved = True
+                                moves.append(j)
                             dom[j] = dj
                             touch(j)
                 if len(decided) > limit:
                     return None, decided
             if not moved:
                 return None, decided
+            if settled and guard is not None and first and guard.clear(dom, moves):
+                return None, decided    # what _conn would say: nothing changes
+            first = False
             ch = _conn(dom, nb)
             if ch is None:
                 view = [NUM if d and not d & BLANK else EMP if not d & NUMS else UND
@@ -671,6 +682,106 @@ RUNG_OF = {"full_clue": "deg", "need_clue": "deg", "need_one": "deg", "empty_alo
            "bridge": "conn"}
 
 
+class ConnGuard:
+    """When ``_conn`` has nothing to say about a trial, told without running it.
+
+    The base (digit domains at the closure's fixpoint, with a numbered cell) has all its
+    possible-number cells connected and no undecided cell whose emptiness would split
+    the numbers. A trial that empties no cell leaves that graph as it is; a cell ``p``
+    still undecided becomes forced only if a newly numbered cell lies in a part of the
+    graph without ``p`` other than the one holding the base's numbers. Per cut vertex
+    ``p`` those other parts are found once (lazily, on the first question); ``clear``
+    says True only when ``_conn`` would return [] (no change)."""
+
+    def __init__(self, nb: list[list[int]], base: list[int]) -> None:
+        self.nb, self.base = nb, base
+        self.bad: dict[int, list[int]] | None = None
+
+    def _build(self) -> dict[int, list[int]]:
+        nb, base = self.nb, self.base
+        n = len(base)
+        alive = [bool(d & NUMS) for d in base]
+        fixed = [alive[i] and not base[i] & BLANK for i in range(n)]
+        bad: dict[int, list[int]] = {}
+        if not any(fixed):
+            return bad
+        src = fixed.index(True)
+        for p in _cut_vertices(nb, alive, src):
+            if fixed[p]:
+                continue
+            seen = [False] * n
+            seen[src] = seen[p] = True
+            queue = [src]
+            for i in queue:
+                for j in nb[i]:
+                    if alive[j] and not seen[j]:
+                        seen[j] = True
+                        queue.append(j)
+            for j in range(n):
+                if alive[j] and not seen[j]:
+                    bad.setdefault(j, []).append(p)
+        self.ready = True
+        return bad
+
+    ready = False
+
+    def clear(self, dom: list[int], moves: list[int]) -> bool:
+        if self.bad is None:
+            self.bad = self._build()
+        if not self.ready:
+            return False
+        for j in moves:
+            if not dom[j] & NUMS:
+                return False          # a cell emptied: the graph itself changed
+        bad = self.bad
+        for j in moves:
+            for p in bad.get(j, ()):
+                if dom[p] & BLANK:    # p still undecided, and j beyond it
+                    return False
+        return True
+
+
+def _cut_vertices(nb: list[list[int]], alive: list[bool], root: int) -> list[int]:
+    """The cut vertices of the graph of ``alive`` cells (the part holding ``root``)."""
+    n = len(alive)
+    disc = [0] * n
+    low = [0] * n
+    par = [-1] * n
+    ptr = [0] * n
+    kids = 0
+    disc[root] = low[root] = t = 1
+    cut = set()
+    stack = [root]
+    while stack:
+        v = stack[-1]
+        nbv = nb[v]
+        k = ptr[v]
+        if k < len(nbv):
+            ptr[v] = k + 1
+            u = nbv[k]
+            if not alive[u]:
+                continue
+            if not disc[u]:
+                t += 1
+                disc[u] = low[u] = t
+                par[u] = v
+                if v == root:
+                    kids += 1
+                stack.append(u)
+            elif u != par[v] and disc[u] < low[v]:
+                low[v] = disc[u]
+            continue
+        stack.pop()
+        p = par[v]
+        if p >= 0:
+            low[p] = min(low[p], low[v])
+            if p != root and low[v] >= disc[p]:
+                cut.add(p)
+    if kids > 1:
+        cut.add(root)
+    return sorted(cut)
+
+
 class Trials:
     """The trials of one base (the marks ``st`` and their digit domains at the
     closure's fixpoint), each followed once: a probe asks for the same trial again with
@@ -683,6 +794,7 @@ class Trials:
         self.eng, self.st = eng, st
         self.base = eng.base(st) if base is None else base
         self.memo: dict[tuple[int, int, int], tuple[int, Any, list[int]]] = {}
+        self.guard = ConnGuard(eng.nb, self.base)
 
     def run(self, i: int, state: int, limit: int, digit: int = 0):
         key = (i, state, digit)
@@ -695,7 +807,7 @@ class Trials:
             elif limit >= min(was, len(dec)):         # ended on its own
                 return contra, dec
         contra, dec = self.eng.dclose(self.st, i, state, limit, digit=digit,
-                                      dom=self.base[:], settled=True)
+                                      dom=self.base[:], settled=True, guard=self.guard)
         self.memo[key] = (limit, contra, dec)
         return contra, dec
 
