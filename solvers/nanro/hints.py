@@ -437,19 +437,23 @@ def _first_cut(nbrs: Any, comp: int, num: int, root: int) -> int | None:
     a number off from the one at ``root``: the cut vertices with a numbered cell below
     them in one depth-first search (what flooding from ``root`` without each undecided
     cell in turn finds, in one pass)."""
-    disc: dict[int, int] = {root: 1}
-    low: dict[int, int] = {root: 1}
-    has = {root: 1}
-    par = {root: -1}
-    t = 1
+    n = len(nbrs)
+    inside = [False] * n
+    for i in _bits(comp):
+        inside[i] = True
+    disc = [0] * n
+    low = [0] * n
+    has = [0] * n
+    par = [-1] * n
+    disc[root] = low[root] = has[root] = t = 1
     stack = [(root, iter(nbrs[root]))]
     cuts = []
     while stack:
         v, it = stack[-1]
         for u in it:
-            if not comp >> u & 1:
+            if not inside[u]:
                 continue
-            if u not in disc:
+            if not disc[u]:
                 t += 1
                 disc[u] = low[u] = t
                 has[u] = num >> u & 1
