@@ -500,3 +500,30 @@ def test_python_sat_loads_only_when_a_solve_needs_it(tab, capsys) -> None:
     got = _replied(tab, lambda: page.evaluate(f"location.hash = {json.dumps(hard['url'])}"))
     assert len(wheels) == 1 and wheels[0].rsplit("/", 1)[1].startswith("python_sat-")
     assert _untimed(got) == _untimed(_cli_json(capsys, "nanro", hard["url"]))
+
+
+def test_no_single_clue_so_the_page_offers_a_proved_pair(tab, capsys) -> None:
+    from test_solve_help import PAIR_BOARD
+
+    from site_builder.solve_web import help_text
+
+    page = tab.page
+    tab.open("sukoro")
+    tab.wait("idle", timeout=BOOT_MS)
+    # the page's help budget (seconds) is sized for a quiet machine; the trials of every
+    # single clue and then of the pairs take longer on a loaded one
+    page.evaluate("window.__solve.cfg.help = 120")
+    got = _replied(tab, lambda: page.evaluate(f"location.hash = {json.dumps(PAIR_BOARD)}"))
+    assert got["solutions"] == 2
+    page.wait_for_function("document.body.dataset.help === 'done'", timeout=SOLVE_MS)
+    py = help_text("sukoro", PAIR_BOARD)
+    got = page.evaluate("window.__solve.help")
+    assert got["complete"]
+    assert got["suggestions"] == [] and got["pairs"] == py["pairs"] and got["pairs"]
+    assert page.locator("#help-status").text_content() == JS_STRINGS["en"]["pairHead"]
+    assert page.locator("#help-list li").count() == 1
+    assert page.locator("#solve-answers svg .solve-suggested").count() == 2 * 2
+    after = _replied(tab, lambda: page.locator("#help-list button").first.click())
+    assert after["solutions"] == 1
+    assert _fragment(page) == py["pairs"][0]["url"]
+    assert _untimed(after) == _untimed(_cli_json(capsys, "sukoro", py["pairs"][0]["url"]))

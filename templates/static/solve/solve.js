@@ -396,7 +396,8 @@ function showHelp(reply) {
       item(fill(T.suggest, { r: r + 1, c: c + 1, value: valueText(sug.board, sug.cell) }), T.apply, sug.board);
       markCells(svgs, [sug.cell], "solve-suggested");
     }
-    if (!reply.suggestions.length && reply.pairs) {
+    // (no pair found and the time ran out: the pairs were not all tried, say only that)
+    if (!reply.suggestions.length && reply.pairs && (reply.pairs.length || reply.complete)) {
       // no single clue does it: a proved pair, or say that none of those tried does
       const lead = reply.pairs.length ? T.pairHead : T.pairNone;
       $("help-status").textContent = fill(lead, { n: reply.pairCells }) + partial;
