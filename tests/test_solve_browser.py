@@ -499,6 +499,7 @@ def test_python_sat_loads_only_when_a_solve_needs_it(tab, capsys) -> None:
     hard = json.loads((ROOT / "benchmarks/hard/nanro-16x16.json").read_text())["boards"][0]
     got = _replied(tab, lambda: page.evaluate(f"location.hash = {json.dumps(hard['url'])}"))
     assert len(wheels) == 1 and wheels[0].rsplit("/", 1)[1].startswith("python_sat-")
+    assert page.evaluate("window.__solve.installs") == 1   # the page heard, once
     assert _untimed(got) == _untimed(_cli_json(capsys, "nanro", hard["url"]))
 
 

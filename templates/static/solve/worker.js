@@ -7,6 +7,7 @@
 //        (board: the editor's board JSON as a string, solved as its puzz.link URL)
 //      {type: "help", id, slug, text, budget}   constructor help (solve_web.help_text)
 // out: {type: "ready", ms}  {type: "fail", message}
+//      {type: "installing", id}   a wheel goes in, then the same call starts over
 //      {type: "progress", id, nodes, seconds}
 //      {type: "done", id, reply}   reply: site_builder/solve_web.py solve_text's dict
 //        (for a unique board reply.tracing is true and "traced" follows with its trace)
@@ -60,9 +61,10 @@ async function boot(msg) {
 
 // One call into Python; when it asked for a wheel not installed yet, install it and make
 // the same call again (the solve starts over, as if the wheel had been there).
-async function call(fn) {
+async function call(fn, id) {
   let reply = JSON.parse(fn());
   if (reply && reply.error === "wheel") {
+    self.postMessage({ type: "installing", id });
     await installWheels();
     reply = JSON.parse(fn());
   }
@@ -90,7 +92,7 @@ self.onmessage = async (e) => {
     let reply;
     try {
       reply = await call(() => solveJson(msg.slug, msg.text || "", msg.timeout,
-        msg.maxNodes || 0, false, progress, msg.board || ""));
+        msg.maxNodes || 0, false, progress, msg.board || ""), msg.id);
       if (reply.ok && msg.trace !== false) reply.result.trace = null;
     } catch (err) {
       reply = { ok: false, error: "internal", message: String(err && err.message || err) };
@@ -103,7 +105,7 @@ self.onmessage = async (e) => {
     if (later) {
       let trace = null;
       try {
-        trace = await call(() => traceJson());
+        trace = await call(() => traceJson(), msg.id);
       } catch (err) {
         trace = null;
       }
@@ -117,7 +119,7 @@ self.onmessage = async (e) => {
       self.postMessage({ type: "helping", id: msg.id, done, total });
     let reply;
     try {
-      reply = await call(() => helpJson(msg.slug, msg.text, msg.budget, progress));
+      reply = await call(() => helpJson(msg.slug, msg.text, msg.budget, progress), msg.id);
     } catch (err) {
       reply = { ok: false, error: "internal", message: String(err && err.message || err) };
     }
