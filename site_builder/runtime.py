@@ -179,7 +179,27 @@ def site_files(root: Path) -> tuple[dict[str, bytes], dict[str, Any]]:
         return out, {"available": False, "reason": str(e)}
     wheels = sorted(k.rsplit("/", 1)[1] for k in out if k.endswith(".whl"))
     return out, {"available": True, "pyodide": f"{OUT}/pyodide-{version}/",
-                 "zip": f"{OUT}/solvers.zip", "wheels": [f"{OUT}/{w}" for w in wheels]}
+                 "zip": f"{OUT}/solvers.zip", "wheels": [f"{OUT}/{w}" for w in wheels],
+                 "modules": sorted({m for w in wheels for m in wheel_modules(out[f"{OUT}/{w}"])})}
+
+
+def wheel_modules(data: bytes) -> list[str]:
+    """The top-level modules a wheel installs (its ``top_level.txt``, else the names at
+    the top of the archive): the worker installs the wheel only when a solve first
+    imports one of them."""
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        names = z.namelist()
+        top = [n for n in names if n.count("/") == 1 and n.endswith(".dist-info/top_level.txt")]
+        if top:
+            listed = z.read(top[0]).decode().split()
+            return sorted(set(listed))
+    found = set()
+    for n in names:
+        head = n.split("/", 1)[0]
+        if head.endswith((".dist-info", ".data")):
+            continue
+        found.add(head.split(".", 1)[0])
+    return sorted(found)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -68,6 +68,11 @@ JS_STRINGS: dict[str, dict[str, str]] = {
         "suggestHead": "Clues that make the board unique (each proved by the solver):",
         "suggestNone": "No single clue on a differing cell makes the board unique.",
         "suggest": "Row {r}, column {c}: {value}", "apply": "Add this clue",
+        "pairHead": ("No single clue on a differing cell makes the board unique, but this "
+                     "pair of clues does (proved by the solver):"),
+        "pairNone": ("No single clue on a differing cell makes the board unique, nor does any "
+                     "pair of clues on the first {n} differing cells."),
+        "pairSep": " and ", "applyPair": "Add these two clues",
         "removeHead": "Clues that can be removed with the board staying unique:",
         "removeNone": "Every clue is needed: removing any one gives a second answer.",
         "remove": "Row {r}, column {c}", "removeOne": "Remove",
@@ -113,6 +118,11 @@ JS_STRINGS: dict[str, dict[str, str]] = {
         "suggestHead": "盤を唯一解にする手掛かり（どれもソルバーで確かめ済み）：",
         "suggestNone": "違うマスに手掛かりを一つ足すだけでは唯一解になりません。",
         "suggest": "{r}行{c}列：{value}", "apply": "この手掛かりを足す",
+        "pairHead": ("違うマスに手掛かりを一つ足すだけでは唯一解になりませんが、次の二つを"
+                     "足せば唯一解になります（ソルバーで確かめ済み）："),
+        "pairNone": ("違うマスに手掛かりを一つ足しても、最初の{n}個の違うマスから二つ選んで"
+                     "足しても、唯一解にはなりません。"),
+        "pairSep": "、", "applyPair": "この二つを足す",
         "removeHead": "外しても唯一解のままの手掛かり：",
         "removeNone": "どの手掛かりも必要です。一つでも外すと別の答えができます。",
         "remove": "{r}行{c}列", "removeOne": "外す",

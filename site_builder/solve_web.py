@@ -10,8 +10,10 @@ same function runs in CPython (the tests) and in the browser.
 
 from __future__ import annotations
 
+import importlib.abc
 import json
 import re
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -21,6 +23,40 @@ from site_builder.solve import DEFAULT_TIMEOUT, result_json, solve_bounded
 from solvers.common import MAX_CELLS, BudgetExceeded, PuzzleError
 
 CELL = 32  # SVG units per cell (solvers/svg.py Canvas: a 1-unit margin)
+
+
+# ---- wheels installed on first use ------------------------------------------------------
+
+class WheelNeeded(BaseException):
+    """A solve imported a module of a wheel the worker has not installed yet. Not an
+    Exception, so no solver's ``except ImportError`` (a fallback engine) or ``except
+    Exception`` takes it: the call ends, the worker installs the wheel and asks again,
+    and the board is solved from the start as if the wheel had been there all along."""
+
+
+class _Deferred(importlib.abc.MetaPathFinder):
+    def __init__(self, names: list[str]) -> None:
+        self.names = frozenset(names)
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> None:
+        top = name.partition(".")[0]
+        if top in self.names:
+            raise WheelNeeded(top)
+
+
+def defer(names: Any) -> None:
+    """Until ``undefer``, importing any of the top-level modules ``names`` (a wheel's, not
+    installed yet) raises WheelNeeded instead of running a fallback."""
+    undefer()
+    sys.meta_path.insert(0, _Deferred(list(names)))
+
+
+def undefer() -> None:
+    sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, _Deferred)]
+
+
+def _wheel(e: WheelNeeded) -> str:
+    return json.dumps(_error("wheel", f"needs {e}", module=str(e)))
 _QUERY_PAIR = re.compile(r"^[A-Za-z0-9_]+=[A-Za-z0-9_]*&")
 
 
@@ -140,14 +176,17 @@ _LAST: dict[str, Any] = {}
 
 def trace_json() -> str:
     """The last solved board's ``trace`` entry of ``result_json`` (None unless it had
-    exactly one answer), as a JSON string."""
+    exactly one answer), as a JSON string (or the ``wheel`` error object)."""
     from solvers import registry
 
     if not _LAST:
         return json.dumps(None)
     sols = _LAST["solutions"]
     puzzle = registry.get(_LAST["slug"])
-    steps = puzzle.trace(_LAST["board"], sols[0]) if len(sols) == 1 else None
+    try:
+        steps = puzzle.trace(_LAST["board"], sols[0]) if len(sols) == 1 else None
+    except WheelNeeded as e:
+        return _wheel(e)
     return json.dumps(steps, ensure_ascii=False)
 
 
@@ -165,6 +204,8 @@ def solve_json(slug: str, text: str, timeout: float, max_nodes: int, trace: bool
     try:
         reply = solve_text(slug, text, timeout=timeout, max_nodes=max_nodes or None,
                            trace=trace, progress=progress)
+    except WheelNeeded as e:
+        return _wheel(e)
     except Exception as e:  # noqa: BLE001 (a bug, not bad input: say so, leave no spinner)
         reply = _error("internal", f"{type(e).__name__}: {e}")
     return json.dumps(reply, ensure_ascii=False)
@@ -193,12 +234,16 @@ def _unique(puzzle: Any, board_json: dict[str, Any], seconds: float) -> bool | N
 
 
 def help_text(slug: str, text: str, *, budget: float = 10.0, most: int = 3,
+              pair_cells: int = 8,
               progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
     """What would make the board unique, or what it can spare, each proved by the solver.
 
     Two or more answers: ``diff``, the cells where the first two differ, and up to
     ``most`` ``suggestions``: a clue on a differing cell with its value from one of the
-    answers, kept only when the board with it has exactly one answer. One answer:
+    answers, kept only when the board with it has exactly one answer; when no single clue
+    does, ``pairs``: at most one pair of such clues (both values from the same answer, on
+    two of the first ``pair_cells`` differing cells), proved the same way ([] when none
+    of those pairs does). One answer:
     ``removable``, every clue whose removal leaves the board unique. Each trial solve is
     bounded; ``budget`` seconds in all (``complete`` False when it ran out)."""
     from solvers import registry
@@ -232,6 +277,9 @@ def help_text(slug: str, text: str, *, budget: float = 10.0, most: int = 3,
             if len(found) >= most or left() <= 0:
                 break
         out["suggestions"] = found
+        if not found and left() > 0:
+            out["pairs"] = _pairs(puzzle, helper, bj, (a, b), diff, left, pair_cells)
+            out["pairCells"] = min(pair_cells, len(diff))
         out["complete"] = left() > 0
     elif len(res.solutions) == 1:
         cells = helper.clues(bj)
@@ -251,10 +299,37 @@ def help_text(slug: str, text: str, *, budget: float = 10.0, most: int = 3,
     return out
 
 
+def _pairs(puzzle: Any, helper: Any, bj: dict[str, Any], answers: tuple[Any, Any],
+           diff: list[list[int]], left: Callable[[], float], cells: int
+           ) -> list[dict[str, Any]]:
+    """The first pair of clues on two differing cells, values from one answer, that makes
+    the board unique (proved by a bounded solve), as ``[{"cells", "url", "board"}]``;
+    [] when none of the pairs among the first ``cells`` differing cells does (or the time
+    ran out: ``complete`` says which)."""
+    few = [tuple(c) for c in diff[:cells]]
+    for ans in answers:
+        for k, c1 in enumerate(few):
+            one = helper.clue_from(bj, ans, c1)
+            if one is None:
+                continue
+            for c2 in few[k + 1:]:
+                if left() <= 0:
+                    return []
+                two = helper.clue_from(one, ans, c2)
+                if two is None:
+                    continue
+                if _unique(puzzle, two, max(0.1, left())):
+                    return [{"cells": [list(c1), list(c2)], "board": two,
+                             "url": puzzle.encode(puzzle.board_from_json(two))}]
+    return []
+
+
 def help_json(slug: str, text: str, budget: float,
               progress: Callable[[int, int], None] | None = None) -> str:
     try:
         reply = {"ok": True, **help_text(slug, text, budget=budget, progress=progress)}
+    except WheelNeeded as e:
+        return _wheel(e)
     except (PuzzleError, UserError, BudgetExceeded) as e:
         reply = _error("malformed", str(e))
     except Exception as e:  # noqa: BLE001 (a bug: say so, leave no spinner)

@@ -423,3 +423,108 @@ def test_play_the_made_board(tab) -> None:
     page.evaluate("window.__play.put(window.__play.solution)")
     page.wait_for_function("window.__play.solved === true")
     assert page.locator("#play-solved").is_visible()
+
+
+# ---- a touch screen ----------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def touch_context(browser, served):
+    """A phone-sized context with a touch screen (hasTouch, isMobile), offline as above."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
+                              has_touch=True, is_mobile=True)
+
+    def route(r: Any) -> None:
+        if r.request.url.startswith(served + "/"):
+            r.continue_()
+        else:
+            OUTSIDE.append(r.request.url)
+            r.abort()
+
+    ctx.route("**/*", route)
+    yield ctx
+    ctx.close()
+
+
+def test_edit_by_taps_and_the_number_pad(touch_context, served, capsys) -> None:
+    tab = Page(touch_context, served)
+    page = tab.page
+    try:
+        tab.open("sukoro")
+        tab.wait("idle", timeout=BOOT_MS)
+        assert page.evaluate("matchMedia('(pointer: coarse)').matches")   # a touch screen
+        # the page fits the phone's width, and every pad key is a finger-sized target
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        for box in (b.bounding_box() for b in page.locator("#edit-pad button").all()):
+            assert box and box["width"] >= 40 and box["height"] >= 40, box
+        page.fill("#edit-h", "3")
+        page.fill("#edit-w", "3")
+        _replied(tab, lambda: page.locator("#edit-new").tap())
+        assert _fragment(page).startswith("https://puzz.link/p?sukoro/3/3/")
+        page.touchscreen.tap(*_cell_point(page, 0.5, 1.5))
+        assert page.evaluate("window.__solve_editor.cur") == [0, 1]
+        got = _replied(tab, lambda: page.locator("#edit-pad button[data-key='1']").tap())
+        one = _fragment(page)
+        assert one == "https://puzz.link/p?sukoro/3/3/a1g"
+        assert _untimed(got) == _untimed(_cli_json(capsys, "sukoro", one))
+        page.touchscreen.tap(*_cell_point(page, 2.5, 2.5))
+        _replied(tab, lambda: page.locator("#edit-pad button[data-key='?']").tap())
+        assert page.evaluate("window.__solve_editor.board.clues[2][2]") == "?"
+        with_q = _fragment(page)
+        _replied(tab, lambda: page.locator("#edit-pad button[data-key='Backspace']").tap())
+        assert page.evaluate("window.__solve_editor.board.clues[2][2]") is None
+        assert _fragment(page) == one
+        _replied(tab, lambda: page.locator("#edit-undo").tap())
+        assert _fragment(page) == with_q
+        # a tap on the pad goes to the cell last tapped, not to the one the keyboard left
+        page.touchscreen.tap(*_cell_point(page, 1.5, 0.5))
+        got = _replied(tab, lambda: page.locator("#edit-pad button[data-key='2']").tap())
+        assert page.evaluate("window.__solve_editor.board.clues[1][0]") == 2
+        assert _untimed(got) == _untimed(_cli_json(capsys, "sukoro", _fragment(page)))
+    finally:
+        tab.close()
+
+
+def test_python_sat_loads_only_when_a_solve_needs_it(tab, capsys) -> None:
+    """The example board solves without python-sat and the page fetches no wheel; a hard
+    Nanro board reaches CaDiCaL: the worker installs the wheel then, and the result is the
+    CLI's (which had python-sat all along)."""
+    page = tab.page
+    wheels: list[str] = []
+    page.on("request", lambda r: r.url.endswith(".whl") and wheels.append(r.url))
+    ex = _example("nanro")
+    tab.open("nanro", ex["url"])
+    assert tab.wait("done", "error") == "done", tab.status()
+    assert _untimed(tab.result()) == _untimed(_cli_json(capsys, "nanro", ex["url"]))
+    assert wheels == []
+    hard = json.loads((ROOT / "benchmarks/hard/nanro-16x16.json").read_text())["boards"][0]
+    got = _replied(tab, lambda: page.evaluate(f"location.hash = {json.dumps(hard['url'])}"))
+    assert len(wheels) == 1 and wheels[0].rsplit("/", 1)[1].startswith("python_sat-")
+    assert page.evaluate("window.__solve.installs") == 1   # the page heard, once
+    assert _untimed(got) == _untimed(_cli_json(capsys, "nanro", hard["url"]))
+
+
+def test_no_single_clue_so_the_page_offers_a_proved_pair(tab, capsys) -> None:
+    from test_solve_help import PAIR_BOARD
+
+    from site_builder.solve_web import help_text
+
+    page = tab.page
+    tab.open("sukoro")
+    tab.wait("idle", timeout=BOOT_MS)
+    # the page's help budget (seconds) is sized for a quiet machine; the trials of every
+    # single clue and then of the pairs take longer on a loaded one
+    page.evaluate("window.__solve.cfg.help = 120")
+    got = _replied(tab, lambda: page.evaluate(f"location.hash = {json.dumps(PAIR_BOARD)}"))
+    assert got["solutions"] == 2
+    page.wait_for_function("document.body.dataset.help === 'done'", timeout=SOLVE_MS)
+    py = help_text("sukoro", PAIR_BOARD)
+    got = page.evaluate("window.__solve.help")
+    assert got["complete"]
+    assert got["suggestions"] == [] and got["pairs"] == py["pairs"] and got["pairs"]
+    assert page.locator("#help-status").text_content() == JS_STRINGS["en"]["pairHead"]
+    assert page.locator("#help-list li").count() == 1
+    assert page.locator("#solve-answers svg .solve-suggested").count() == 2 * 2
+    after = _replied(tab, lambda: page.locator("#help-list button").first.click())
+    assert after["solutions"] == 1
+    assert _fragment(page) == py["pairs"][0]["url"]
+    assert _untimed(after) == _untimed(_cli_json(capsys, "sukoro", py["pairs"][0]["url"]))

@@ -243,6 +243,11 @@ class Ctx:
             if self.src[r] is None:
                 self.fix[r], self.src[r] = v, ("label", self.members[r][0])
         self.start = start
+        self.init = initial(board, g)   # the ladder's state of the printed clues
+        # every 2×2 block, row by row (the order the block rule and check look in)
+        w = self.w
+        self.quads = [(r * w + c, r * w + c + 1, (r + 1) * w + c, (r + 1) * w + c + 1)
+                      for r in range(self.h - 1) for c in range(w - 1)]
 
     def src_words(self, r: int) -> tuple[str, str]:
         """How the sentences name a region's printed count."""
@@ -279,21 +284,19 @@ class Domains:
             base.append(m)
         dom = base[:]
         excl: list[dict[int, tuple[int, int]]] = [{} for _ in range(k)]
-        nums = [i for i, v in enumerate(val) if v == NUM]
+        # numbered neighbours in two regions, in the order the passes below visit them
+        reg, nbrs = g.region_of, g.nbrs
+        pairs = [(i, j, reg[i], reg[j]) for i, v in enumerate(val) if v == NUM
+                 for j in nbrs[i] if val[j] == NUM and reg[j] != reg[i]]
         changed = True
         while changed:
             changed = False
-            for i in nums:
-                r = g.region_of[i]
-                for j in g.nbrs[i]:
-                    s = g.region_of[j]
-                    if s == r or val[j] != NUM:
-                        continue
-                    d = dom[s]
-                    if d and not d & (d - 1) and dom[r] & d:
-                        dom[r] &= ~d
-                        excl[r][d.bit_length() - 1] = (i, j)
-                        changed = True
+            for i, j, r, s in pairs:
+                d = dom[s]
+                if d and not d & (d - 1) and dom[r] & d:
+                    dom[r] &= ~d
+                    excl[r][d.bit_length() - 1] = (i, j)
+                    changed = True
         self.kn, self.ku, self.base, self.dom, self.excl = kn, ku, base, dom, excl
 
 
@@ -307,7 +310,10 @@ def _bits(x: int) -> list[int]:
 
 
 def _mask(val: list[int], state: int) -> int:
-    return sum(1 << i for i, v in enumerate(val) if v == state)
+    """Bit i set where val[i] == state (read as one binary numeral: no big-int sums)."""
+    if not val:
+        return 0
+    return int("".join(["1" if v == state else "0" for v in reversed(val)]), 2)
 
 
 def _near(i: int, cells: list[int], w: int) -> int:
@@ -351,14 +357,15 @@ def _count(ctx: Ctx, val: list[int], d: Domains) -> dict[str, Any] | None:
 
 
 def _block(ctx: Ctx, val: list[int]) -> dict[str, Any] | None:
-    w = ctx.w
-    for r in range(ctx.h - 1):
-        for c in range(w - 1):
-            quad = [r * w + c, r * w + c + 1, (r + 1) * w + c, (r + 1) * w + c + 1]
+    for quad in ctx.quads:
+        i, j, k, m = quad
+        a, b, c, e = val[i], val[j], val[k], val[m]
+        # three numbered and the fourth undecided
+        if (a == NUM) + (b == NUM) + (c == NUM) + (e == NUM) == 3 and (
+                a == UND or b == UND or c == UND or e == UND):
             nums = [i for i in quad if val[i] == NUM]
             und = [i for i in quad if val[i] == UND]
-            if len(nums) == 3 and len(und) == 1:
-                return _step("block", "block", und, BLANK, nums, nums=nums)
+            return _step("block", "block", und, BLANK, nums, nums=nums)
     return None
 
 
@@ -416,24 +423,63 @@ def _reach(ctx: Ctx, val: list[int]) -> dict[str, Any] | None:
         wall = _bits(g.spread(pocket) & blank)
         return _step("reach", "dead", _bits(pocket), BLANK, wall, wall=wall)
     seed = num & -num
-    und = comp & ~num
-    for b in _bits(und):
-        side = flood(g, seed, comp & ~(1 << b))
-        if num & ~side:
-            a = _near(b, _bits(num & side), ctx.w)
-            far = _near(b, _bits(num & ~side), ctx.w)
-            return _step("reach", "cut", [b], NUM, [a, far], a=a, b=far)
-    return None
+    b = _first_cut(g.nbrs, comp, num, seed.bit_length() - 1)
+    if b is None:
+        return None
+    side = flood(g, seed, comp & ~(1 << b))
+    a = _near(b, _bits(num & side), ctx.w)
+    far = _near(b, _bits(num & ~side), ctx.w)
+    return _step("reach", "cut", [b], NUM, [a, far], a=a, b=far)
+
+
+def _first_cut(nbrs: Any, comp: int, num: int, root: int) -> int | None:
+    """The lowest undecided cell of ``comp`` (a connected set, bits) whose removal cuts
+    a number off from the one at ``root``: the cut vertices with a numbered cell below
+    them in one depth-first search (what flooding from ``root`` without each undecided
+    cell in turn finds, in one pass)."""
+    n = len(nbrs)
+    inside = [False] * n
+    for i in _bits(comp):
+        inside[i] = True
+    disc = [0] * n
+    low = [0] * n
+    has = [0] * n
+    par = [-1] * n
+    disc[root] = low[root] = has[root] = t = 1
+    stack = [(root, iter(nbrs[root]))]
+    cuts = []
+    while stack:
+        v, it = stack[-1]
+        for u in it:
+            if not inside[u]:
+                continue
+            if not disc[u]:
+                t += 1
+                disc[u] = low[u] = t
+                has[u] = num >> u & 1
+                par[u] = v
+                stack.append((u, iter(nbrs[u])))
+                break
+            if u != par[v] and disc[u] < low[v]:
+                low[v] = disc[u]
+        else:
+            stack.pop()
+            p = par[v]
+            if p >= 0:
+                low[p] = min(low[p], low[v])
+                if has[v]:
+                    has[p] = 1
+                    if p != root and low[v] >= disc[p] and not num >> p & 1:
+                        cuts.append(p)
+    return min(cuts) if cuts else None
 
 
 def contradiction(ctx: Ctx, val: list[int], d: Domains) -> dict[str, Any] | None:
     """The first broken rule in a state no filling can mend (None: none found)."""
     w = ctx.w
-    for r in range(ctx.h - 1):
-        for c in range(w - 1):
-            quad = [r * w + c, r * w + c + 1, (r + 1) * w + c, (r + 1) * w + c + 1]
-            if all(val[i] == NUM for i in quad):
-                return {"kind": "block", "cells": quad, "at": [quad[0]]}
+    for a, b, c, e in ctx.quads:
+        if val[a] == NUM and val[b] == NUM and val[c] == NUM and val[e] == NUM:
+            return {"kind": "block", "cells": [a, b, c, e], "at": [a]}
     for r, mem in enumerate(ctx.members):
         if d.dom[r]:
             continue
@@ -504,9 +550,9 @@ def follow(ctx: Ctx, val: list[int], limit: int = 400
 
 def _ladder_contradicts(ctx: Ctx, val: list[int]) -> bool:
     """The ladder's bitboard propagation through ``reach`` (a fast screen)."""
-    st = initial(ctx.board, ctx.g)
-    if st is None:
+    if ctx.init is None:
         return True
+    st = ctx.init.copy()
     st.num |= _mask(val, NUM)
     st.blank |= _mask(val, BLANK)
     if st.num & st.blank:

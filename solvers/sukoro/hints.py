@@ -31,6 +31,7 @@ board's effort and difficulty are counted from its trace in ``bank``.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Mapping
 from typing import Any
 
@@ -522,23 +523,50 @@ class Engine:
         return dom
 
     def dclose(self, st: list[int], cell: int, state: int, limit: int, digit: int = 0,
-               dom: list[int] | None = None):
+               dom: list[int] | None = None, settled: bool = False,
+               guard: ConnGuard | None = None):
         """Follow the trial ``cell`` := ``state`` on digit domains (``dom``, a copy of the
         base, is narrowed in place): (contradiction | None, the cells whose number/empty
-        status it decided on the way). ``cell`` -1: no trial, follow everything."""
+        status it decided on the way). ``cell`` -1: no trial, follow everything.
+        ``settled``: ``dom`` is a fixpoint of this very closure (``base``), so while no
+        cell's number/empty status moves the connection pass has nothing to find (it
+        reads only those statuses) and is skipped; the result is the same."""
         nb = self.nb
+        near = self.near
         if dom is None:
             dom = self.domains(st)
         decided: list[int] = []
+        # the cells to look at, smallest first (a heap with membership flags: the same
+        # order as taking the least of a set)
+        inq = [False] * self.n
+        moves: list[int] = []   # (settled) the cells whose number/empty status moved
         if cell < 0:
-            todo = set(range(self.n))
+            heap = list(range(self.n))
+            inq = [True] * self.n
+            moved = True
         else:
             if state == EMP and self.clues[cell] is not None:
                 return ("contra", "x_clue", [cell], {"x": cell}), []
-            dom[cell] = BLANK if state == EMP else dom[cell] & (1 << digit if digit else NUMS)
+            before = dom[cell]
+            dom[cell] = BLANK if state == EMP else before & (1 << digit if digit else NUMS)
             if not dom[cell]:
                 return self._contra(dom, cell, []), []
-            todo = set(self.near[cell])
+            after = dom[cell]
+            moved = (not settled or bool(before & NUMS) != bool(after & NUMS)
+                     or bool(before & BLANK) != bool(after & BLANK))
+            if moved and settled:
+                moves.append(cell)
+            heap = list(near[cell])
+            for k in heap:
+                inq[k] = True
+        push, pop = heapq.heappush, heapq.heappop
+        first = True
+
+        def touch(j: int) -> None:
+            for k in near[j]:
+                if not inq[k]:
+                    inq[k] = True
+                    push(heap, k)
 
         def settle(j: int) -> None:
             if st[j] == UND and j not in seen:
@@ -546,9 +574,9 @@ class Engine:
                 decided.append(j)
         seen = {cell}
         while True:
-            while todo:
-                i = min(todo)
-                todo.discard(i)
+            while heap:
+                i = pop(heap)
+                inq[i] = False
                 d = dom[i]
                 if not d:
                     return self._contra(dom, i, []), decided
@@ -562,13 +590,13 @@ class Engine:
                 nd = d & (BLANK | RANGE[min(sure, 4)][poss])
                 if nd != d:
                     if not nd:
-                        if self.clues[i] is not None or not d & BLANK:
-                            return self._contra(dom, i, []), decided
                         return self._contra(dom, i, []), decided
                     if d & BLANK and d & NUMS and not (nd & BLANK and nd & NUMS):
                         settle(i)
+                        moved = True
+                        moves.append(i)
                     dom[i] = d = nd
-                    todo.update(self.near[i])
+                    touch(i)
                 if d & BLANK:
                     continue
                 if poss > sure:
@@ -579,7 +607,9 @@ class Engine:
                             if dj & BLANK and dj & NUMS:
                                 dom[j] = dj & fill
                                 settle(j)
-                                todo.update(self.near[j])
+                                moved = True
+                                moves.append(j)
+                                touch(j)
                 v = SINGLE[d]
                 if v:
                     bit = 1 << v
@@ -591,10 +621,17 @@ class Engine:
                                 return self._contra(dom, j, [i]), decided
                             if not dj & NUMS:
                                 settle(j)
+                                moved = True
+                                moves.append(j)
                             dom[j] = dj
-                            todo.update(self.near[j])
+                            touch(j)
                 if len(decided) > limit:
                     return None, decided
+            if not moved:
+                return None, decided
+            if settled and guard is not None and first and guard.clear(dom, moves):
+                return None, decided    # what _conn would say: nothing changes
+            first = False
             ch = _conn(dom, nb)
             if ch is None:
                 view = [NUM if d and not d & BLANK else EMP if not d & NUMS else UND
@@ -605,7 +642,7 @@ class Engine:
                 return None, decided
             for j in ch:
                 settle(j)
-                todo.update(self.near[j])
+                touch(j)
 
 
 # -- the trace -----------------------------------------------------------------------
@@ -645,22 +682,153 @@ RUNG_OF = {"full_clue": "deg", "need_clue": "deg", "need_one": "deg", "empty_alo
            "bridge": "conn"}
 
 
+class ConnGuard:
+    """When ``_conn`` has nothing to say about a trial, told without running it.
+
+    The base (digit domains at the closure's fixpoint, with a numbered cell) has all its
+    possible-number cells connected and no undecided cell whose emptiness would split
+    the numbers. A trial that empties no cell leaves that graph as it is; a cell ``p``
+    still undecided becomes forced only if a newly numbered cell lies in a part of the
+    graph without ``p`` other than the one holding the base's numbers. Per cut vertex
+    ``p`` those other parts are found once (lazily, on the first question); ``clear``
+    says True only when ``_conn`` would return [] (no change)."""
+
+    def __init__(self, nb: list[list[int]], base: list[int]) -> None:
+        self.nb, self.base = nb, base
+        self.bad: dict[int, list[int]] | None = None
+
+    def _build(self) -> dict[int, list[int]]:
+        nb, base = self.nb, self.base
+        n = len(base)
+        alive = [bool(d & NUMS) for d in base]
+        fixed = [alive[i] and not base[i] & BLANK for i in range(n)]
+        bad: dict[int, list[int]] = {}
+        if not any(fixed):
+            return bad
+        src = fixed.index(True)
+        for p in _cut_vertices(nb, alive, src):
+            if fixed[p]:
+                continue
+            seen = [False] * n
+            seen[src] = seen[p] = True
+            queue = [src]
+            for i in queue:
+                for j in nb[i]:
+                    if alive[j] and not seen[j]:
+                        seen[j] = True
+                        queue.append(j)
+            for j in range(n):
+                if alive[j] and not seen[j]:
+                    bad.setdefault(j, []).append(p)
+        self.ready = True
+        return bad
+
+    ready = False
+
+    def clear(self, dom: list[int], moves: list[int]) -> bool:
+        if self.bad is None:
+            self.bad = self._build()
+        if not self.ready:
+            return False
+        for j in moves:
+            if not dom[j] & NUMS:
+                return False          # a cell emptied: the graph itself changed
+        bad = self.bad
+        for j in moves:
+            for p in bad.get(j, ()):
+                if dom[p] & BLANK:    # p still undecided, and j beyond it
+                    return False
+        return True
+
+
+def _cut_vertices(nb: list[list[int]], alive: list[bool], root: int) -> list[int]:
+    """The cut vertices of the graph of ``alive`` cells (the part holding ``root``)."""
+    n = len(alive)
+    disc = [0] * n
+    low = [0] * n
+    par = [-1] * n
+    ptr = [0] * n
+    kids = 0
+    disc[root] = low[root] = t = 1
+    cut = set()
+    stack = [root]
+    while stack:
+        v = stack[-1]
+        nbv = nb[v]
+        k = ptr[v]
+        if k < len(nbv):
+            ptr[v] = k + 1
+            u = nbv[k]
+            if not alive[u]:
+                continue
+            if not disc[u]:
+                t += 1
+                disc[u] = low[u] = t
+                par[u] = v
+                if v == root:
+                    kids += 1
+                stack.append(u)
+            elif u != par[v] and disc[u] < low[v]:
+                low[v] = disc[u]
+            continue
+        stack.pop()
+        p = par[v]
+        if p >= 0:
+            low[p] = min(low[p], low[v])
+            if p != root and low[v] >= disc[p]:
+                cut.add(p)
+    if kids > 1:
+        cut.add(root)
+    return sorted(cut)
+
+
+class Trials:
+    """The trials of one base (the marks ``st`` and their digit domains at the
+    closure's fixpoint), each followed once: a probe asks for the same trial again with
+    another chain limit (the short probe, the long one, the digit trials of the deep
+    probe), and a run that already ended within the new limit gives the same answer.
+    A run stopped at its limit stands for any lower limit (it is None either way; a
+    caller reads the chain of a contradiction only)."""
+
+    def __init__(self, eng: Engine, st: list[int], base: list[int] | None = None) -> None:
+        self.eng, self.st = eng, st
+        self.base = eng.base(st) if base is None else base
+        self.memo: dict[tuple[int, int, int], tuple[int, Any, list[int]]] = {}
+        self.guard = ConnGuard(eng.nb, self.base)
+
+    def run(self, i: int, state: int, limit: int, digit: int = 0):
+        key = (i, state, digit)
+        hit = self.memo.get(key)
+        if hit is not None:
+            was, contra, dec = hit
+            if contra is None and len(dec) > was:      # stopped at its limit
+                if limit <= was:
+                    return None, dec
+            elif limit >= min(was, len(dec)):         # ended on its own
+                return contra, dec
+        contra, dec = self.eng.dclose(self.st, i, state, limit, digit=digit,
+                                      dom=self.base[:], settled=True, guard=self.guard)
+        self.memo[key] = (limit, contra, dec)
+        return contra, dec
+
+
 def _probe(eng: Engine, st: list[int], flat: list[int], limit: int,
-           base: list[int] | None = None):
+           trials: Trials | None = None):
     """The undecided cell whose wrong state fails fastest: (cell, cases, chain), cases a
     list of (digit or 0, contradiction); a number is tried digit by digit when trying it
     whole does not fail."""
     best = None
     rank = None
     later = []
-    if base is None:
-        base = eng.base(st)
+    if trials is None:
+        trials = Trials(eng, st)
+    base = trials.base
     for i in range(eng.n):
         if st[i] != UND:
             continue
         wrong = EMP if flat[i] else NUM
         cap = limit if best is None else min(limit, len(best[2]) - 1)
-        contra, chain = eng.dclose(st, i, wrong, cap, dom=base[:])
+        contra, chain = trials.run(i, wrong, cap)
         if contra is not None and (best is None or len(chain) < len(best[2])):
             best = (i, [(0, contra)], chain)
             if not chain:
@@ -673,7 +841,7 @@ def _probe(eng: Engine, st: list[int], flat: list[int], limit: int,
         vals = [v for v in range(1, 5) if base[i] >> v & 1]
         cases, chain = [], []
         for v in vals:
-            contra, ch = eng.dclose(st, i, NUM, limit, digit=v, dom=base[:])
+            contra, ch = trials.run(i, NUM, limit, digit=v)
             if contra is None:
                 break
             cases.append((v, contra))
@@ -684,11 +852,14 @@ def _probe(eng: Engine, st: list[int], flat: list[int], limit: int,
     return best
 
 
-def _deep_probe(eng: Engine, st: list[int], flat: list[int], limit: int):
+def _deep_probe(eng: Engine, st: list[int], flat: list[int], limit: int,
+                trials: Trials | None = None):
     """A probe on the digits that trials rule out first: try each digit of each cell that
     may hold two or more, drop the ones that fail, and probe again after each.
     (cell, cases, chain, notes), notes the (cell, digit, contradiction cell) dropped."""
-    base = eng.base(st)
+    if trials is None:
+        trials = Trials(eng, st)
+    base = trials.base[:]
     notes: list[tuple[int, int, int]] = []
     progress = True
     while progress:
@@ -698,7 +869,7 @@ def _deep_probe(eng: Engine, st: list[int], flat: list[int], limit: int):
             if len(digits) < 2:
                 continue
             for v in digits:
-                contra, _ = eng.dclose(st, i, NUM, limit, digit=v, dom=base[:])
+                contra, _ = trials.run(i, NUM, limit, digit=v)
                 if contra is None:
                     continue
                 base[i] &= ~(1 << v)
@@ -706,7 +877,8 @@ def _deep_probe(eng: Engine, st: list[int], flat: list[int], limit: int):
                 again, _ = eng.dclose(st, -1, UND, eng.n, dom=base)
                 if again is not None:
                     raise ValueError("the marks contradict the board")
-                found = _probe(eng, st, flat, limit, base=base[:])
+                trials = Trials(eng, st, base[:])
+                found = _probe(eng, st, flat, limit, trials)
                 if found is not None:
                     return (*found, notes)
                 progress = True
@@ -801,16 +973,17 @@ def trace(board: Board, answer: Answer, probe_limit: int = 60) -> list[dict[str,
                 st[j] = state
             steps.append(_step(eng, d, RUNG_OF[kind]))
             continue
-        found = _probe(eng, st, flat, probe_limit)
+        trials = Trials(eng, st)
+        found = _probe(eng, st, flat, probe_limit, trials)
         if found is None:
-            found = _probe(eng, st, flat, eng.n)
+            found = _probe(eng, st, flat, eng.n, trials)
         if found is not None:
             i, cases, chain = found
             right = NUM if flat[i] else EMP
             st[i] = right
             steps.append(_probe_step(eng, i, right, cases, chain))
             continue
-        deep = _deep_probe(eng, st, flat, eng.n)
+        deep = _deep_probe(eng, st, flat, eng.n, trials)
         if deep is not None:
             i, cases, chain, notes = deep
             right = NUM if flat[i] else EMP

@@ -59,7 +59,7 @@ function startWorker() {
   };
   worker.postMessage({
     type: "init", pyodide: abs(cfg.runtime.pyodide), zip: abs(cfg.runtime.zip),
-    wheels: cfg.runtime.wheels.map(abs),
+    wheels: cfg.runtime.wheels.map(abs), modules: cfg.runtime.modules || [],
   });
 }
 
@@ -85,6 +85,13 @@ function onMessage(m, t0) {
     }
   } else if (m.type === "fail") {
     fail(fill(T.bootFailed, { message: m.message }));
+  } else if (m.type === "installing" && pending && m.id === pending.id) {
+    // python-sat goes in first, then the solve starts over: its clock starts over too
+    window.__solve.installs = (window.__solve.installs || 0) + 1;
+    if (pending.phase !== "tracing") {
+      clearTimeout(pending.watchdog);
+      pending.watchdog = setTimeout(pending.watch, (pending.timeout + cfg.grace) * 1000);
+    }
   } else if (m.type === "progress" && pending && m.id === pending.id) {
     status(fill(T.progress, { nodes: num(m.nodes), seconds: m.seconds.toFixed(1) }));
   } else if (m.type === "done" && pending && m.id === pending.id) {
@@ -156,10 +163,11 @@ function solve(text, board = null) {
   $("solve-cancel").hidden = false;
   // The solver stops itself at the time limit; a propagation that visits no search node
   // cannot see the clock, so the page ends the worker a little after the limit.
-  pending.watchdog = setTimeout(() => {
+  pending.watch = () => {
     restart();
     show({ ok: false, error: "bound", message: fill(T.watchdog, { seconds: timeout }) });
-  }, (timeout + cfg.grace) * 1000);
+  };
+  pending.watchdog = setTimeout(pending.watch, (timeout + cfg.grace) * 1000);
   worker.postMessage({ type: "solve", id, slug: cfg.slug, text, timeout, maxNodes, trace: true,
     board: board === null ? "" : JSON.stringify(board) });
 }
@@ -395,6 +403,18 @@ function showHelp(reply) {
       const [r, c] = sug.cell;
       item(fill(T.suggest, { r: r + 1, c: c + 1, value: valueText(sug.board, sug.cell) }), T.apply, sug.board);
       markCells(svgs, [sug.cell], "solve-suggested");
+    }
+    // (no pair found and the time ran out: the pairs were not all tried, say only that)
+    if (!reply.suggestions.length && reply.pairs && (reply.pairs.length || reply.complete)) {
+      // no single clue does it: a proved pair, or say that none of those tried does
+      const lead = reply.pairs.length ? T.pairHead : T.pairNone;
+      $("help-status").textContent = fill(lead, { n: reply.pairCells }) + partial;
+      for (const pair of reply.pairs) {
+        const parts = pair.cells.map(([r, c]) =>
+          fill(T.suggest, { r: r + 1, c: c + 1, value: valueText(pair.board, [r, c]) }));
+        item(parts.join(T.pairSep), T.applyPair, pair.board);
+        markCells(svgs, pair.cells, "solve-suggested");
+      }
     }
   } else if (reply.removable) {
     $("help-status").textContent = (reply.removable.length ? T.removeHead : T.removeNone) + partial;

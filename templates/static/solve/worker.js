@@ -1,11 +1,13 @@
 // The solve page's Web Worker: Pyodide from the site's own files, the project's solvers
 // from solvers.zip, one board at a time. It names no puzzle.
 //
-// in:  {type: "init", pyodide: URL of the runtime folder, zip: URL, wheels: [URL, ...]}
+// in:  {type: "init", pyodide: URL of the runtime folder, zip: URL, wheels: [URL, ...],
+//       modules: the wheels' top-level modules (installed when a solve first imports one)}
 //      {type: "solve", id, slug, text, timeout, maxNodes, trace, board}
 //        (board: the editor's board JSON as a string, solved as its puzz.link URL)
 //      {type: "help", id, slug, text, budget}   constructor help (solve_web.help_text)
 // out: {type: "ready", ms}  {type: "fail", message}
+//      {type: "installing", id}   a wheel goes in, then the same call starts over
 //      {type: "progress", id, nodes, seconds}
 //      {type: "done", id, reply}   reply: site_builder/solve_web.py solve_text's dict
 //        (for a unique board reply.tracing is true and "traced" follows with its trace)
@@ -16,6 +18,7 @@
 let solveJson = null;
 let helpJson = null;
 let traceJson = null;
+let installWheels = null;  // installs the wheels (once) when a solve first imports one
 const booting = new Promise((resolve) => { self.bootResolve = resolve; });
 
 async function boot(msg) {
@@ -29,18 +32,43 @@ async function boot(msg) {
   const mark = (name) => { marks[name] = Math.round(performance.now() - t0); };
   const py = await loadPyodide({ indexURL: msg.pyodide, stdout: () => {}, stderr: () => {} });
   mark("pyodide");
-  const quiet = { messageCallback: () => {}, errorCallback: () => {} };
-  await Promise.all([py.loadPackage(msg.wheels, quiet), zipped]);
-  mark("wheels");
   py.unpackArchive(await zipped, "zip", { extractDir: "/app" });
   py.runPython("import sys; sys.path.insert(0, '/app')");
   const web = py.pyimport("site_builder.solve_web");
   mark("import");
   self.marks = marks;
+  const quiet = { messageCallback: () => {}, errorCallback: () => {} };
+  let installing = null;
+  installWheels = () => {
+    if (!installing) {
+      const t1 = performance.now();
+      installing = py.loadPackage(msg.wheels, quiet).then(() => {
+        web.undefer();
+        self.marks.wheels = Math.round(performance.now() - t1);
+      });
+    }
+    return installing;
+  };
+  // python-sat (CaDiCaL) is only for the hard boards' last step: installed when a solve
+  // first imports it (solve_web.defer), not before every page's first solve
+  if (msg.wheels.length && msg.modules && msg.modules.length) web.defer(msg.modules);
+  else if (msg.wheels.length) await installWheels();
   solveJson = web.solve_json;
   helpJson = web.help_json;
   traceJson = web.trace_json;
   return performance.now() - t0;
+}
+
+// One call into Python; when it asked for a wheel not installed yet, install it and make
+// the same call again (the solve starts over, as if the wheel had been there).
+async function call(fn, id) {
+  let reply = JSON.parse(fn());
+  if (reply && reply.error === "wheel") {
+    self.postMessage({ type: "installing", id });
+    await installWheels();
+    reply = JSON.parse(fn());
+  }
+  return reply;
 }
 
 self.onmessage = async (e) => {
@@ -63,8 +91,8 @@ self.onmessage = async (e) => {
     const t0 = performance.now();
     let reply;
     try {
-      reply = JSON.parse(solveJson(msg.slug, msg.text || "", msg.timeout, msg.maxNodes || 0,
-        false, progress, msg.board || ""));
+      reply = await call(() => solveJson(msg.slug, msg.text || "", msg.timeout,
+        msg.maxNodes || 0, false, progress, msg.board || ""), msg.id);
       if (reply.ok && msg.trace !== false) reply.result.trace = null;
     } catch (err) {
       reply = { ok: false, error: "internal", message: String(err && err.message || err) };
@@ -77,7 +105,7 @@ self.onmessage = async (e) => {
     if (later) {
       let trace = null;
       try {
-        trace = JSON.parse(traceJson());
+        trace = await call(() => traceJson(), msg.id);
       } catch (err) {
         trace = null;
       }
@@ -91,7 +119,7 @@ self.onmessage = async (e) => {
       self.postMessage({ type: "helping", id: msg.id, done, total });
     let reply;
     try {
-      reply = JSON.parse(helpJson(msg.slug, msg.text, msg.budget, progress));
+      reply = await call(() => helpJson(msg.slug, msg.text, msg.budget, progress), msg.id);
     } catch (err) {
       reply = { ok: false, error: "internal", message: String(err && err.message || err) };
     }

@@ -1,0 +1,86 @@
+"""The hint traces the solve page explains with are the ones the bank stores: the trace
+engines were made faster for the page's hard boards (solvers/sukoro/hints.py: each trial
+of a base followed once, a heap for the queue, the connection pass skipped where it can
+change nothing; solvers/nanro/hints.py: the 2×2 blocks listed once, the region domains'
+neighbour pairs gathered once per state), and every banked board's trace must come out
+step for step as it was committed in content/<slug>/bank.json."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from solvers import registry
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _bank(slug: str) -> list[dict]:
+    return json.loads((ROOT / "content" / slug / "bank.json").read_text())["data"]["boards"]
+
+
+@pytest.mark.parametrize("slug", ["sukoro", "nanro"])
+def test_every_banked_trace_is_unchanged(slug: str) -> None:
+    puzzle = registry.get(slug)
+    bank = _bank(slug)
+    assert bank
+    for e in bank:
+        got = puzzle.trace(puzzle.board_from_json(e["board"]), puzzle.answer_from_json(e["answer"]))
+        assert got == e["trace"], e["id"]
+
+
+def test_the_cut_vertices_and_the_guard_agree_with_the_connection_pass() -> None:
+    """ConnGuard says "no change" only where the solver's own connection pass changes
+    nothing: random trials on a banked board's base, each checked against _conn."""
+    import random
+
+    from solvers.sukoro import hints
+    from solvers.sukoro.ladder import BLANK, NUMS, _conn
+
+    e = max(_bank("sukoro"), key=lambda b: b["h"] * b["w"])
+    board = registry.get("sukoro").board_from_json(e["board"])
+    eng = hints.Engine(board)
+    st = eng.initial()
+    base = eng.base(st)
+    guard = hints.ConnGuard(eng.nb, base)
+    rng = random.Random(7)
+    both = [i for i, d in enumerate(base) if d & NUMS and d & BLANK]
+    said = 0
+    for _ in range(300):
+        dom = base[:]
+        moves = rng.sample(both, min(len(both), rng.randint(1, 4)))
+        for j in moves:
+            dom[j] = dom[j] & NUMS if rng.random() < 0.8 else BLANK
+        if guard.clear(dom, moves):
+            said += 1
+            assert _conn(dom[:], eng.nb) == [], moves
+    assert said > 0
+
+
+def test_nanro_first_cut_is_the_flood_per_cell() -> None:
+    """_first_cut (one depth-first search) names the cell the old loop found: the lowest
+    undecided cell whose removal floods the numbers apart."""
+    import random
+
+    from solvers.nanro.hints import _bits, _first_cut
+    from solvers.nanro.ladder import flood, geometry
+
+    rng = random.Random(3)
+    h, w = 7, 8
+    g = geometry(h, w, tuple(tuple(0 for _ in range(w)) for _ in range(h)))
+    seen = {True: 0, False: 0}
+    for _ in range(400):
+        poss = sum(1 << i for i in range(g.n) if rng.random() < 0.7)
+        if not poss:
+            continue
+        num = sum(1 << i for i in _bits(poss) if rng.random() < 0.3) or (poss & -poss)
+        seed = num & -num
+        comp = flood(g, seed, poss)
+        num &= comp
+        want = next((b for b in _bits(comp & ~num)
+                     if num & ~flood(g, seed, comp & ~(1 << b))), None)
+        assert _first_cut(g.nbrs, comp, num, seed.bit_length() - 1) == want
+        seen[want is None] += 1
+    assert seen[True] and seen[False]
