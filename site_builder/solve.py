@@ -131,12 +131,23 @@ def result_json(puzzle: Any, res: Any, ms: float, board: Any = None,
                 trace: bool = False) -> dict[str, Any]:
     """What ``build-site solve --json`` prints for a finished solve (and the solve page
     writes into its ``<output id="solve-result">``): ``answers`` holds every answer
-    found (up to the limit); with ``trace``, a unique board's step-by-step explanation
-    (``puzzle.trace``; None unless exactly one answer)."""
+    found (up to the limit), ``marks`` each of them as a player writes it — the digits
+    (Nanro, Sukoro), shaded and unshaded cells (Canal View), region ids (Sashigane) —
+    where ``answers`` may show less (Nanro's ``#`` for a numbered cell); with ``trace``, a
+    unique board's step-by-step explanation (``puzzle.trace``; None unless exactly one
+    answer)."""
     first = res.solutions[0] if res.solutions else None
+    number_rows = getattr(puzzle, "number_rows", None)
+
+    def written(answer: Any) -> Any:
+        if number_rows is None or board is None:
+            return puzzle.answer_rows(answer)
+        return number_rows(board, answer)
+
     out = {"solutions": len(res.solutions),
            "answer": puzzle.answer_rows(first) if first is not None else None,
            "answers": [puzzle.answer_rows(a) for a in res.solutions],
+           "marks": [written(a) for a in res.solutions],
            "rung": res.rung, "graded": res.stats.get("graded", True) is not False,
            "nodes": res.nodes, "ms": round(ms, 3)}
     if trace:

@@ -384,6 +384,10 @@ class Puzzle:
     # solve also takes grade=False: the answers and the verdict without the rung work
     # only the grade needs (``rung`` then None unless a cheap rung finished the board)
     ungraded: bool = False
+    # (board, answer) -> the answer as a player writes it, where ``answer_rows`` shows
+    # less (Nanro: which cells hold a number, not the number). Read from the board role's
+    # optional ``number_rows``; None: ``answer_rows`` already shows every digit or mark.
+    number_rows: Callable[[Any, Any], Any] | None = None
 
     @classmethod
     def from_package(cls, package: str, **fields: Any) -> Puzzle:
@@ -408,7 +412,7 @@ class Puzzle:
             irreparable=mods["partial"].irreparable,
             generate=lazy(f"{package}.generate:generate"),
             trace=lazy(f"{package}.hints:trace"),
-            **fields)
+            **{"number_rows": getattr(board, "number_rows", None), **fields})
 
     @property
     def stage_names(self) -> tuple[str, ...]:

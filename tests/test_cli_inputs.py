@@ -8,6 +8,8 @@ subprocesses. Nothing may raise, and an error is always exactly one line on stde
 from __future__ import annotations
 
 import json
+import math
+import re
 import shutil
 import subprocess
 import sys
@@ -164,8 +166,8 @@ def test_inputs_that_once_crashed(tmp_path: Path, capsys: pytest.CaptureFixture[
     huge.write_text(json.dumps({"h": 1000, "w": 1000, "clues": [[None] * 1000] * 1000}))
     # once tried as a file name first (OSError); now read as the URL it is, and refused
     # where its fourth run letter passes the 64th cell
-    code, out, err = _run(["solve", "canal-view", "https://puzz.link/p?canal/8/8/" + "z" * 5000],
-                          capsys)
+    code, _, err = _run(["solve", "canal-view", "https://puzz.link/p?canal/8/8/" + "z" * 5000],
+                        capsys)
     assert code == 2 and "URL body position 3: 'z'" in err, err
     cases = {
         "a superscript dimension": "canal/8/²/abc",
@@ -479,7 +481,7 @@ def _pzpr_borders(body: str, w: int, h: int) -> tuple[list[int], list[int], int]
     bits = []
     for i in range(pos2):
         v = _js_int(body[i], 32)
-        bits.append([0 if v != v else (int(v) >> (4 - k)) & 1 for k in range(5)])
+        bits.append([0 if math.isnan(v) else (int(v) >> (4 - k)) & 1 for k in range(5)])
     vert = [b for g in bits[:pos1] for b in g][:nv]
     horiz = [b for g in bits[pos1:pos2] for b in g][:nh]
     return vert + [0] * (nv - len(vert)), horiz + [0] * (nh - len(horiz)), pos2
@@ -558,7 +560,7 @@ def test_a_damaged_body_is_refused_or_read_as_pzprjs_reads_it(slug: str) -> None
     accepted = refused = 0
     for b in _samples(slug)[:8]:
         url = b["url"]
-        w, h, body = split_url(url, puzzle.pid)
+        body = split_url(url, puzzle.pid)[2]
         at = url.rindex(body) if body else len(url)
         for what, bad in _damaged(url.rstrip("/"), at):
             try:
@@ -592,3 +594,30 @@ def test_strict_bodies_name_the_position(url: str, words: str,
     code, _, err = _run(["solve", slug, url], capsys)
     assert code == 2 and len(err.strip().splitlines()) == 1, err
     assert f"URL body {words}" in err, err
+
+
+# ------------------------------------------------------------------ issue 22 item 13
+
+@pytest.mark.parametrize("slug", registry.slugs())
+def test_json_answers_carry_what_a_player_writes(slug: str,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """`--json` once gave Nanro's answer as `#`/`.` rows where the text output shows the
+    numbers. ``marks`` holds each answer as written: the text output's answer rows (Nanro's
+    and Sukoro's digits, Canal View's shading without its clues), Sashigane's region ids."""
+    b = _samples(slug)[0]
+    code, out, err = _run(["solve", slug, b["url"], "--json"], capsys)
+    assert code == 0, err
+    doc = json.loads(out)
+    assert len(doc["marks"]) == len(doc["answers"]) == doc["solutions"] >= 1
+    if slug == "sashigane":
+        assert doc["marks"] == doc["answers"]
+        return
+    code, text, err = _run(["solve", slug, b["url"]], capsys)
+    rows = text.split("solutions found")[1].splitlines()[1:1 + b["h"]]
+    shown = [r.split("  ")[-1].replace(" ", "") for r in rows]  # Nanro prints regions first
+    if slug == "canal-view":  # the text shows the clues on unshaded cells
+        shown = [re.sub("[^#]", ".", r) for r in shown]
+    assert doc["marks"][0] == shown
+    if slug == "nanro":
+        assert any(ch.isdigit() for r in doc["marks"][0] for ch in r)
+        assert doc["answer"] == [re.sub("[0-9a-z]", "#", r) for r in shown]

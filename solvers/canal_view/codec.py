@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from solvers.puzzlink import decode_number16, expect_end, encode_cells, join_url, split_url
+from solvers.puzzlink import decode_number16, encode_cells, expect_end, join_url, split_url
 
 from .board import Board
 

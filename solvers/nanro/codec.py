@@ -9,8 +9,15 @@ from __future__ import annotations
 
 from solvers.common import PuzzleError
 from solvers.grid import Clue
-from solvers.puzzlink import (B32, decode_borders, decode_number16, encode_cells, expect_end,
-                              join_url, split_url)
+from solvers.puzzlink import (
+    B32,
+    decode_borders,
+    decode_number16,
+    encode_cells,
+    expect_end,
+    join_url,
+    split_url,
+)
 
 from .board import Answer, Board
 
