@@ -7,28 +7,36 @@ the browser (Pyodide), so a board gives the same JSON in both places.
 
 from __future__ import annotations
 
-import json
-import re
+import os
 import signal
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from site_builder.errors import UserError
 from solvers.common import Budget, BudgetExceeded, PuzzleError, active
 
+if TYPE_CHECKING:
+    from pathlib import Path
+
 DEFAULT_TIMEOUT = 60.0
 EXIT_BOUND = 3  # solve stopped at --timeout or --max-nodes
 MAX_BOARD_FILE = 4 << 20  # a 100x100 board is about 50 KB of JSON
-_URL_START = re.compile(r"^(https?://|[A-Za-z0-9_]+/)")
+_WORD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 
 
 def looks_like_url(text: str) -> bool:
-    """A puzz.link URL (any host) or its bare ``pid/W/H/body`` form, as opposed to a path.
-    Decided before any file lookup, so a long URL is never tried as a file name."""
-    return bool(_URL_START.match(text)) and not text.endswith(".json")
+    """A puzz.link URL (any host) or its bare ``pid/W/H/body`` form, as opposed to a path:
+    ``http://`` or ``https://``, or a first piece of ASCII letters, digits and ``_``
+    before a ``/``. Decided before any file lookup, so a long URL is never tried as a
+    file name."""
+    if text.endswith(".json"):
+        return False
+    if text.startswith(("http://", "https://")):
+        return True
+    slash = text.find("/")
+    return slash > 0 and all(ch in _WORD for ch in text[:slash])
 
 
 def _is_short_existing_file(text: str) -> bool:
@@ -38,8 +46,8 @@ def _is_short_existing_file(text: str) -> bool:
     raw = text.encode("utf-8", "surrogateescape")
     if len(raw) >= 4096 or b"\0" in raw or any(len(p) > 255 for p in raw.split(b"/")):
         return False
-    try:
-        return Path(text).is_file()
+    try:  # as Path(text).is_file() reads it: a trailing "/" dropped
+        return os.path.isfile(text.rstrip("/") or text)
     except (OSError, ValueError):
         return False
 
@@ -49,6 +57,8 @@ def load_board(puzzle: Any, text: str) -> Any:
     existing file wins over the URL reading, so ``boards/hard`` is read as the file."""
     if looks_like_url(text) and not _is_short_existing_file(text):
         return puzzle.decode(text)
+    from pathlib import Path
+
     path = Path(text)
     try:
         is_file = path.is_file()
@@ -178,6 +188,8 @@ def run(args: Any, root: Path) -> int:
                         "try a smaller board") from None
     ms = (time.perf_counter() - t0) * 1000
     if args.json:
+        import json
+
         print(json.dumps(result_json(puzzle, res, ms, board, getattr(args, "trace", False)),
                          ensure_ascii=False))
         return 0
