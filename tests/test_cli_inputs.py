@@ -365,7 +365,8 @@ def _paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     return out
 
 
-SWAPS = [None, "8", "x", "", 1.5, -1, 0, True, [], {}, [[]], 10**30, "²"]
+SWAPS = [None, "8", "x", "", 1.5, -1, 0, True, [], {}, [[]], 10**30, "²", -(10**30), 2**63,
+         "\udcff"]
 
 
 def test_value_type_swaps_in_content_never_raise(tmp_path: Path,
@@ -621,3 +622,61 @@ def test_json_answers_carry_what_a_player_writes(slug: str,
     if slug == "nanro":
         assert any(ch.isdigit() for r in doc["marks"][0] for ch in r)
         assert doc["answer"] == [re.sub("[0-9a-z]", "#", r) for r in shown]
+
+
+# ---------------------------------------------------------- issue 22 item 6: the fuzz
+# Sizes past any use, negative, zero or in other scripts' digits; bodies cut short or
+# running on, of characters inside and outside each alphabet, with bytes that are not
+# UTF-8 (as Python hands them over: lone surrogates).
+SIZES = st.one_of(st.integers(1, 8).map(str),
+                  st.sampled_from(["0", "-1", "-0", "00", "007", "9" * 30, "10001", "100",
+                                   "1e3", "٣", "²", "", " 3", "3 ", "+3", "0x10"]))
+BODY = st.text(alphabet=st.sampled_from(sorted({*DAMAGE, chr(0xDCFF), chr(0xDC80)})),
+               max_size=40)
+
+
+@pytest.mark.parametrize("slug", registry.slugs())
+def test_made_up_urls_never_raise(slug: str, capsys: pytest.CaptureFixture[str]) -> None:
+    pid = registry.get(slug).pid
+    banked = [split for b in _samples(slug)[:4]
+              for split in [b["url"].split("/", 6)[-1].rstrip("/")]]
+
+    @settings(FUZZ, max_examples=80)
+    @given(SIZES, SIZES, st.one_of(BODY, st.sampled_from(banked)), st.integers(-3, 3), BODY)
+    def run(w: str, h: str, body: str, cut: int, tail: str) -> None:
+        if cut < 0:
+            body = body[:cut]          # cut short
+        elif cut > 0:
+            body = body + tail[:cut]   # running on
+        url = f"https://puzz.link/p?{pid}/{w}/{h}/{body}"
+        code, out, err = _run(["solve", slug, url, "--timeout", "0.5", "--max-nodes", "500"],
+                              capsys)
+        _assert_allowed(code, out, err, url)
+
+    run()
+
+
+@pytest.mark.parametrize("slug", registry.slugs())
+def test_board_sizes_past_use_are_one_line(slug: str, tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    board = _samples(slug)[0]["board"]
+    path = tmp_path / "board.json"
+    for key in ("h", "w"):
+        for v in (0, -1, -(10**30), 10**30, 2**63, 101, 10_001, True, 3.0, "3", None):
+            path.write_text(json.dumps({**board, key: v}))
+            code, out, err = _run(["solve", slug, str(path), *BOUNDS], capsys)
+            _assert_allowed(code, out, err, (key, v))
+            assert code == 2, (key, v, out)
+
+
+def test_bytes_that_are_not_utf8_in_a_url_are_one_line() -> None:
+    """A shell hands over any bytes; Python reads those that are not UTF-8 as lone
+    surrogates, which a message must still print."""
+    for slug, arg, words in (("sukoro", b"sukoro/3/3/\xff", "position 0"),
+                             ("sukoro", b"sukoro/3/\xfe/i", "height"),
+                             ("nanro", b"https://puzz.link/p?nanro/2/2/0\xc3", "position 1")):
+        r = subprocess.run([sys.executable, "-m", "site_builder.cli", "solve", slug, arg],
+                           cwd=ROOT, capture_output=True, timeout=60, check=False)
+        err = r.stderr.decode("utf-8", "replace")
+        assert r.returncode == 2 and len(err.strip().splitlines()) == 1, (arg, err)
+        assert "Traceback" not in err and words in err, (arg, err)
