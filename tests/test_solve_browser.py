@@ -236,11 +236,11 @@ def test_bad_input_says_so_in_the_page_language(tab, lang) -> None:
             assert page.locator("#solve-out").is_hidden()
     # a board with no answer whose clue already breaks a rule: the page names it
     n = int(page.evaluate("document.body.dataset.replies || 0"))
-    page.evaluate("location.hash = 'canal/2/2/5h'")
+    page.evaluate("location.hash = 'canal/2/2/5i'")
     page.wait_for_function(f"Number(document.body.dataset.replies || 0) > {n}", timeout=SOLVE_MS)
     assert tab.result()["solutions"] == 0
     assert page.locator("#solve-verdict").text_content() == JS_STRINGS[lang]["none"]
-    (v,) = solve_web.solve_text("canal-view", "canal/2/2/5h")["broken"]
+    (v,) = solve_web.solve_text("canal-view", "canal/2/2/5i")["broken"]
     item = page.locator("#solve-broken li")
     assert item.get_attribute("data-rule") == v["rule"] == "canal.short"
     assert item.text_content() == v[lang]
