@@ -11,6 +11,17 @@ rules, under which most banked boards have a second answer).
 Printed per puzzle: the median and the fastest wall time, and the median CPU time of the
 process (user + system, which a busy machine inflates less than the wall clock). For
 scale, the same for a bare `python -c pass`. Issue 11's target: under 0.08 s wall.
+
+    .venv/bin/python benchmarks/start.py --noqx /tmp/noqx [--checkout DIR]
+
+Issue 24, beside noqx: the examples of pzprjs's test scripts and of noqx's solver files
+(puzz.link URLs, boards of at most 11×11) are solved each by a fresh process of ours
+(``python -m site_builder.cli solve SLUG URL --json`` on the code of ``--checkout``, by
+default this one) and by a fresh noqx process (a Python process that imports noqx and
+clingo, builds noqx's program for the same board and solves it for up to two answers on
+one thread, as noqx's server does for a request), the two taking turns. Printed per
+board: median and fastest wall time and median CPU time of each, and noqx's median over
+ours (above 1: ours is faster).
 """
 
 from __future__ import annotations
@@ -46,12 +57,12 @@ def board_files(slug: str, k: int, folder: Path) -> list[str]:
     return out
 
 
-def run(cmd: list[str]) -> tuple[float, float]:
+def run(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, float]:
     """Wall and CPU seconds of one child process."""
     r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     out = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                         check=False)
+                         check=False, env=env)
     wall = time.perf_counter() - t0
     r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     if out.returncode != 0:
@@ -69,11 +80,93 @@ def report(label: str, cmds: list[list[str]], runs: int) -> None:
           f"{min(walls):5.1f} ms; CPU median {statistics.median(cpus):5.1f} ms", flush=True)
 
 
+# pzprjs's test scripts (test/script/<pid>.js) and noqx's solver examples (solver/<pid>.py)
+EXAMPLES = [
+    ("pzprjs", "sukoro", "https://puzz.link/p?sukoro/5/5/2a2c4a2g2a4c2a2"),
+    ("pzprjs", "canal-view", "https://puzz.link/p?canal/6/6/3i3h2z4h5i2"),
+    ("pzprjs", "nanro", "https://puzz.link/p?nanro/4/4/6r0s1oi13n1h"),
+    ("noqx", "sukoro",
+     "https://puzz.link/p?sukoro/11/11/p2324d14e3b2b3g3b1h31c13h2b3g1b2b1e23d1434p"),
+    ("noqx", "nanro", ("https://puzz.link/p?nanro/11/11/9bdcljmcpj6cpj6dpl6mqi46tt8qpltbdmqn"
+                       "ljb2nnc4i3g2l23l2n2n2n2n2i3i2n3n3n3n2l43l2g3i")),
+]
+NOQX_NAME = {"sukoro": "sukoro", "canal-view": "canal", "nanro": "nanro"}
+
+# The noqx process: argv = noqx checkout, noqx puzzle name, board JSON. Regions go in as
+# borders (left and top sides of a cell whose neighbour is in another region), numbers as
+# cell text, a "?" given as "this cell is not blank" (as benchmarks/peers.py does).
+NOQX_CHILD = r"""
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from noqx.clingo import ClingoSolver, Config
+from noqx.manager import load_solver, modules
+from noqx.puzzle import Point, Puzzle
+Config.max_solutions_to_find, Config.parallel_threads = 2, 1
+name, board = sys.argv[2], json.loads(sys.argv[3])
+load_solver("solver", name)
+p = Puzzle(name, "", {})
+p.row, p.col = board["h"], board["w"]
+extra = []
+regions = board.get("regions")
+for r, row in enumerate(board["clues"]):
+    for c, v in enumerate(row):
+        if regions and c and regions[r][c - 1] != regions[r][c]:
+            p.edge[Point(r, c, "left")] = True
+        if regions and r and regions[r - 1][c] != regions[r][c]:
+            p.edge[Point(r, c, "top")] = True
+        if v == "?" and regions:
+            extra.append(f":- gray({r}, {c}).")
+        elif v is not None:
+            p.text[Point(r, c)] = v
+program = modules[name].solve(p) + "\n" + "\n".join(extra)
+inst = ClingoSolver()
+inst.solve(program)
+print(len(inst.solution()))
+"""
+
+
+def beside_noqx(noqx: Path, checkout: Path, runs: int) -> None:
+    """Each example solved by our process and by noqx's, taking turns."""
+    import os
+
+    env = {**os.environ, "PYTHONPATH": str(checkout)}
+    for source, slug, url in EXAMPLES:
+        board = registry.get(slug).decode(url).to_json()
+        ours = [sys.executable, "-m", "site_builder.cli", "solve", slug, url, "--json"]
+        theirs = [sys.executable, "-c", NOQX_CHILD, str(noqx), NOQX_NAME[slug],
+                  json.dumps(board)]
+        times: dict[str, tuple[list[float], list[float]]] = {"ours": ([], []),
+                                                              "noqx": ([], [])}
+        for _ in range(runs):
+            for who, cmd in (("ours", ours), ("noqx", theirs)):
+                wall, cpu = run(cmd, env=env if who == "ours" else None)
+                times[who][0].append(wall * 1000)
+                times[who][1].append(cpu * 1000)
+        label = f"{source} {slug} {board['w']}x{board['h']}"
+        for who in ("ours", "noqx"):
+            walls, cpus = times[who]
+            print(f"{label:<26} {who}: wall median {statistics.median(walls):6.1f} ms, "
+                  f"fastest {min(walls):6.1f} ms; CPU median {statistics.median(cpus):6.1f} ms",
+                  flush=True)
+        ratio = statistics.median(times["noqx"][0]) / statistics.median(times["ours"][0])
+        print(f"{label:<26} noqx / ours (wall medians): {ratio:.2f}", flush=True)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--runs", type=int, default=20, help="processes per puzzle")
     ap.add_argument("--only", choices=PUZZLES, action="append", help="one puzzle (repeatable)")
+    ap.add_argument("--noqx", type=Path, help="a checkout of github.com/T0nyX1ang/noqx: "
+                                              "time the examples beside noqx's processes")
+    ap.add_argument("--checkout", type=Path, default=ROOT,
+                    help="with --noqx: the folder whose site_builder runs (default: this one)")
     args = ap.parse_args()
+    if args.noqx is not None:
+        if not (args.noqx / "noqx" / "clingo.py").exists():
+            print(f"{args.noqx} is not a noqx checkout", file=sys.stderr)
+            return 2
+        beside_noqx(args.noqx, args.checkout, args.runs)
+        return 0
     exe = BIN / "build-site"
     if not exe.exists():
         print(f"no {exe}; run ./scripts/build first", file=sys.stderr)

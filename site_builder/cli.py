@@ -2,21 +2,30 @@
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from collections.abc import Callable, Sequence
-from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from site_builder.errors import UserError
 from site_builder.solve import DEFAULT_TIMEOUT
 from solvers.common import PuzzleError
 
+if TYPE_CHECKING:
+    import argparse
+    from pathlib import Path
+
+# `build-site solve` is a whole process per board, so its start counts (issue 24): the
+# solve path imports neither argparse nor pathlib. An ordinary `solve` command line is
+# read by _solve_args; anything else (help, an error, an abbreviated option) goes to
+# argparse, which gives every message.
+
 
 def find_root(start: Path | None = None) -> Path:
     """The project folder: the nearest parent of the working directory holding
     templates/ and content/ beside a pyproject.toml; else the folder of this package."""
+    from pathlib import Path
+
     here = (start or Path.cwd()).resolve()
     for d in (here, *here.parents):
         if (d / "pyproject.toml").exists() and (d / "templates").is_dir():
@@ -24,18 +33,15 @@ def find_root(start: Path | None = None) -> Path:
     return Path(__file__).resolve().parent.parent
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse whose errors are one line and exit status 2, like every other error."""
+def _type_error(message: str) -> Exception:
+    import argparse
 
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"build-site: error: {' '.join(message.split())} "
-                     f"(see `{self.prog} --help`)\n")
+    return argparse.ArgumentTypeError(message)
 
 
 def _port(text: str) -> int:
     if not (text.isascii() and text.isdigit()) or not 0 <= int(text) <= 65535:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (0-65535; 0 picks "
-                                         "a free one)")
+        raise _type_error(f"{text!r} is not a port number (0-65535; 0 picks a free one)")
     return int(text)
 
 
@@ -54,12 +60,71 @@ def _positive(kind: type, most: float) -> Callable[[str], Any]:
         except (ValueError, OverflowError):
             v = None
         if v is None or not v > 0 or v == float("inf"):
-            raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a positive number")
+            raise _type_error(f"{text[:40]!r} is not a positive number")
         if v > most:
-            raise argparse.ArgumentTypeError(f"{text[:40]!r} is more than this option can use "
-                                             f"(at most {most:,.0f})")
+            raise _type_error(f"{text[:40]!r} is more than this option can use "
+                              f"(at most {most:,.0f})")
         return v
     return parse
+
+
+_LIMIT = _positive(int, MAX_COUNT)
+_TIMEOUT = _positive(float, MAX_TIMEOUT)
+_MAX_NODES = _positive(int, MAX_COUNT)
+
+
+class _SolveArgs:
+    """The parsed `solve` command line (what argparse's Namespace would hold)."""
+
+    __slots__ = ("command", "input", "json", "level", "limit", "max_nodes", "no_grade",
+                 "slug", "timeout", "trace")
+
+    def __init__(self, slug: str, text: str) -> None:
+        self.command, self.slug, self.input = "solve", slug, text
+        self.level: str | None = None
+        self.limit, self.timeout, self.max_nodes = 2, DEFAULT_TIMEOUT, None
+        self.no_grade = self.json = self.trace = False
+
+
+_SOLVE_FLAGS = {"--no-grade": "no_grade", "--json": "json", "--trace": "trace"}
+_SOLVE_VALUES: dict[str, tuple[str, Callable[[str], Any]]] = {
+    "--level": ("level", str), "--limit": ("limit", _LIMIT), "--timeout": ("timeout", _TIMEOUT),
+    "--max-nodes": ("max_nodes", _MAX_NODES)}
+
+
+def _solve_args(argv: list[str]) -> _SolveArgs | None:
+    """``solve SLUG INPUT`` with options each spelled out in full, once, their values not
+    starting with ``-``: read without argparse. None for anything else (argparse then
+    reads it, and says what is wrong in its own words)."""
+    if len(argv) < 3 or argv[0] != "solve":
+        return None
+    positional: list[str] = []
+    values: dict[str, Any] = {}
+    i = 1
+    while i < len(argv):
+        a = argv[i]
+        if not a.startswith("-"):
+            positional.append(a)
+        elif a in _SOLVE_FLAGS and _SOLVE_FLAGS[a] not in values:
+            values[_SOLVE_FLAGS[a]] = True
+        elif a in _SOLVE_VALUES and i + 1 < len(argv) and not argv[i + 1].startswith("-"):
+            name, kind = _SOLVE_VALUES[a]
+            if name in values:
+                return None
+            try:
+                values[name] = kind(argv[i + 1])
+            except Exception:  # noqa: BLE001 (ArgumentTypeError and the rest: argparse says it)
+                return None
+            i += 1
+        else:
+            return None
+        i += 1
+    if len(positional) != 2:
+        return None
+    args = _SolveArgs(*positional)
+    for name, v in values.items():
+        setattr(args, name, v)
+    return args
 
 
 def _scheduler(text: str) -> str:
@@ -67,12 +132,20 @@ def _scheduler(text: str) -> str:
     if text.startswith("local:"):
         n = text.removeprefix("local:")
         if not (n.isascii() and n.isdigit() and 1 <= int(n) <= MAX_JOBS):
-            raise argparse.ArgumentTypeError(f"{text[:40]!r}: expected local:N with "
-                                             f"1 <= N <= {MAX_JOBS}")
+            raise _type_error(f"{text[:40]!r}: expected local:N with 1 <= N <= {MAX_JOBS}")
     return text
 
 
 def _parser() -> argparse.ArgumentParser:
+    import argparse
+
+    class _Parser(argparse.ArgumentParser):
+        """argparse whose errors are one line and exit status 2, like every other error."""
+
+        def error(self, message: str) -> NoReturn:
+            self.exit(2, f"build-site: error: {' '.join(message.split())} "
+                         f"(see `{self.prog} --help`)\n")
+
     ap = _Parser(
         prog="build-site",
         description="Build, preview, check and publish the puzzle portfolio site.")
@@ -118,12 +191,12 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("slug")
     v.add_argument("input", help="puzz.link URL or path to a board JSON file")
     v.add_argument("--level", default=None, help="highest rung to use (default: all)")
-    v.add_argument("--limit", type=_positive(int, MAX_COUNT), default=2,
+    v.add_argument("--limit", type=_LIMIT, default=2,
                    help="stop after this many solutions (default 2: proves uniqueness)")
-    v.add_argument("--timeout", type=_positive(float, MAX_TIMEOUT), default=DEFAULT_TIMEOUT,
+    v.add_argument("--timeout", type=_TIMEOUT, default=DEFAULT_TIMEOUT,
                    metavar="SECONDS",
                    help=f"give up after this long, exit 3 (default {DEFAULT_TIMEOUT:g})")
-    v.add_argument("--max-nodes", type=_positive(int, MAX_COUNT), default=None, metavar="N",
+    v.add_argument("--max-nodes", type=_MAX_NODES, default=None, metavar="N",
                    help="give up after N search nodes, exit 3 (default: no limit)")
     v.add_argument("--no-grade", action="store_true",
                    help="answers and the uniqueness verdict only, without the rung work "
@@ -140,9 +213,15 @@ def _parser() -> argparse.ArgumentParser:
     return ap
 
 
+def _path(text: str) -> Path:
+    from pathlib import Path
+
+    return Path(text)
+
+
 def _out(root: Path, out: str) -> Path:
-    p = Path(out)
-    return p if p.is_absolute() else Path.cwd() / p
+    p = _path(out)
+    return p if p.is_absolute() else p.cwd() / p
 
 
 def cmd_build(args: argparse.Namespace, root: Path) -> int:
@@ -192,7 +271,7 @@ def cmd_deploy(args: argparse.Namespace, root: Path) -> int:
             print(p, file=sys.stderr)
         raise UserError(f"deploy refused: `build-site check` found {len(problems)} problem(s)")
     if args.dir:
-        deploy.deploy_dir(out, Path(args.dir))
+        deploy.deploy_dir(out, _path(args.dir))
         print(f"mirrored {args.out} into {args.dir}")
         return 0
     sha = deploy.deploy(out, args.to, branch=args.branch, message=args.message)
@@ -217,8 +296,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help")):
         argv = ["build", *argv]
-    args = _parser().parse_args(argv)
-    root = find_root()
+    args: Any = _solve_args(argv)
+    if args is None:
+        args = _parser().parse_args(argv)
+    # the project folder, found only by the commands that read it
+    root: Any = None if args.command == "solve" else find_root()
     handlers = {"build": cmd_build, "serve": cmd_serve, "check": cmd_check,
                 "deploy": cmd_deploy, "solve": cmd_solve, "verify": cmd_verify}
     inner = sys.stdout

@@ -7,28 +7,36 @@ the browser (Pyodide), so a board gives the same JSON in both places.
 
 from __future__ import annotations
 
-import json
-import re
+import os
 import signal
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from site_builder.errors import UserError
 from solvers.common import Budget, BudgetExceeded, PuzzleError, active
 
+if TYPE_CHECKING:
+    from pathlib import Path
+
 DEFAULT_TIMEOUT = 60.0
 EXIT_BOUND = 3  # solve stopped at --timeout or --max-nodes
 MAX_BOARD_FILE = 4 << 20  # a 100x100 board is about 50 KB of JSON
-_URL_START = re.compile(r"^(https?://|[A-Za-z0-9_]+/)")
+_WORD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 
 
 def looks_like_url(text: str) -> bool:
-    """A puzz.link URL (any host) or its bare ``pid/W/H/body`` form, as opposed to a path.
-    Decided before any file lookup, so a long URL is never tried as a file name."""
-    return bool(_URL_START.match(text)) and not text.endswith(".json")
+    """A puzz.link URL (any host) or its bare ``pid/W/H/body`` form, as opposed to a path:
+    ``http://`` or ``https://``, or a first piece of ASCII letters, digits and ``_``
+    before a ``/``. Decided before any file lookup, so a long URL is never tried as a
+    file name."""
+    if text.endswith(".json"):
+        return False
+    if text.startswith(("http://", "https://")):
+        return True
+    slash = text.find("/")
+    return slash > 0 and all(ch in _WORD for ch in text[:slash])
 
 
 def _is_short_existing_file(text: str) -> bool:
@@ -38,8 +46,8 @@ def _is_short_existing_file(text: str) -> bool:
     raw = text.encode("utf-8", "surrogateescape")
     if len(raw) >= 4096 or b"\0" in raw or any(len(p) > 255 for p in raw.split(b"/")):
         return False
-    try:
-        return Path(text).is_file()
+    try:  # as Path(text).is_file() reads it: a trailing "/" dropped
+        return os.path.isfile(text.rstrip("/") or text)
     except (OSError, ValueError):
         return False
 
@@ -49,6 +57,8 @@ def load_board(puzzle: Any, text: str) -> Any:
     existing file wins over the URL reading, so ``boards/hard`` is read as the file."""
     if looks_like_url(text) and not _is_short_existing_file(text):
         return puzzle.decode(text)
+    from pathlib import Path
+
     path = Path(text)
     try:
         is_file = path.is_file()
@@ -131,12 +141,23 @@ def result_json(puzzle: Any, res: Any, ms: float, board: Any = None,
                 trace: bool = False) -> dict[str, Any]:
     """What ``build-site solve --json`` prints for a finished solve (and the solve page
     writes into its ``<output id="solve-result">``): ``answers`` holds every answer
-    found (up to the limit); with ``trace``, a unique board's step-by-step explanation
-    (``puzzle.trace``; None unless exactly one answer)."""
+    found (up to the limit), ``marks`` each of them as a player writes it — the digits
+    (Nanro, Sukoro), shaded and unshaded cells (Canal View), region ids (Sashigane) —
+    where ``answers`` may show less (Nanro's ``#`` for a numbered cell); with ``trace``, a
+    unique board's step-by-step explanation (``puzzle.trace``; None unless exactly one
+    answer)."""
     first = res.solutions[0] if res.solutions else None
+    number_rows = getattr(puzzle, "number_rows", None)
+
+    def written(answer: Any) -> Any:
+        if number_rows is None or board is None:
+            return puzzle.answer_rows(answer)
+        return number_rows(board, answer)
+
     out = {"solutions": len(res.solutions),
            "answer": puzzle.answer_rows(first) if first is not None else None,
            "answers": [puzzle.answer_rows(a) for a in res.solutions],
+           "marks": [written(a) for a in res.solutions],
            "rung": res.rung, "graded": res.stats.get("graded", True) is not False,
            "nodes": res.nodes, "ms": round(ms, 3)}
     if trace:
@@ -167,6 +188,8 @@ def run(args: Any, root: Path) -> int:
                         "try a smaller board") from None
     ms = (time.perf_counter() - t0) * 1000
     if args.json:
+        import json
+
         print(json.dumps(result_json(puzzle, res, ms, board, getattr(args, "trace", False)),
                          ensure_ascii=False))
         return 0

@@ -7,10 +7,9 @@ Nothing here does I/O. Each puzzle package (``solvers/<name>/``) exposes a modul
 from __future__ import annotations
 
 import importlib
-import json
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager  # typing imports it anyway
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -96,8 +95,48 @@ class PuzzleError(ValueError):
     """
 
 
-@dataclass(frozen=True)
-class Violation:
+class _Record:
+    """What ``@dataclass`` writes for a small record (``__init__`` aside): equality and
+    ``repr`` over ``_fields``, and pickling (``_Frozen``: no assignment either). Written out
+    because ``@dataclass`` compiles those methods anew in every process, about a
+    millisecond a class: a sizeable part of a `build-site solve` (issue 24)."""
+
+    __slots__ = ()
+    _fields: tuple[str, ...] = ()
+
+    def _values(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, f) for f in self._fields)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return self._values() == other._values()  # type: ignore[attr-defined, no-any-return]
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{f}={getattr(self, f)!r}" for f in self._fields)
+        return f"{type(self).__qualname__}({inner})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), self._values())
+
+
+class _Frozen(_Record):
+    """A ``_Record`` whose fields cannot be assigned after ``__init__``."""
+
+    __slots__ = ()
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        from dataclasses import FrozenInstanceError
+
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        from dataclasses import FrozenInstanceError
+
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+
+class Violation(_Frozen):
     """One broken rule: a stable rule id, the cells involved, a message per language.
 
     ``params`` holds the named fields the rule's message template was filled with (row,
@@ -105,19 +144,32 @@ class Violation:
     fills the same template, so the two can be compared word for word.
     """
 
+    __slots__ = ("cells", "en", "ja", "params", "rule")
+    _fields = ("rule", "cells", "en", "ja", "params")
     rule: str
     cells: tuple[Cell, ...]
     en: str
     ja: str
-    params: Mapping[str, Any] = field(default_factory=dict, hash=False)
+    params: Mapping[str, Any]
+
+    def __init__(self, rule: str, cells: tuple[Cell, ...], en: str, ja: str,
+                 params: Mapping[str, Any] | None = None) -> None:
+        init = object.__setattr__
+        init(self, "rule", rule)
+        init(self, "cells", cells)
+        init(self, "en", en)
+        init(self, "ja", ja)
+        init(self, "params", {} if params is None else params)
+
+    def __hash__(self) -> int:  # params left out, as before
+        return hash((self.rule, self.cells, self.en, self.ja))
 
     def to_json(self) -> dict[str, Any]:
         return {"rule": self.rule, "cells": [list(c) for c in self.cells],
                 "en": self.en, "ja": self.ja, "params": dict(self.params)}
 
 
-@dataclass(frozen=True)
-class Rule:
+class Rule(_Frozen):
     """One row of a puzzle's rules table.
 
     ``cells`` says (in English, for the docs) which cells a violation of this rule lists.
@@ -126,10 +178,22 @@ class Rule:
     JavaScript checker and the docs all read them from here.
     """
 
+    __slots__ = ("cells", "en", "id", "ja")
+    _fields = ("id", "cells", "en", "ja")
     id: str
     cells: str
     en: str
     ja: str
+
+    def __init__(self, id: str, cells: str, en: str, ja: str) -> None:
+        init = object.__setattr__
+        init(self, "id", id)
+        init(self, "cells", cells)
+        init(self, "en", en)
+        init(self, "ja", ja)
+
+    def __hash__(self) -> int:
+        return hash(self._values())
 
 
 class RuleBook:
@@ -163,8 +227,7 @@ class RuleBook:
         return [{"id": r.id, "cells": r.cells, "en": r.en, "ja": r.ja} for r in self.rules]
 
 
-@dataclass(frozen=True)
-class PlaySpec:
+class PlaySpec(_Frozen):
     """What the play page needs to know of one puzzle.
 
     ``model`` is one of the framework's input models: ``"cells"`` (a state per cell),
@@ -176,14 +239,26 @@ class PlaySpec:
     ``css`` says whether ``templates/static/play/<slug>.css`` exists.
     """
 
+    __slots__ = ("css", "input", "model", "text")
+    _fields = ("model", "input", "text", "css")
     model: str
     input: Mapping[str, Any]
     text: Mapping[str, Mapping[str, Any]]
-    css: bool = False
+    css: bool
+
+    def __init__(self, model: str, input: Mapping[str, Any],
+                 text: Mapping[str, Mapping[str, Any]], css: bool = False) -> None:
+        init = object.__setattr__
+        init(self, "model", model)
+        init(self, "input", input)
+        init(self, "text", text)
+        init(self, "css", css)
+
+    def __hash__(self) -> int:
+        return hash(self._values())
 
 
-@dataclass
-class SolveResult:
+class SolveResult(_Record):
     """What ``solve`` and ``brute`` return.
 
     ``solutions`` holds up to ``limit`` answers. ``rung`` names the lowest rung that
@@ -191,11 +266,20 @@ class SolveResult:
     ``fixed`` lists, for a level below search, the cells that level decided.
     """
 
+    __slots__ = ("fixed", "nodes", "rung", "solutions", "stats")
+    _fields = ("solutions", "nodes", "rung", "fixed", "stats")
+    __hash__ = None  # type: ignore[assignment]  # mutable, compared by value
     solutions: list[Any]
-    nodes: int = 0
-    rung: str | None = None
-    fixed: list[Cell] = field(default_factory=list)
-    stats: dict[str, Any] = field(default_factory=dict)
+    nodes: int
+    rung: str | None
+    fixed: list[Cell]
+    stats: dict[str, Any]
+
+    def __init__(self, solutions: list[Any], nodes: int = 0, rung: str | None = None,
+                 fixed: list[Cell] | None = None, stats: dict[str, Any] | None = None) -> None:
+        self.solutions, self.nodes, self.rung = solutions, nodes, rung
+        self.fixed = [] if fixed is None else fixed
+        self.stats = {} if stats is None else stats
 
 
 def _resolve(f: Any) -> Any:
@@ -212,7 +296,8 @@ def chunk_seed(seed: int, key: Any) -> int:
     A chunk's randomness depends on nothing else (not on which worker runs it, nor on
     how many chunks ran before it), so any executor gives byte-identical results.
     """
-    import hashlib  # here, not at the top: `build-site solve` never needs it
+    import hashlib  # here, not at the top: `build-site solve` never needs either
+    import json
 
     blob = json.dumps([seed, key], sort_keys=True, separators=(",", ":")).encode()
     return int.from_bytes(hashlib.sha256(blob).digest()[:8], "big")
@@ -265,6 +350,8 @@ class Stage:
         """The chunk descriptions (a plain stage is the one chunk ``{"key": "all"}``)."""
         if not self.chunked:
             return [{"key": "all"}]
+        import json
+
         out = list(_resolve(self.chunks)(inputs, params))
         keys = [json.dumps(c.get("key"), sort_keys=True) for c in out]
         if len(set(keys)) != len(keys):
@@ -384,6 +471,10 @@ class Puzzle:
     # solve also takes grade=False: the answers and the verdict without the rung work
     # only the grade needs (``rung`` then None unless a cheap rung finished the board)
     ungraded: bool = False
+    # (board, answer) -> the answer as a player writes it, where ``answer_rows`` shows
+    # less (Nanro: which cells hold a number, not the number). Read from the board role's
+    # optional ``number_rows``; None: ``answer_rows`` already shows every digit or mark.
+    number_rows: Callable[[Any, Any], Any] | None = None
 
     @classmethod
     def from_package(cls, package: str, **fields: Any) -> Puzzle:
@@ -408,7 +499,7 @@ class Puzzle:
             irreparable=mods["partial"].irreparable,
             generate=lazy(f"{package}.generate:generate"),
             trace=lazy(f"{package}.hints:trace"),
-            **fields)
+            **{"number_rows": getattr(board, "number_rows", None), **fields})
 
     @property
     def stage_names(self) -> tuple[str, ...]:

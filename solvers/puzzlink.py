@@ -91,9 +91,39 @@ def encode_cells(clues: ClueRows, first: str, longest: int, write: Callable[[Any
     return "".join(out)
 
 
-# Number16 (PUZZLINK.md): one hex digit for 0-15; a marker and a fixed count of hex digits
-# for larger numbers (marker: digits, offset); '.' for a hidden number; g-z for 1-20
-# empty cells.
+# Bodies are read the way pzprjs reads them, with one difference: pzprjs reads anything,
+# silently skipping characters it does not know, stopping at the last cell and leaving
+# cells empty when the body runs out. Its encoders never write such bodies, so a body that
+# holds an unknown character, a run past the last cell, too few cells or characters after
+# the last one was damaged in transit or by hand, and is refused with its position
+# instead of being read as some other board.
+
+
+def body_error(pos: int, message: str) -> PuzzleError:
+    """A PuzzleError naming the body position at fault."""
+    return PuzzleError(f"URL body position {pos}: {message}")
+
+
+def _run_past_end(pos: int, ch: str, run: int, i: int, n: int) -> PuzzleError:
+    return body_error(pos, f"{ch!r} stands for {run} empty cell(s), but only {n - i} of the "
+                           f"board's {n} cells are left")
+
+
+def _short(body: str, i: int, n: int) -> PuzzleError:
+    return body_error(len(body), f"the body ends with {i} of the board's {n} cells written; "
+                                 "pzprjs writes every cell (a run of empty cells as a letter)")
+
+
+def expect_end(body: str, pos: int, n: int) -> None:
+    """Refuse characters after the last cell (pzprjs ignores them; it never writes any)."""
+    if pos < len(body):
+        raise body_error(pos, f"{body[pos:pos + 12]!r} follows the last of the board's {n} "
+                              f"cells, which ends the body at position {pos}")
+
+
+# Number16 (PUZZLINK.md §3.1): one hex digit for 0-15; a marker and a fixed count of hex
+# digits for larger numbers (marker: digits, offset); '.' for a hidden number; g-z for
+# 1-20 empty cells.
 _HEX = "0123456789abcdef"
 _LONG = {"-": (2, 0), "+": (3, 0), "=": (3, 4096), "@": (3, 8192), "%": (3, 8192),
          "*": (4, 12240), "$": (5, 77776)}
@@ -102,7 +132,8 @@ _LONG = {"-": (2, 0), "+": (3, 0), "=": (3, 4096), "@": (3, 8192), "%": (3, 8192
 def decode_number16(body: str, n: int, start: int = 0, what: str = "") -> tuple[list[Any], int]:
     """The ``n`` cells of a Number16 run that begins at ``body[start]``, and the position
     after it: a number, ``"?"`` or None (empty) per cell. A character pzprjs never writes
-    there is a PuzzleError naming its position (``what`` names the puzzle in it)."""
+    there, a run past the last cell or a body that ends before the last cell is a
+    PuzzleError naming its position (``what`` names the puzzle in it)."""
     vals: list[Any] = [None] * n
     i, pos = 0, start
     while pos < len(body) and i < n:
@@ -115,9 +146,8 @@ def decode_number16(body: str, n: int, start: int = 0, what: str = "") -> tuple[
             k, base = _LONG[ch]
             digits = body[pos + 1:pos + 1 + k]
             if len(digits) != k or any(d not in _HEX for d in digits):
-                raise PuzzleError(
-                    f"body position {pos}: {ch!r} must be followed by {k} lower-case hex "
-                    f"digits, got {digits!r}")
+                raise body_error(pos, f"{ch!r} must be followed by {k} lower-case hex "
+                                      f"digits, got {digits!r}")
             vals[i] = base + int(digits, 16)
             i += 1
             pos += 1 + k
@@ -126,12 +156,82 @@ def decode_number16(body: str, n: int, start: int = 0, what: str = "") -> tuple[
             i += 1
             pos += 1
         elif "g" <= ch <= "z":
-            i += int(ch, 36) - 15
+            run = int(ch, 36) - 15
+            if i + run > n:
+                raise _run_past_end(pos, ch, run, i, n)
+            i += run
             pos += 1
         else:
-            # pzprjs skips such characters silently; pzprjs never writes them, so a URL that
-            # holds one was damaged or hand-edited, and we say so instead of guessing
-            raise PuzzleError(
-                f"body position {pos}: character {ch!r} is not allowed in a {what or 'numbers'}"
-                " body (expected 0-9, a-f, '.', '-', '+', '=', '@', '%', '*', '$' or g-z)")
+            # pzprjs skips such characters silently (using no cell)
+            raise body_error(pos, f"character {ch!r} is not allowed in a "
+                                  f"{what or 'numbers'} body (expected 0-9, a-f, '.', '-', "
+                                  "'+', '=', '@', '%', '*', '$' or g-z)")
+    if i < n:
+        raise _short(body, i, n)
     return vals, pos
+
+
+def decode_number10(body: str, n: int, what: str = "") -> list[Any]:
+    """The ``n`` cells of a whole Number10 body (PUZZLINK.md §3.2): a digit is that
+    number, ``.`` a hidden one (``"?"``), ``a``-``z`` a run of 1-26 empty cells (None).
+    pzprjs reads any other character as one empty cell; it never writes one, so here it
+    is a PuzzleError naming its position, as are a run past the last cell, too few cells
+    and characters after the last one."""
+    vals: list[Any] = [None] * n
+    i = 0
+    for pos, ch in enumerate(body):
+        if i >= n:
+            expect_end(body, pos, n)
+        if "0" <= ch <= "9":
+            vals[i] = ord(ch) - 48
+            i += 1
+        elif ch == ".":
+            vals[i] = "?"
+            i += 1
+        elif "a" <= ch <= "z":
+            run = ord(ch) - 96
+            if i + run > n:
+                raise _run_past_end(pos, ch, run, i, n)
+            i += run
+        else:
+            raise body_error(pos, f"character {ch!r} is not allowed in a {what or 'Number10'} "
+                                  "body (expected 0-9, '.' or a-z)")
+    if i < n:
+        raise _short(body, i, n)
+    return vals
+
+
+# Region borders (PUZZLINK.md §3.3): base-32 digits, 5 bits each, first bit highest; the
+# vertical borders, then the horizontal ones, each list padded with 0 bits.
+B32 = "0123456789abcdefghijklmnopqrstuv"
+
+
+def _border_bits(body: str, start: int, n: int, which: str) -> tuple[list[int], int]:
+    chars = -(-n // 5)
+    out: list[int] = []
+    for k in range(chars):
+        pos = start + k
+        if pos >= len(body):
+            raise body_error(pos, f"the body ends inside the {which} borders, which take "
+                                  f"{chars} character(s) from position {start}")
+        v = B32.find(body[pos])
+        if v < 0:
+            raise body_error(pos, f"border character {body[pos]!r} is not a base-32 digit "
+                                  "(0-9, a-v)")
+        bits = [(v >> (4 - b)) & 1 for b in range(5)]
+        used = min(5, n - 5 * k)
+        if any(bits[used:]):
+            raise body_error(pos, f"border character {body[pos]!r} sets {5 - used} padding "
+                                  f"bit(s) past the last of the {n} {which} borders; pzprjs "
+                                  "writes them as 0")
+        out.extend(bits[:used])
+    return out, start + chars
+
+
+def decode_borders(body: str, w: int, h: int) -> tuple[list[int], list[int], int]:
+    """The border bits of a ``w``×``h`` board at the start of ``body`` — vertical
+    (``vert[r*(w-1)+c]`` right of (r, c)), horizontal (``horiz[r*w+c]`` below (r, c)) —
+    and the position after them."""
+    vert, pos = _border_bits(body, 0, (w - 1) * h, "vertical")
+    horiz, pos = _border_bits(body, pos, w * (h - 1), "horizontal")
+    return vert, horiz, pos

@@ -8,6 +8,8 @@ subprocesses. Nothing may raise, and an error is always exactly one line on stde
 from __future__ import annotations
 
 import json
+import math
+import re
 import shutil
 import subprocess
 import sys
@@ -129,9 +131,11 @@ def test_mutated_board_json_never_raises(slug: str, tmp_path: Path,
 def test_bounds_stop_with_exit_3(capsys: pytest.CaptureFixture[str]) -> None:
     slug = registry.slugs()[0]
     pid = registry.get(slug).pid
-    code, _, err = _run(["solve", slug, f"{pid}/40/40/", "--max-nodes", "5"], capsys)
+    assert pid == "canal"  # an empty board is one run letter per 20 cells
+    code, _, err = _run(["solve", slug, f"{pid}/40/40/" + "z" * 80, "--max-nodes", "5"], capsys)
     assert code == 3 and "node limit of 5 reached" in err
-    code, _, err = _run(["solve", slug, f"{pid}/100/100/", "--timeout", "0.5"], capsys)
+    code, _, err = _run(["solve", slug, f"{pid}/100/100/" + "z" * 500, "--timeout", "0.5"],
+                        capsys)
     assert code == 3 and "time limit of 0.5 s" in err
 
 
@@ -150,7 +154,7 @@ def test_no_grade_gives_the_same_answer_without_a_grade(
     assert graded["graded"] and graded["rung"] in ("probe", "search")
     assert not quick["graded"] and quick["rung"] is None
     # a puzzle whose grade costs nothing extra grades anyway
-    code, out, _ = _run(["solve", "canal-view", "canal/3/3/g1h", "--json", "--no-grade"],
+    code, out, _ = _run(["solve", "canal-view", "canal/3/3/g1m", "--json", "--no-grade"],
                         capsys)
     assert code == 0 and json.loads(out)["graded"]
 
@@ -160,10 +164,11 @@ def test_inputs_that_once_crashed(tmp_path: Path, capsys: pytest.CaptureFixture[
     deep.write_text("[" * 100_000 + "]" * 100_000)
     huge = tmp_path / "huge.json"
     huge.write_text(json.dumps({"h": 1000, "w": 1000, "clues": [[None] * 1000] * 1000}))
-    # once tried as a file name first (OSError); now read as the URL it is
-    code, out, err = _run(["solve", "canal-view", "https://puzz.link/p?canal/8/8/" + "z" * 5000],
-                          capsys)
-    assert code == 0 and "solutions found" in out, err
+    # once tried as a file name first (OSError); now read as the URL it is, and refused
+    # where its fourth run letter passes the 64th cell
+    code, _, err = _run(["solve", "canal-view", "https://puzz.link/p?canal/8/8/" + "z" * 5000],
+                        capsys)
+    assert code == 2 and "URL body position 3: 'z'" in err, err
     cases = {
         "a superscript dimension": "canal/8/²/abc",
         "deeply nested JSON": str(deep),
@@ -180,7 +185,7 @@ def test_inputs_that_once_crashed(tmp_path: Path, capsys: pytest.CaptureFixture[
 
 @pytest.mark.parametrize("argv", [
     ["solve"], ["solve", "nope", "x"], ["serve", "--port", "70000"], ["--bogus"],
-    ["solve", "sukoro", "sukoro/3/3/", "--limit", "0"], ["verify", "nope"],
+    ["solve", "sukoro", "sukoro/3/3/i", "--limit", "0"], ["verify", "nope"],
 ])
 def test_cli_errors_are_one_line_with_exit_2_as_processes(argv: list[str]) -> None:
     r = subprocess.run([sys.executable, "-m", "site_builder.cli", *argv], cwd=ROOT,
@@ -238,12 +243,12 @@ def test_option_values_past_use_are_one_line(option: str, value: str,
                                              capsys: pytest.CaptureFixture[str]) -> None:
     """--timeout 1e10 once ended with an OverflowError from the interval timer."""
     with pytest.raises(SystemExit) as e:
-        cli.main(["solve", "canal-view", "canal/3/3/g1h", option, value])
+        cli.main(["solve", "canal-view", "canal/3/3/g1m", option, value])
     err = capsys.readouterr().err
     assert e.value.code == 2 and len(err.strip().splitlines()) == 1, err
     assert option in err
     # the largest value accepted works
-    code, _, err = _run(["solve", "canal-view", "canal/3/3/g1h", "--timeout",
+    code, _, err = _run(["solve", "canal-view", "canal/3/3/g1m", "--timeout",
                            str(cli.MAX_TIMEOUT)], capsys)
     assert code == 0, err
 
@@ -262,8 +267,8 @@ def test_worker_counts_past_use_are_one_line(argv: list[str],
 
 
 @pytest.mark.parametrize("argv", [
-    ["solve", "canal-view", "canal/3/3/g1h"], ["solve", "canal-view", "canal/3/3/g1h", "--json"],
-    ["solve", "sukoro", "sukoro/3/3/", "--limit", "3"]])
+    ["solve", "canal-view", "canal/3/3/g1m"], ["solve", "canal-view", "canal/3/3/g1m", "--json"],
+    ["solve", "sukoro", "sukoro/3/3/i", "--limit", "3"]])
 def test_stdout_on_a_full_device_is_one_line(argv: list[str]) -> None:
     """`> /dev/full` once ended with an OSError traceback."""
     if not Path("/dev/full").exists():
@@ -287,7 +292,7 @@ def test_a_board_file_without_json_suffix_in_a_subfolder(
     assert code == 0 and "solutions found: 1" in out, err
     # a long URL is still never tried as a file name, and a missing file is still a URL
     code, out, err = _run(["solve", "canal-view", "canal/8/8/" + "z" * 5000], capsys)
-    assert code == 0, err
+    assert code == 2 and "URL body position 3" in err, err
     code, _, err = _run(["solve", "canal-view", "boards/b2"], capsys)
     assert code == 2 and "boards" in err
 
@@ -334,7 +339,7 @@ def test_option_values_never_raise(capsys: pytest.CaptureFixture[str]) -> None:
     @given(st.sampled_from(["--timeout", "--limit", "--max-nodes"]), OPTION_TEXT)
     def run(option: str, value: str) -> None:
         try:
-            code, out, err = _run(["solve", "canal-view", "canal/3/3/g1h", option, value,
+            code, out, err = _run(["solve", "canal-view", "canal/3/3/g1m", option, value,
                                    *([] if option == "--max-nodes" else ["--max-nodes",
                                                                          "3000"])], capsys)
         except SystemExit as e:  # argparse refused it
@@ -360,7 +365,8 @@ def _paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     return out
 
 
-SWAPS = [None, "8", "x", "", 1.5, -1, 0, True, [], {}, [[]], 10**30, "²"]
+SWAPS = [None, "8", "x", "", 1.5, -1, 0, True, [], {}, [[]], 10**30, "²", -(10**30), 2**63,
+         "\udcff"]
 
 
 def test_value_type_swaps_in_content_never_raise(tmp_path: Path,
@@ -409,3 +415,268 @@ def test_value_type_swaps_in_content_never_raise(tmp_path: Path,
             assert f"{slug}/{name}" in err or "templates/" in err, (slug, name, path, err)
 
     run()
+
+
+# ------------------------------------------------- issue 22 item 6: bodies read strictly
+# A reader written from pzprjs's decoders line by line (src/variety-common/Encode.js:
+# decodeNumber10, genericDecodeNumber16 with readNumber16, decodeBorder), lenient exactly
+# where pzprjs is: unknown characters skipped (Number16) or read as one empty cell
+# (Number10), reading stops at the last cell, a short body leaves the rest empty. Our
+# codecs must give this reader's board whenever they accept a body.
+
+STRICT = ("canal-view", "nanro", "sukoro")
+
+
+def _js_int(text: str, base: int) -> float:
+    """JavaScript's parseInt: the longest prefix of digits of ``base``, NaN if none."""
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"[:base]
+    k = 0
+    while k < len(text) and text[k].lower() in digits:
+        k += 1
+    return int(text[:k], base) if k else float("nan")
+
+
+def _pzpr_number10(body: str, n: int) -> list[Any]:
+    vals: list[Any] = [None] * n
+    c = 0
+    for ca in body:
+        if ca == ".":
+            vals[c] = "?"
+        elif "0" <= ca <= "9":
+            vals[c] = int(ca)
+        elif "a" <= ca <= "z":
+            c += int(ca, 36) - 10
+        c += 1
+        if c >= n:
+            break
+    return vals
+
+
+_PZPR_LONG = {"-": (2, 0), "+": (3, 0), "=": (3, 4096), "%": (3, 8192), "@": (3, 8192),
+              "*": (4, 12240), "$": (5, 77776)}
+
+
+def _pzpr_number16(body: str, n: int) -> list[Any]:
+    vals: list[Any] = [None] * n
+    c = i = 0
+    while i < len(body) and c < n:
+        ca = body[i]
+        if "0" <= ca <= "9" or "a" <= ca <= "f":
+            vals[c], c, i = int(ca, 16), c + 1, i + 1
+        elif ca in _PZPR_LONG:
+            k, base = _PZPR_LONG[ca]
+            vals[c], c, i = _js_int(body[i + 1:i + 1 + k], 16) + base, c + 1, i + 1 + k
+        elif ca == ".":
+            vals[c], c, i = "?", c + 1, i + 1
+        elif "g" <= ca <= "z":
+            c, i = c + int(ca, 36) - 15, i + 1
+        else:
+            i += 1
+    return vals
+
+
+def _pzpr_borders(body: str, w: int, h: int) -> tuple[list[int], list[int], int]:
+    nv, nh = (w - 1) * h, w * (h - 1)
+    pos1 = min((nv + 4) // 5, len(body)) if body else 0
+    pos2 = min((nh + 4) // 5 + pos1, len(body)) if body else 0
+    bits = []
+    for i in range(pos2):
+        v = _js_int(body[i], 32)
+        bits.append([0 if math.isnan(v) else (int(v) >> (4 - k)) & 1 for k in range(5)])
+    vert = [b for g in bits[:pos1] for b in g][:nv]
+    horiz = [b for g in bits[pos1:pos2] for b in g][:nh]
+    return vert + [0] * (nv - len(vert)), horiz + [0] * (nh - len(horiz)), pos2
+
+
+def _pzpr_board(slug: str, url: str) -> dict[str, Any]:
+    """The board pzprjs reads from ``url``, as this project's board JSON keys."""
+    from solvers.nanro.codec import rooms_from_borders
+    from solvers.puzzlink import split_url
+
+    puzzle = registry.get(slug)
+    w, h, body = split_url(url, puzzle.pid)
+    if slug == "sukoro":
+        flat = _pzpr_number10(body, w * h)
+    elif slug == "canal-view":
+        flat = _pzpr_number16(body, w * h)
+    else:
+        vert, horiz, pos = _pzpr_borders(body, w, h)
+        flat = _pzpr_number16(body[pos:], w * h)
+        regions = rooms_from_borders(h, w, vert, horiz)
+        return {"regions": regions, "clues": [flat[r * w:(r + 1) * w] for r in range(h)]}
+    return {"clues": [flat[r * w:(r + 1) * w] for r in range(h)]}
+
+
+def _board_keys(board: Any, keys: dict[str, Any]) -> dict[str, Any]:
+    doc = board.to_json()
+    return {k: [list(r) for r in doc[k]] for k in keys}
+
+
+@pytest.mark.parametrize("slug", STRICT)
+def test_every_banked_url_round_trips(slug: str) -> None:
+    puzzle = registry.get(slug)
+    for b in _bank(slug):
+        board = puzzle.decode(b["url"])
+        assert puzzle.encode(board) == b["url"], b["id"]
+        assert board.to_json() == puzzle.board_from_json(b["board"]).to_json(), b["id"]
+        # and it is the board pzprjs reads from that URL
+        ref = _pzpr_board(slug, b["url"])
+        assert _board_keys(board, ref) == ref, b["id"]
+
+
+# What a damaged body may hold: every character of each alphabet, the long-number markers,
+# and characters outside them all (upper case, URL syntax, a NUL, a non-ASCII digit).
+DAMAGE = sorted(set("0123456789abcdefghijklmnopqrstuvwxyz.-+=@%*$") | set("AZ/?&_ !\x00²é"))
+
+
+def _damaged(url: str, body_at: int) -> list[tuple[str, str]]:
+    """Every single-character insertion into the body, every deletion of one of its
+    characters and every truncation of it, with what was done."""
+    out = []
+    for i in range(body_at, len(url) + 1):
+        out += [(f"insert {ch!r} at {i - body_at}", url[:i] + ch + url[i:]) for ch in DAMAGE]
+        if i < len(url):
+            out.append((f"delete {i - body_at}", url[:i] + url[i + 1:]))
+            out.append((f"cut at {i - body_at}", url[:i]))
+    return out
+
+
+@pytest.mark.parametrize("slug", STRICT)
+def test_a_damaged_body_is_refused_or_read_as_pzprjs_reads_it(slug: str) -> None:
+    """Every single-character insertion, deletion and truncation of the smallest banked
+    bodies is either refused in one line naming a body position, or decodes to the board
+    pzprjs reads from it. Why almost all are refused: each character pzprjs writes uses
+    at least one cell (a long number ``-1a`` one cell for three characters), the borders
+    take a fixed number of characters, and a body must end exactly at its last cell; so a
+    deletion or cut leaves cells unwritten, an insertion writes one too many or a
+    character outside the alphabet, a border character moved into the numbers shifts
+    them all. What remains is a space or ``/`` after the body, which the envelope drops
+    as pzprjs does (the only damage these samples survive), and in bodies with long
+    numbers a damaged one that happens to keep the count; the reference reader says what pzprjs makes of
+    each accepted body, and it is our board."""
+    from solvers.common import PuzzleError
+    from solvers.puzzlink import split_url
+
+    puzzle = registry.get(slug)
+    accepted = refused = 0
+    for b in _samples(slug)[:8]:
+        url = b["url"]
+        body = split_url(url, puzzle.pid)[2]
+        at = url.rindex(body) if body else len(url)
+        for what, bad in _damaged(url.rstrip("/"), at):
+            try:
+                board = puzzle.decode(bad)
+            except PuzzleError as e:
+                msg = str(e)
+                assert "\n" not in msg and "position" in msg, (what, bad, msg)
+                refused += 1
+                continue
+            ref = _pzpr_board(slug, bad)
+            assert _board_keys(board, ref) == ref, (what, bad)
+            accepted += 1
+    assert refused > 20 * accepted, (accepted, refused)
+
+
+@pytest.mark.parametrize("url,words", [
+    ("sukoro/5/5/", "position 0: the body ends with 0 of the board's 25 cells"),
+    ("sukoro/5/5/z", "position 0: 'z' stands for 26 empty cell(s), but only 25"),
+    ("sukoro/5/5/y1", "position 1: '1' follows the last of the board's 25 cells"),
+    ("sukoro/5/5/xA", "position 1: character 'A' is not allowed in a Sukoro body"),
+    ("canal/3/3/g1h", "position 3: the body ends with 4 of the board's 9 cells"),
+    ("canal/3/3/g1mg", "position 3: 'g' follows the last"),
+    ("nanro/4/4/6r0s1oi13n1", "position 11: the body ends with 14 of the board's 16"),
+    ("nanro/4/4/6r0s1oi13n1hh", "position 12: 'h' follows the last"),
+    ("nanro/4/4/6r0s1", "position 5: the body ends inside the horizontal borders"),
+    ("nanro/4/4/6r1s1oi13n1h", "position 2: border character '1' sets 3 padding bit(s)"),
+])
+def test_strict_bodies_name_the_position(url: str, words: str,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    slug = {"sukoro": "sukoro", "canal": "canal-view", "nanro": "nanro"}[url.split("/")[0]]
+    code, _, err = _run(["solve", slug, url], capsys)
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert f"URL body {words}" in err, err
+
+
+# ------------------------------------------------------------------ issue 22 item 13
+
+@pytest.mark.parametrize("slug", registry.slugs())
+def test_json_answers_carry_what_a_player_writes(slug: str,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """`--json` once gave Nanro's answer as `#`/`.` rows where the text output shows the
+    numbers. ``marks`` holds each answer as written: the text output's answer rows (Nanro's
+    and Sukoro's digits, Canal View's shading without its clues), Sashigane's region ids."""
+    b = _samples(slug)[0]
+    code, out, err = _run(["solve", slug, b["url"], "--json"], capsys)
+    assert code == 0, err
+    doc = json.loads(out)
+    assert len(doc["marks"]) == len(doc["answers"]) == doc["solutions"] >= 1
+    if slug == "sashigane":
+        assert doc["marks"] == doc["answers"]
+        return
+    code, text, err = _run(["solve", slug, b["url"]], capsys)
+    rows = text.split("solutions found")[1].splitlines()[1:1 + b["h"]]
+    shown = [r.split("  ")[-1].replace(" ", "") for r in rows]  # Nanro prints regions first
+    if slug == "canal-view":  # the text shows the clues on unshaded cells
+        shown = [re.sub("[^#]", ".", r) for r in shown]
+    assert doc["marks"][0] == shown
+    if slug == "nanro":
+        assert any(ch.isdigit() for r in doc["marks"][0] for ch in r)
+        assert doc["answer"] == [re.sub("[0-9a-z]", "#", r) for r in shown]
+
+
+# ---------------------------------------------------------- issue 22 item 6: the fuzz
+# Sizes past any use, negative, zero or in other scripts' digits; bodies cut short or
+# running on, of characters inside and outside each alphabet, with bytes that are not
+# UTF-8 (as Python hands them over: lone surrogates).
+SIZES = st.one_of(st.integers(1, 8).map(str),
+                  st.sampled_from(["0", "-1", "-0", "00", "007", "9" * 30, "10001", "100",
+                                   "1e3", "٣", "²", "", " 3", "3 ", "+3", "0x10"]))
+BODY = st.text(alphabet=st.sampled_from(sorted({*DAMAGE, chr(0xDCFF), chr(0xDC80)})),
+               max_size=40)
+
+
+@pytest.mark.parametrize("slug", registry.slugs())
+def test_made_up_urls_never_raise(slug: str, capsys: pytest.CaptureFixture[str]) -> None:
+    pid = registry.get(slug).pid
+    banked = [split for b in _samples(slug)[:4]
+              for split in [b["url"].split("/", 6)[-1].rstrip("/")]]
+
+    @settings(FUZZ, max_examples=80)
+    @given(SIZES, SIZES, st.one_of(BODY, st.sampled_from(banked)), st.integers(-3, 3), BODY)
+    def run(w: str, h: str, body: str, cut: int, tail: str) -> None:
+        if cut < 0:
+            body = body[:cut]          # cut short
+        elif cut > 0:
+            body = body + tail[:cut]   # running on
+        url = f"https://puzz.link/p?{pid}/{w}/{h}/{body}"
+        code, out, err = _run(["solve", slug, url, "--timeout", "0.5", "--max-nodes", "500"],
+                              capsys)
+        _assert_allowed(code, out, err, url)
+
+    run()
+
+
+@pytest.mark.parametrize("slug", registry.slugs())
+def test_board_sizes_past_use_are_one_line(slug: str, tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    board = _samples(slug)[0]["board"]
+    path = tmp_path / "board.json"
+    for key in ("h", "w"):
+        for v in (0, -1, -(10**30), 10**30, 2**63, 101, 10_001, True, 3.0, "3", None):
+            path.write_text(json.dumps({**board, key: v}))
+            code, out, err = _run(["solve", slug, str(path), *BOUNDS], capsys)
+            _assert_allowed(code, out, err, (key, v))
+            assert code == 2, (key, v, out)
+
+
+def test_bytes_that_are_not_utf8_in_a_url_are_one_line() -> None:
+    """A shell hands over any bytes; Python reads those that are not UTF-8 as lone
+    surrogates, which a message must still print."""
+    for slug, arg, words in (("sukoro", b"sukoro/3/3/\xff", "position 0"),
+                             ("sukoro", b"sukoro/3/\xfe/i", "height"),
+                             ("nanro", b"https://puzz.link/p?nanro/2/2/0\xc3", "position 1")):
+        r = subprocess.run([sys.executable, "-m", "site_builder.cli", "solve", slug, arg],
+                           cwd=ROOT, capture_output=True, timeout=60, check=False)
+        err = r.stderr.decode("utf-8", "replace")
+        assert r.returncode == 2 and len(err.strip().splitlines()) == 1, (arg, err)
+        assert "Traceback" not in err and words in err, (arg, err)

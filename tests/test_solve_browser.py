@@ -198,11 +198,11 @@ def test_two_answers_and_no_answer(tab, capsys) -> None:
     assert _untimed(got) == _untimed(_cli_json(capsys, slug, "sukoro/3/3/a1g"))
     assert tab.page.locator("#solve-verdict").text_content() == JS_STRINGS["en"]["many"]
     assert tab.page.locator("#solve-answers svg").count() == 2
-    tab.page.evaluate("location.hash = 'sukoro/2/2/4d'")   # a 4 with two neighbours
+    tab.page.evaluate("location.hash = 'sukoro/2/2/4c'")   # a 4 with two neighbours
     tab.page.wait_for_function("JSON.parse(document.getElementById('solve-result')"
                                ".textContent || '{}').solutions === 0", timeout=SOLVE_MS)
     assert tab.page.locator("#solve-verdict").text_content() == JS_STRINGS["en"]["none"]
-    assert _untimed(tab.result()) == _untimed(_cli_json(capsys, slug, "sukoro/2/2/4d"))
+    assert _untimed(tab.result()) == _untimed(_cli_json(capsys, slug, "sukoro/2/2/4c"))
 
 
 BAD = [  # (text, page's puzzle, the kind of error)
@@ -236,11 +236,11 @@ def test_bad_input_says_so_in_the_page_language(tab, lang) -> None:
             assert page.locator("#solve-out").is_hidden()
     # a board with no answer whose clue already breaks a rule: the page names it
     n = int(page.evaluate("document.body.dataset.replies || 0"))
-    page.evaluate("location.hash = 'canal/2/2/5g'")
+    page.evaluate("location.hash = 'canal/2/2/5i'")
     page.wait_for_function(f"Number(document.body.dataset.replies || 0) > {n}", timeout=SOLVE_MS)
     assert tab.result()["solutions"] == 0
     assert page.locator("#solve-verdict").text_content() == JS_STRINGS[lang]["none"]
-    (v,) = solve_web.solve_text("canal-view", "canal/2/2/5g")["broken"]
+    (v,) = solve_web.solve_text("canal-view", "canal/2/2/5i")["broken"]
     item = page.locator("#solve-broken li")
     assert item.get_attribute("data-rule") == v["rule"] == "canal.short"
     assert item.text_content() == v[lang]

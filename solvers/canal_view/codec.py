@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from solvers.puzzlink import decode_number16, encode_cells, join_url, split_url
+from solvers.puzzlink import decode_number16, encode_cells, expect_end, join_url, split_url
 
 from .board import Board
 
@@ -13,7 +13,8 @@ _HEX = "0123456789abcdef"
 def decode(url: str) -> Board:
     """A puzz.link / pzv.jp / pzprxs URL (or its bare ``canal/W/H/body``) to a Board."""
     w, h, body = split_url(url, PID)
-    vals, _ = decode_number16(body, h * w, 0, "Canal View")
+    vals, end = decode_number16(body, h * w, 0, "Canal View")
+    expect_end(body, end, h * w)
     return Board(h, w, tuple(tuple(vals[r * w:(r + 1) * w]) for r in range(h)))
 
 

@@ -9,22 +9,19 @@ from __future__ import annotations
 
 from solvers.common import PuzzleError
 from solvers.grid import Clue
-from solvers.puzzlink import decode_number16, encode_cells, join_url, split_url
+from solvers.puzzlink import (
+    B32,
+    decode_borders,
+    decode_number16,
+    encode_cells,
+    expect_end,
+    join_url,
+    split_url,
+)
 
 from .board import Answer, Board
 
 PID = "nanro"
-B32 = "0123456789abcdefghijklmnopqrstuv"
-
-
-def _bits(text: str, n: int) -> list[int]:
-    out: list[int] = []
-    for ch in text:
-        v = B32.find(ch)
-        if v < 0:
-            raise PuzzleError(f"border character {ch!r} is not a base-32 digit (0-9, a-v)")
-        out.extend((v >> (4 - k)) & 1 for k in range(5))
-    return (out + [0] * n)[:n]
 
 
 def _pack(bits: list[int]) -> str:
@@ -68,12 +65,10 @@ def rooms_from_borders(h: int, w: int, vert: list[int], horiz: list[int]) -> lis
 def decode(url: str) -> Board:
     """A puzz.link / pzv.jp URL (or the bare ``nanro/W/H/body``) -> Board."""
     w, h, body = split_url(url, PID)
-    nv, nh = (w - 1) * h, w * (h - 1)
-    cv, ch = -(-nv // 5), -(-nh // 5)
-    vert = _bits(body[:cv], nv)
-    horiz = _bits(body[cv:cv + ch], nh)
+    vert, horiz, start = decode_borders(body, w, h)
     regions = rooms_from_borders(h, w, vert, horiz)
-    flat, _ = decode_number16(body, h * w, cv + ch, "Nanro")
+    flat, end = decode_number16(body, h * w, start, "Nanro")
+    expect_end(body, end, h * w)
     sizes: dict[int, int] = {}
     for row in regions:
         for v in row:

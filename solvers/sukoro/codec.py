@@ -2,15 +2,15 @@
 
 The body lists cells in reading order: a digit is a clue, ``.`` a numbered cell whose
 value is hidden, ``a``-``z`` a run of 1-26 empty cells. (Not Number16: there ``a``-``f``
-are the digits 10-15, here ``a`` is one empty cell, so ``puzzlink.decode_number16`` does
-not apply.)
+are the digits 10-15, here ``a`` is one empty cell: ``puzzlink.decode_number10``, as
+pzprjs's sukoro.js reads it with decodeNumber10.)
 """
 
 from __future__ import annotations
 
 from solvers.common import PuzzleError
 from solvers.grid import Clue
-from solvers.puzzlink import encode_cells, join_url, split_url
+from solvers.puzzlink import decode_number10, encode_cells, join_url, split_url
 
 from .board import Board
 
@@ -18,28 +18,10 @@ PID = "sukoro"
 
 
 def decode(url: str) -> Board:
-    """A puzz.link / pzv.jp / pzprxs URL (or the bare ``sukoro/W/H/body``) -> Board."""
+    """A puzz.link / pzv.jp / pzprxs URL (or the bare ``sukoro/W/H/body``) -> Board; a
+    body pzprjs would not have written is a PuzzleError naming the position at fault."""
     w, h, body = split_url(url, PID)
-    n = w * h
-    flat: list[Clue] = [None] * n
-    i = 0
-    for pos, ch in enumerate(body):
-        if i >= n:
-            break
-        if "0" <= ch <= "9":
-            flat[i] = int(ch)
-            i += 1
-        elif ch == ".":
-            flat[i] = "?"
-            i += 1
-        elif "a" <= ch <= "z":
-            i += ord(ch) - ord("a") + 1
-        elif ch.isascii() and ch.isprintable():
-            # pzprjs: any other character uses one cell and sets nothing
-            i += 1
-        else:
-            raise PuzzleError(f"URL body character {ch!r} at position {pos} is not valid")
-    return Board.from_flat(h, w, flat)
+    return Board.from_flat(h, w, decode_number10(body, w * h, "Sukoro"))
 
 
 def _write(v: Clue) -> str:
