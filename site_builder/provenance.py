@@ -17,8 +17,8 @@ from __future__ import annotations
 import json
 import math
 import re
-from decimal import ROUND_HALF_UP, Decimal
 from collections.abc import Iterator
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from markupsafe import Markup, escape
