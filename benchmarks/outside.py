@@ -108,9 +108,8 @@ def connected(g: Grid, p: str) -> list[str]:
         out.append(f"bef_{p}({i + 1}) :- bef_{p}({i}).")
         out.append(f"bef_{p}({i + 1}) :- {p}({i}).")
     out.append(f"reach_{p}(I) :- {p}(I), not bef_{p}(I), cell(I).")
-    for i in range(g.n):
-        for j in g.adj(i):
-            out.append(f"reach_{p}({j}) :- reach_{p}({i}), {p}({j}).")
+    out += [f"reach_{p}({j}) :- reach_{p}({i}), {p}({j})." for i in range(g.n)
+            for j in g.adj(i)]
     out.append(f":- {p}(I), not reach_{p}(I), cell(I).")
     return out
 
@@ -164,15 +163,19 @@ class Model:
         fixed = [(a, self.rng.random() < 0.5)
                  for a in free if self.rng.random() < PARTIAL]
         shown = set(self.shown())
+        found: list[set[str]] = []
+
+        def first(m: Any) -> bool:
+            found.append({str(s) for s in m.symbols(atoms=True) if str(s) in shown})
+            return False               # the first model is the answer: stop there
+
         while True:
             lits = []
             for a, v in fixed:
                 sa = ctl.symbolic_atoms[clingo.parse_term(a)]
                 if sa is not None:
                     lits.append(sa.literal if v else -sa.literal)
-            found: list[set[str]] = []
-            ctl.solve(assumptions=lits, on_model=lambda m: found.append(
-                {str(s) for s in m.symbols(atoms=True) if str(s) in shown}) or False)
+            ctl.solve(assumptions=lits, on_model=first)
             if found:
                 return found[0]
             if not fixed:
@@ -332,7 +335,202 @@ class Sukoro(Model):
                                  else "." for c in range(w)) for r in range(self.g.h)]}
 
 
-MODELS: dict[str, type[Model]] = {"canal-view": CanalView, "sukoro": Sukoro}
+# -- Nanro ---------------------------------------------------------------------------
+
+
+def cut_regions(g: Grid, rng: random.Random, least: int = 2, most: int = 6) -> list[int]:
+    """Regions of ``least``..``most`` cells cut by our seeded RNG: from the first cell
+    not yet taken, grow a random target size into free neighbours; a region that could
+    not reach ``least`` joins a random neighbouring region. Numbered by first cell."""
+    reg = [-1] * g.n
+    count = 0
+    for start in range(g.n):
+        if reg[start] >= 0:
+            continue
+        target = rng.randint(least, most)
+        cells = [start]
+        reg[start] = count
+        while len(cells) < target:
+            edge = sorted({j for i in cells for j in g.adj(i) if reg[j] < 0})
+            if not edge:
+                break
+            j = rng.choice(edge)
+            reg[j] = count
+            cells.append(j)
+        if len(cells) < least:
+            others = sorted({reg[j] for i in cells for j in g.adj(i) if reg[j] not in (-1, count)})
+            if others:
+                into = rng.choice(others)
+                for i in cells:
+                    reg[i] = into
+                continue
+        count += 1
+    ren: dict[int, int] = {}
+    return [ren.setdefault(v, len(ren)) for v in reg]
+
+
+class Nanro(Model):
+    """Numbered cells ``s`` on regions cut by our RNG: every region holds at least one
+    number and every number in a region is how many numbers it holds; the numbers form
+    one group, no 2×2 block is all numbers, equal numbers never touch across a border."""
+
+    slug = "nanro"
+
+    def __init__(self, h: int, w: int, rng: random.Random) -> None:
+        super().__init__(h, w, rng)
+        self.reg = cut_regions(self.g, rng)
+
+    def rules(self) -> list[str]:
+        out = ["{ s(I) } :- cell(I)."]
+        out += [f"in({i},{r})." for i, r in enumerate(self.reg)]
+        out.append("cnt(R,N) :- in(_,R), N = #count { I : s(I), in(I,R) }.")
+        out.append(":- cnt(R,0).")
+        out += [f":- s({a}), s({b}), s({c}), s({d})." for a, b, c, d in self.g.squares()]
+        for i in range(self.g.n):
+            for j in self.g.adj(i):
+                a, b = self.reg[i], self.reg[j]
+                if j > i and a != b:
+                    out.append(f":- s({i}), s({j}), cnt({a},N), cnt({b},N).")
+        return out + connected(self.g, "s")
+
+    def free(self) -> list[str]:
+        return [f"s({i})" for i in range(self.g.n)]
+
+    def shown(self) -> list[str]:
+        return [f"s({i})" for i in range(self.g.n)]
+
+    def _value(self, true: set[str], i: int) -> int:
+        r = self.reg[i]
+        return sum(f"s({j})" in true for j in range(self.g.n) if self.reg[j] == r)
+
+    def clues(self, true: set[str]) -> list[Any]:
+        return [(i, self._value(true, i)) for i in range(self.g.n) if f"s({i})" in true]
+
+    def clue_rules(self, k: int, clue: Any) -> list[str]:
+        i, n = clue
+        return [f":- given({k}), not s({i}).", f":- given({k}), not cnt({self.reg[i]},{n})."]
+
+    def board(self, clues: dict[int, Any]) -> dict[str, Any]:
+        w = self.g.w
+        rows: list[list[Any]] = [[None] * w for _ in range(self.g.h)]
+        for i, n in clues.values():
+            r, c = self.g.rc(i)
+            rows[r][c] = n
+        return {"h": self.g.h, "w": w, "regions": [self.reg[r * w:(r + 1) * w]
+                                                   for r in range(self.g.h)], "clues": rows}
+
+    def answer(self, true: set[str]) -> dict[str, Any]:
+        return {"rows": ["".join("#" if f"s({r * self.g.w + c})" in true else "."
+                                 for c in range(self.g.w)) for r in range(self.g.h)]}
+
+
+# -- Sashigane -----------------------------------------------------------------------
+
+ARROW = {(-1, 0): "^", (1, 0): "v", (0, -1): "<", (0, 1): ">"}
+
+
+class Sashigane(Model):
+    """puzz.link's standard rules: the grid is cut into L pieces of width 1 (two arms of
+    at least one cell beyond the corner); a circle is a piece's corner, its number the
+    piece's size; an arrow is an end of its piece and points along the arm to the
+    corner. A piece may hold no clue. ``p(I,K)``: cell I is in the piece cornered at K
+    (K in I's row or column)."""
+
+    slug = "sashigane"
+
+    def _line(self, i: int) -> list[int]:
+        r, c = self.g.rc(i)
+        return sorted({r * self.g.w + cc for cc in range(self.g.w)}
+                      | {rr * self.g.w + c for rr in range(self.g.h)})
+
+    def _toward(self, i: int, k: int) -> int:
+        """The neighbour of i on the way to k (same row or column, k != i)."""
+        (r, c), (kr, kc) = self.g.rc(i), self.g.rc(k)
+        sr = (kr > r) - (kr < r)
+        sc = (kc > c) - (kc < c)
+        return (r + sr) * self.g.w + c + sc
+
+    def rules(self) -> list[str]:
+        g = self.g
+        out = []
+        for i in range(g.n):
+            line = self._line(i)
+            out.append(f"1 {{ {'; '.join(f'p({i},{k})' for k in line)} }} 1.")
+            out += [f":- p({i},{k}), not p({self._toward(i, k)},{k})." for k in line if k != i]
+        for k in range(g.n):
+            r, c = g.rc(k)
+            for arms in (((r, c - 1), (r, c + 1)), ((r - 1, c), (r + 1, c))):
+                cells = [j for j in (g.at(*arms[0]), g.at(*arms[1])) if j is not None]
+                if not cells:
+                    out.append(f":- p({k},{k}).")
+                    continue
+                out.append(f":- p({k},{k}), {', '.join(f'not p({j},{k})' for j in cells)}.")
+                if len(cells) == 2:
+                    out.append(f":- p({cells[0]},{k}), p({cells[1]},{k}).")
+        return out
+
+    def free(self) -> list[str]:
+        return [f"p({i},{i})" for i in range(self.g.n)]
+
+    def shown(self) -> list[str]:
+        return [f"p({i},{k})" for i in range(self.g.n) for k in self._line(i)]
+
+    def _pieces(self, true: set[str]) -> dict[int, list[int]]:
+        corner = {}
+        for i in range(self.g.n):
+            for k in self._line(i):
+                if f"p({i},{k})" in true:
+                    corner[i] = k
+        out: dict[int, list[int]] = {}
+        for i in range(self.g.n):
+            out.setdefault(corner[i], []).append(i)
+        return out
+
+    def clues(self, true: set[str]) -> list[Any]:
+        out = []
+        for k, cells in sorted(self._pieces(true).items()):
+            out.append((k, f"o{len(cells)}"))
+            have = set(cells)
+            for d in DIRS:             # each arm's far end, its arrow pointing back
+                arm = [j for j in self.g.ray(k, d) if j in have]
+                if arm:
+                    out.append((arm[-1], ARROW[(-d[0], -d[1])]))
+        return sorted(out)
+
+    def clue_rules(self, k: int, clue: Any) -> list[str]:
+        i, tok = clue
+        if tok.startswith("o"):
+            n = int(tok[1:])
+            return [f":- given({k}), not p({i},{i}).",
+                    f":- given({k}), #count {{ J : p(J,{i}) }} != {n}."]
+        d = next(d for d, t in ARROW.items() if t == tok)
+        r, c = self.g.rc(i)
+        back = self.g.at(r - d[0], c - d[1])
+        out = [f":- given({k}), not arr({k})."]
+        tail = "" if back is None else f", not p({back},{{}})"
+        return out + [f"arr({k}) :- p({i},{j}){tail.format(j)}." for j in self.g.ray(i, d)]
+
+    def board(self, clues: dict[int, Any]) -> dict[str, Any]:
+        w = self.g.w
+        rows = [["."] * w for _ in range(self.g.h)]
+        for i, tok in clues.values():
+            r, c = self.g.rc(i)
+            rows[r][c] = tok
+        return {"h": self.g.h, "w": w, "rules": "standard", "cells": rows}
+
+    def answer(self, true: set[str]) -> dict[str, Any]:
+        label = [0] * self.g.n
+        for k, cells in self._pieces(true).items():
+            for i in cells:
+                label[i] = k
+        ren: dict[int, int] = {}
+        flat = [ren.setdefault(v, len(ren)) for v in label]
+        w = self.g.w
+        return {"pieces": [flat[r * w:(r + 1) * w] for r in range(self.g.h)]}
+
+
+MODELS: dict[str, type[Model]] = {"canal-view": CanalView, "sukoro": Sukoro,
+                                  "nanro": Nanro, "sashigane": Sashigane}
 
 
 # -- the corpus ----------------------------------------------------------------------
