@@ -114,7 +114,8 @@ def corpus_file(slug: str, size: str, corpus: str = "hard") -> Path:
 
 def corpus_sizes(corpus: str) -> list[str]:
     """The sizes a corpus holds a file of, smallest first."""
-    got = {p.stem.rsplit("-", 1)[1] for p in CORPORA[corpus].glob("*-*x*.json")}
+    got = {p.stem.rsplit("-", 1)[1] for p in CORPORA[corpus].glob("*-*x*.json")
+           if not p.name.startswith(".")}         # not the part files of a drawing
     return sorted(got, key=lambda s: (_hw(s)[0] * _hw(s)[1], s))
 
 
