@@ -18,7 +18,10 @@ ROOT = Path(__file__).resolve().parents[1]
 OUTSIDE = ROOT / "benchmarks" / "outside"
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-FILES = sorted(OUTSIDE.glob("*-20x20.json"))
+# Sashigane's 20×20 outside boards are left to benchmarks/hard.py: our search takes
+# minutes on them (what the outside corpus is for), past a quick test's budget.
+SLOW = ("sashigane",)
+FILES = sorted(p for p in OUTSIDE.glob("*-20x20.json") if not p.name.startswith(SLOW))
 
 
 def test_corpus_is_there():
@@ -45,8 +48,9 @@ def test_generator_is_deterministic_valid_and_minimal(slug: str):
     pytest.importorskip("clingo")
     import outside
 
-    a = outside.make_board(slug, "7x7", 3)
-    assert a == outside.make_board(slug, "7x7", 3)
+    size = "5x5" if slug in SLOW else "7x7"
+    a = outside.make_board(slug, size, 3)
+    assert a == outside.make_board(slug, size, 3)
     puzzle = registry.get(slug)
     board = puzzle.board_from_json(a["board"])
     answer = puzzle.answer_from_json(a["answer"])
