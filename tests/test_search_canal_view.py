@@ -130,7 +130,7 @@ def test_sat_hand_off_finds_the_answers_the_search_finds(monkeypatch) -> None:
     """Past SAT_AFTER nodes the solve hands the rest to the SAT engine from the root
     state: with the hand-off after one node, every answer set (limit above the count)
     and every verdict is the search's own; with a limit below, as many of them."""
-    import solvers.canal_view.ladder as ladder
+    from solvers.canal_view import ladder
 
     rng = random.Random(31)
     boards = [_board(rng, 8) for _ in range(25)]
@@ -144,7 +144,7 @@ def test_sat_hand_off_finds_the_answers_the_search_finds(monkeypatch) -> None:
         assert got.solutions == w.solutions and got.rung == w.rung
         two = solve(b, limit=2)
         assert len(two.solutions) == min(2, len(w.solutions))
-        assert set(a.mask for a in two.solutions) <= set(a.mask for a in w.solutions)
+        assert {a.mask for a in two.solutions} <= {a.mask for a in w.solutions}
         handed += got.nodes >= 1 and w.nodes > 1
     assert handed >= 3
 
