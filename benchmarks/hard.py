@@ -6,8 +6,13 @@
     .venv/bin/python benchmarks/hard.py --no-sat         # as if python-sat were missing
     .venv/bin/python benchmarks/hard.py --regenerate     # redraw the corpus (slow), then time
     .venv/bin/python benchmarks/hard.py --regenerate --only sukoro --sizes 30x30
+    .venv/bin/python benchmarks/hard.py --corpus outside --clock cpu   # one corpus only
 
-The corpus lives in ``benchmarks/hard/<slug>-<size>.json``: boards drawn from fixed seeds
+Two corpora, timed and printed apart (``--corpus``, both by default): ``hard`` (below)
+and ``outside`` (``benchmarks/outside/``, drawn by ``benchmarks/outside.py``: answer-set
+models that share no code with our solvers, so boards our search did not choose).
+
+The hard corpus lives in ``benchmarks/hard/<slug>-<size>.json``: boards drawn from fixed seeds
 with the puzzles' own generators (an answer, every clue printed, then clues removed one at
 a time while the answer stays unique, so every clue left is needed). Each entry holds the
 board JSON, its puzz.link URL, the answer and the seed. The benchmark only reads it.
@@ -31,6 +36,8 @@ sys.path.insert(0, str(ROOT))
 from solvers import registry
 
 CORPUS = ROOT / "benchmarks" / "hard"
+# Every corpus this benchmark reads, by name; regeneration (--regenerate) is for "hard".
+CORPORA = {"hard": CORPUS, "outside": ROOT / "benchmarks" / "outside"}
 PUZZLES = tuple(registry.slugs())
 SIZES = ("16x16", "20x20", "30x30")
 PER_SIZE = 5
@@ -102,15 +109,23 @@ def _clue_count(board: Any) -> int:
     return sum(v is not None for row in board.clues for v in row)
 
 
-def corpus_file(slug: str, size: str) -> Path:
-    return CORPUS / f"{slug}-{size}.json"
+def corpus_file(slug: str, size: str, corpus: str = "hard") -> Path:
+    return CORPORA[corpus] / f"{slug}-{size}.json"
 
 
-def load(slugs=PUZZLES, sizes=SIZES) -> list[dict[str, Any]]:
+def corpus_sizes(corpus: str) -> list[str]:
+    """The sizes a corpus holds a file of, smallest first."""
+    got = {p.stem.rsplit("-", 1)[1] for p in CORPORA[corpus].glob("*-*x*.json")
+           if not p.name.startswith(".")}         # not the part files of a drawing
+    return sorted(got, key=lambda s: (_hw(s)[0] * _hw(s)[1], s))
+
+
+def load(slugs=PUZZLES, sizes=SIZES, corpus: str = "hard") -> list[dict[str, Any]]:
+    """The boards of ``corpus`` for these puzzles and sizes (``sizes`` None: all)."""
     out = []
     for slug in slugs:
-        for size in sizes:
-            p = corpus_file(slug, size)
+        for size in corpus_sizes(corpus) if sizes is None else sizes:
+            p = corpus_file(slug, size, corpus)
             if p.exists():
                 out.extend(json.loads(p.read_text())["boards"])
     return out
@@ -188,7 +203,10 @@ def main() -> int:
     ap.add_argument("--regenerate", action="store_true",
                     help="redraw the corpus from its fixed seeds before timing")
     ap.add_argument("--only", choices=PUZZLES, action="append", help="one puzzle (repeatable)")
-    ap.add_argument("--sizes", nargs="+", default=list(SIZES), help="sizes, e.g. 16x16")
+    ap.add_argument("--sizes", nargs="+", help="sizes, e.g. 16x16 (default: every size a "
+                    "corpus holds; with --regenerate: " + " ".join(SIZES) + ")")
+    ap.add_argument("--corpus", choices=(*CORPORA, "both"), default="both",
+                    help="which corpus to time (default both, printed apart)")
     ap.add_argument("--count", type=int, default=PER_SIZE, help="boards per size (regenerate)")
     ap.add_argument("--index", type=int, help="regenerate only this board of each size")
     ap.add_argument("--merge-partial", action="store_true",
@@ -211,21 +229,41 @@ def main() -> int:
     slugs = tuple(args.only or PUZZLES)
     if args.regenerate:
         for slug in slugs:
-            for size in args.sizes:
+            for size in args.sizes or SIZES:
                 print(f"regenerating {slug} {size} ...", flush=True)
                 regenerate(slug, size, args.count, args.index)
     if args.merge_partial:
         for slug in slugs:
-            for size in args.sizes:
+            for size in args.sizes or SIZES:
                 merge(slug, size, args.count, partial=True)
-    boards = load(slugs, tuple(args.sizes))
-    if not boards:
-        print("no corpus found under benchmarks/hard/; run with --regenerate", file=sys.stderr)
+    corpora = tuple(CORPORA) if args.corpus == "both" else (args.corpus,)
+    bad = found = 0
+    for corpus in corpora:
+        sizes = args.sizes or corpus_sizes(corpus)
+        boards = load(slugs, tuple(sizes), corpus)
+        found += len(boards)
+        if boards:
+            print(f"== corpus {corpus} ({CORPORA[corpus].relative_to(ROOT)}), clock "
+                  f"{args.clock}, best of {args.repeat}", flush=True)
+            bad += time_corpus(boards, slugs, sizes, args, clock, corpus)
+    if not found:
+        print("no corpus found under benchmarks/hard/ or benchmarks/outside/; run with "
+              "--regenerate (hard) or benchmarks/outside.py", file=sys.stderr)
         return 2
+    if bad:
+        print(f"{bad} board(s) not proved unique with the stored answer", file=sys.stderr)
+        return 1
+    return 0
+
+
+def time_corpus(boards: list[dict[str, Any]], slugs: tuple[str, ...], sizes: list[str],
+                args: argparse.Namespace, clock: Any, corpus: str) -> int:
+    """Time one corpus, one line per puzzle and size; the number of boards not proved
+    unique with their stored answer."""
     bad = 0
     for slug in slugs:
         grade = not (args.no_grade and registry.get(slug).ungraded)
-        for size in args.sizes:
+        for size in sizes:
             es = [e for e in boards if e["slug"] == slug and e["size"] == size]
             if not es:
                 continue
@@ -238,13 +276,11 @@ def main() -> int:
                 if args.per_board:
                     print(f"  {e['id']}: {dt:8.1f} ms  {nd:6d} nodes  "
                           f"{'unique' if ok else 'NOT PROVED UNIQUE'}")
-            print(f"{slug} {size}{'' if grade else ' (not graded)'}: boards {len(es)}, median {statistics.median(ms):.1f} ms, "
+            print(f"{corpus} {slug} {size}{'' if grade else ' (not graded)'}: boards "
+                  f"{len(es)}, median {statistics.median(ms):.1f} ms, "
                   f"worst {max(ms):.1f} ms; nodes median {statistics.median_low(nodes)}, "
                   f"worst {max(nodes)}", flush=True)
-    if bad:
-        print(f"{bad} board(s) not proved unique with the stored answer", file=sys.stderr)
-        return 1
-    return 0
+    return bad
 
 
 if __name__ == "__main__":

@@ -1,9 +1,14 @@
-"""Our solvers against noqx (clingo answer-set programs) on the hard corpus (not a test).
+"""Our solvers against noqx (clingo answer-set programs) on both corpora (not a test).
 
     .venv/bin/pip install clingo
     git clone https://github.com/T0nyX1ang/noqx /tmp/noqx      # not committed here
     .venv/bin/python benchmarks/peers.py --noqx /tmp/noqx
     .venv/bin/python benchmarks/peers.py --noqx /tmp/noqx --only sukoro --sizes 16x16
+    .venv/bin/python benchmarks/peers.py --noqx /tmp/noqx --corpus outside --clock cpu
+
+The corpora (``--corpus``, both by default, printed apart): ``benchmarks/hard/`` (drawn
+by our own generators) and ``benchmarks/outside/`` (drawn by ``benchmarks/outside.py``'s
+answer-set models, which share no code with our solvers).
 
 Per board, in one process and one thread, the two engines take turns (ours, noqx, ours,
 noqx, ...; ``--repeat`` rounds, best of each): ours is ``solve(board, limit=2)`` from a
@@ -161,7 +166,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--noqx", type=Path, help="a checkout of github.com/T0nyX1ang/noqx")
     ap.add_argument("--only", choices=tuple(registry.slugs()), action="append")
-    ap.add_argument("--sizes", nargs="+", default=list(hard.SIZES))
+    ap.add_argument("--sizes", nargs="+", help="default: every size a corpus holds")
+    ap.add_argument("--corpus", choices=(*hard.CORPORA, "both"), default="both")
     ap.add_argument("--repeat", type=int, default=2, help="rounds per board (best of)")
     ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
                     help="wall: perf_counter; cpu: this process's CPU time (fairer on a "
@@ -186,19 +192,47 @@ def main() -> int:
     slugs = tuple(s for s in slugs if s in PEERS)
     if not slugs:
         return 0
-    boards = hard.load(slugs, tuple(args.sizes))
-    if not boards:
-        print("no corpus under benchmarks/hard/; run benchmarks/hard.py --regenerate",
-              file=sys.stderr)
+    print(f"clock: {args.clock}; best of {args.repeat} alternating rounds per board; ours "
+          f"{'without the grade where it can skip it' if args.no_grade else 'graded'}")
+    corpora = tuple(hard.CORPORA) if args.corpus == "both" else (args.corpus,)
+    all_ratios: list[float] = []
+    slower = wrong = 0
+    for corpus in corpora:
+        sizes = args.sizes or hard.corpus_sizes(corpus)
+        boards = hard.load(slugs, tuple(sizes), corpus)
+        if not boards:
+            continue
+        print(f"== corpus {corpus}")
+        ratios, s, w = compare(nq, boards, slugs, sizes, args, clock, corpus)
+        all_ratios.extend(ratios)
+        slower += s
+        wrong += w
+        if ratios:
+            print(f"{corpus} all boards: {len(ratios)}, median ratio "
+                  f"{statistics.median(ratios):.2f}x, lowest {min(ratios):.2f}x, boards where "
+                  f"noqx was faster: {s}")
+    if not all_ratios:
+        print("no board of a puzzle with a peer in the corpus", file=sys.stderr)
         return 2
+    print(f"all boards: {len(all_ratios)}, median ratio {statistics.median(all_ratios):.2f}x, "
+          f"lowest {min(all_ratios):.2f}x, boards where noqx was faster: {slower}")
+    if wrong:
+        print(f"{wrong} board(s) where an engine did not return exactly the stored answer",
+              file=sys.stderr)
+        return 1
+    return 0
+
+
+def compare(nq: Noqx, boards: list[dict[str, Any]], slugs: tuple[str, ...], sizes: list[str],
+            args: argparse.Namespace, clock: Any, corpus: str) -> tuple[list[float], int, int]:
+    """Both engines on one corpus, per board and per puzzle and size: (ratios, boards
+    where noqx was faster, boards where an engine did not give the stored answer)."""
     all_ratios: list[float] = []
     slower = 0
     wrong = 0
-    print(f"clock: {args.clock}; best of {args.repeat} alternating rounds per board; ours "
-          f"{'without the grade where it can skip it' if args.no_grade else 'graded'}")
     print(f"{'board':24} {'ours ms':>9} {'noqx ms':>9} {'noqx/ours':>9}")
     for slug in slugs:
-        for size in args.sizes:
+        for size in sizes:
             es = [e for e in boards if e["slug"] == slug and e["size"] == size]
             if not es:
                 continue
@@ -232,20 +266,11 @@ def main() -> int:
                 print(f"{e['id']:24} {best_o:9.1f} {best_n:9.1f} {ratio:8.2f}x"
                       f"{'' if ok else '  ANSWERS DIFFER'}", flush=True)
             all_ratios.extend(ratios)
-            print(f"{slug} {size}: ours median {statistics.median(ours_ms):.1f} ms, worst "
+            print(f"{corpus} {slug} {size}: ours median {statistics.median(ours_ms):.1f} ms, worst "
                   f"{max(ours_ms):.1f} ms; noqx median {statistics.median(noqx_ms):.1f} ms, "
                   f"worst {max(noqx_ms):.1f} ms; ratio median "
                   f"{statistics.median(ratios):.2f}x, lowest {min(ratios):.2f}x", flush=True)
-    if not all_ratios:
-        print("no board of a puzzle with a peer in the corpus", file=sys.stderr)
-        return 2
-    print(f"all boards: {len(all_ratios)}, median ratio {statistics.median(all_ratios):.2f}x, "
-          f"lowest {min(all_ratios):.2f}x, boards where noqx was faster: {slower}")
-    if wrong:
-        print(f"{wrong} board(s) where an engine did not return exactly the stored answer",
-              file=sys.stderr)
-        return 1
-    return 0
+    return all_ratios, slower, wrong
 
 
 if __name__ == "__main__":

@@ -49,6 +49,7 @@ def _search(board: Board, rules, probe: bool, limit: int) -> list[int]:
         return []
     s = _Search(ctx, limit)
     s.probe = probe and not rules.whole_line
+    s.sat_after = None                 # the search alone, to its end
     s.run(F, D)
     return sorted(s.solutions)
 
@@ -116,10 +117,45 @@ def test_grades_unchanged_by_the_search() -> None:
 
 def test_deep_search_needs_no_recursion() -> None:
     # an empty 40x40 board: the search fixes cells one at a time, deeper than the
-    # interpreter's recursion limit
+    # interpreter's recursion limit (the search alone: no hand-off to SAT)
     assert sys.getrecursionlimit() < 1600
-    res = solve(Board.from_dict(40, 40, {}), limit=1)
-    assert len(res.solutions) == 1 and res.nodes > sys.getrecursionlimit()
+    ctx = make_ctx(Board.from_dict(40, 40, {}))
+    s = _Search(ctx, 1)
+    s.sat_after = None
+    s.run(*propagate(ctx, *start_state(ctx)))
+    assert len(s.solutions) == 1 and s.nodes > sys.getrecursionlimit()
+
+
+def test_sat_hand_off_finds_the_answers_the_search_finds(monkeypatch) -> None:
+    """Past SAT_AFTER nodes the solve hands the rest to the SAT engine from the root
+    state: with the hand-off after one node, every answer set (limit above the count)
+    and every verdict is the search's own; with a limit below, as many of them."""
+    from solvers.canal_view import ladder
+
+    rng = random.Random(31)
+    boards = [_board(rng, 8) for _ in range(25)]
+    want = [solve(b, limit=200) for b in boards]
+    monkeypatch.setattr(ladder, "SAT_AFTER", 1)
+    handed = 0
+    for b, w in zip(boards, want, strict=True):
+        if len(w.solutions) >= 200:
+            continue
+        got = solve(b, limit=200)
+        assert got.solutions == w.solutions and got.rung == w.rung
+        two = solve(b, limit=2)
+        assert len(two.solutions) == min(2, len(w.solutions))
+        assert {a.mask for a in two.solutions} <= {a.mask for a in w.solutions}
+        handed += got.nodes >= 1 and w.nodes > 1
+    assert handed >= 3
+
+
+def test_sat_hand_off_not_reached_on_studied_boards() -> None:
+    """The stored node counts (the studies' worst is a handful) stay the search's: the
+    hand-off budget is far above them."""
+    from solvers.canal_view.ladder import SAT_AFTER
+    p = ROOT / "benchmarks" / "hard" / "canal-view-20x20.json"
+    for e in json.loads(p.read_text())["boards"]:
+        assert solve(Board.from_json(e["board"]), limit=2).nodes < SAT_AFTER
 
 
 def test_corpus_boards_proved_unique() -> None:

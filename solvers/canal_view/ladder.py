@@ -17,6 +17,14 @@ from .rules import violations
 
 RUNGS = ("arm", "block", "flow", "search")
 _LEVEL = {r: i for i, r in enumerate(RUNGS)}
+# A solve without a node cap (standard rules) that has spent this many search nodes
+# hands the rest of the proof to the SAT engine (sat.py: clause learning, connectivity
+# cut lazily) from the ladder's root state. The search's propagation is local to the
+# numbers it branches on; on boards drawn by other tools (benchmarks/outside/) its tree
+# grows past any budget where learning proves the board in a second. Far above what
+# any banked or studied board needs (their worst is a handful of nodes), so their
+# answers, grades and node counts are those of the search alone.
+SAT_AFTER = 64
 
 
 class Contradiction(Exception):
@@ -634,6 +642,9 @@ class _Search:
         # number probing at every node; off for the node-capped surveys, whose counts
         # were measured with the plain search
         self.probe = node_cap is None and not ctx.rules.whole_line
+        # the node count past which the SAT engine takes over (standard rules only)
+        self.sat_after = SAT_AFTER if self.probe and ctx.rules == STANDARD else None
+        self.handed_off = False
 
     def run(self, F: int, D: int) -> None:
         ctx = self.ctx
@@ -645,6 +656,9 @@ class _Search:
                 return
             if self.node_cap is not None and self.nodes >= self.node_cap:
                 self.capped = True
+                return
+            if self.sat_after is not None and self.nodes >= self.sat_after:
+                self.handed_off = True
                 return
             F, D, ch, cache = stack.pop()
             cache = dict(cache)          # this node's probes; its children start from them
@@ -923,6 +937,11 @@ def solve(board: Board, level: str | None = None, limit: int = 2,
         s.run(F, D)
     finally:
         ctx.extra.pop("arm", None)       # the memo is per solve: memory stays bounded
+    if s.handed_off:
+        # every answer of the root state not found yet, by clause learning (sat.py)
+        from .sat import solve_sat
+        rest = solve_sat(board, limit - len(s.solutions), exclude=s.solutions, fixed=(F, D))
+        s.solutions.extend(rest.answers)
     sols = [Answer(ctx.h, ctx.w, m) for m in sorted(s.solutions)]
     return SolveResult(sols, s.nodes, "search" if sols else None,
                        _cells(ctx, ctx.full & ~D0), {"capped": s.capped})

@@ -65,12 +65,19 @@ def encode(board: Board, pool: IDPool) -> list[list[int]]:
     return cls
 
 
-def solve_sat(board: Board, limit: int = 2, exclude: list[int] | None = None) -> SatResult:
-    """Up to ``limit`` answers (flooded masks), each differing from those in ``exclude``."""
+def solve_sat(board: Board, limit: int = 2, exclude: list[int] | None = None,
+              fixed: tuple[int, int] | None = None) -> SatResult:
+    """Up to ``limit`` answers (flooded masks), each differing from those in ``exclude``;
+    with ``fixed`` = (flooded, dry) masks, only answers that agree with them (a caller's
+    deductions, given as unit clauses)."""
     h, w = board.h, board.w
     n = h * w
     pool = IDPool()
     clauses = encode(board, pool)
+    if fixed is not None:
+        flooded, dry = fixed
+        clauses += [[i + 1] for i in range(n) if flooded >> i & 1]
+        clauses += [[-(i + 1)] for i in range(n) if dry >> i & 1]
     for m in exclude or []:
         clauses.append([-(i + 1) if m >> i & 1 else i + 1 for i in range(n)])
     return solve_with_cuts(clauses, h, w, limit, lambda model, on: sum(1 << i for i in on))
