@@ -90,11 +90,14 @@ def _progress_line(nodes: int, seconds: float) -> None:
 def solve_bounded(puzzle: Any, board: Any, *, level: str | None = None, limit: int = 2,
                   timeout: float = DEFAULT_TIMEOUT, max_nodes: int | None = None,
                   grade: bool = True,
-                  progress: Callable[[int, float], None] | None = None) -> Any:
+                  progress: Callable[[int, float], None] | None = None,
+                  spent: float = 0.0) -> Any:
     """``puzzle.solve`` under a time and node budget. Searches count their nodes against
     it; where the host has interval timers (not in the browser), an alarm also stops work
-    that visits no node (a long propagation)."""
-    budget = Budget(max_nodes=max_nodes, timeout=timeout, progress=progress)
+    that visits no node (a long propagation). ``spent``: seconds of the limit already
+    used (reading the board), so that ``timeout`` bounds the whole command."""
+    left = max(timeout - spent, 0.001)
+    budget = Budget(max_nodes=max_nodes, timeout=left, progress=progress)
 
     late = f"time limit of {timeout:g} s reached"
     rang = []
@@ -112,7 +115,7 @@ def solve_bounded(puzzle: Any, board: Any, *, level: str | None = None, limit: i
         previous = signal.signal(signal.SIGALRM, alarm)
         # repeats every 0.5 s: an alarm that lands in a finaliser (where Python can only
         # report the exception, not raise it) is followed by another
-        signal.setitimer(signal.ITIMER_REAL, timeout + 0.5, 0.5)
+        signal.setitimer(signal.ITIMER_REAL, left + 0.5, 0.5)
     try:
         with active(budget):
             if not grade and puzzle.ungraded and level is None:
@@ -172,13 +175,18 @@ def run(args: Any, root: Path) -> int:
     if args.level is not None and args.level not in puzzle.rungs:
         raise UserError(f"unknown rung {args.level!r} for {args.slug} "
                         f"(rungs: {', '.join(puzzle.rungs)})")
+    t_read = time.perf_counter()
     board = load_board(puzzle, args.input)
     t0 = time.perf_counter()
+    spent = t0 - t_read    # --timeout covers reading the board as well as solving it
     try:
+        if spent >= args.timeout:
+            raise BudgetExceeded(f"time limit of {args.timeout:g} s reached", 0, spent)
         res = solve_bounded(puzzle, board, level=args.level, limit=args.limit,
                             timeout=args.timeout, max_nodes=args.max_nodes,
                             grade=not args.no_grade,
-                            progress=_progress_line if sys.stderr.isatty() else None)
+                            progress=_progress_line if sys.stderr.isatty() else None,
+                            spent=spent)
     except BudgetExceeded as e:
         print(f"build-site: stopped: {e}; no verdict (raise --timeout or --max-nodes)",
               file=sys.stderr)

@@ -13,6 +13,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -680,3 +681,31 @@ def test_bytes_that_are_not_utf8_in_a_url_are_one_line() -> None:
         err = r.stderr.decode("utf-8", "replace")
         assert r.returncode == 2 and len(err.strip().splitlines()) == 1, (arg, err)
         assert "Traceback" not in err and words in err, (arg, err)
+
+
+def test_timeout_covers_reading_the_board(monkeypatch: pytest.MonkeyPatch,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """--timeout bounds the whole command: a board whose reading takes longer than the
+    limit stops with exit 3, and what reading used is taken off the solve's share."""
+    from site_builder import solve as solve_mod
+
+    real = solve_mod.load_board
+    seen: list[float] = []
+
+    def slow(puzzle: Any, text: str) -> Any:
+        time.sleep(0.3)
+        return real(puzzle, text)
+
+    def spy(*args: Any, **kw: Any) -> Any:
+        seen.append(kw["spent"])
+        return real_bounded(*args, **kw)
+
+    real_bounded = solve_mod.solve_bounded
+    monkeypatch.setattr(solve_mod, "load_board", slow)
+    monkeypatch.setattr(solve_mod, "solve_bounded", spy)
+    code, _, err = _run(["solve", "canal-view", "canal/3/3/g1m", "--timeout", "0.2"], capsys)
+    assert code == 3 and "time limit of 0.2 s" in err, err
+    assert not seen
+    code, _, err = _run(["solve", "canal-view", "canal/3/3/g1m", "--timeout", "5"], capsys)
+    assert code == 0, err
+    assert seen and seen[0] >= 0.3
