@@ -17,42 +17,42 @@ RULES = RuleBook([
     Rule("nanro.2x2", "the four cells of the block",
          "The 2×2 block from row {row}, column {col} is all numbers; every 2×2 block needs "
          "a blank cell.",
-         "{row} 行 {col} 列から始まる 2×2 がすべて数字です。どの 2×2 にも空白が必要です。"),
+         "{row}行{col}列から始まる2×2がすべて数字です。どの2×2にも空白が必要です。"),
     Rule("nanro.clash", "the two cells",
          "Two {value}s touch across a region border at row {row}, column {col}; numbers "
          "side by side in different regions must differ.",
-         "{row} 行 {col} 列で、領域の境界をはさんで {value} どうしが隣り合っています。"
+         "{row}行{col}列で、領域の境界をはさんで{value}どうしが隣り合っています。"
          "別の領域で隣り合う数字は異なる必要があります。"),
     Rule("nanro.clue", "the clue's cell",
          "The clue {clue} at row {row}, column {col} is not met: its cell must hold a number "
          "and its region must hold as many numbers as the clue says; the region holds "
          "{count}.",
-         "{row} 行 {col} 列のヒント {clue} が満たされていません。このマスには数字が入り、"
-         "領域の数字の個数はヒントと同じでなければなりません（いまは {count} 個）。"),
+         "{row}行{col}列の手掛かり{clue}が満たされていません。このマスには数字が入り、"
+         "領域の数字の個数は手掛かりと同じでなければなりません（いまは{count}個）。"),
     Rule("nanro.hint", "every cell of the region",
          "The region at row {row}, column {col} is labelled {label} but holds {count} "
          "numbers.",
-         "{row} 行 {col} 列の領域の値は {label} ですが、数字は {count} 個です。"),
+         "{row}行{col}列の領域の値は{label}ですが、数字は{count}個です。"),
     Rule("nanro.over", "the region's clue (or first cell) and its numbered cells",
          "The clue {clue} of the region at row {row}, column {col} is exceeded: the region "
          "already holds {count} numbers.",
-         "{row} 行 {col} 列の領域には、すでに数字が {count} 個あり、手掛かりの {clue} を"
+         "{row}行{col}列の領域には、すでに数字が{count}個あり、手掛かりの{clue}を"
          "超えています。"),
     Rule("nanro.short", "the region's clue (or first cell) and its blank cells",
          "The clue {clue} of the region at row {row}, column {col} can no longer be met: at "
          "most {room} of its cells can still hold a number.",
-         "{row} 行 {col} 列の領域の手掛かり {clue} は、もう満たせません。数字を入れられる"
-         "マスは多くても {room} 個です。"),
+         "{row}行{col}列の領域の手掛かり{clue}は、もう満たせません。数字を入れられる"
+         "マスは多くても{room}個です。"),
     Rule("nanro.connect", "every numbered cell outside the largest group",
          "The numbers form {pieces} separate groups; they must form one.",
-         "数字のマスが {pieces} つのかたまりに分かれています。一つにつながる必要があります。"),
+         "数字のマスが{pieces}つのかたまりに分かれています。一つにつながる必要があります。"),
     Rule("nanro.cut", "every numbered cell outside the largest part",
          "Blank cells split the numbers into {groups} parts that can no longer join into one "
          "group.",
-         "空白のマスで数字が {groups} つに分断され、もうひとつながりにできません。"),
+         "空白のマスで数字が{groups}つに分断され、もうひとつながりにできません。"),
     Rule("nanro.empty", "every cell of the region",
          "The region at row {row}, column {col} has no number; every region needs one.",
-         "{row} 行 {col} 列の領域に数字がありません。どの領域にも数字が必要です。"),
+         "{row}行{col}列の領域に数字がありません。どの領域にも数字が必要です。"),
 ])
 
 

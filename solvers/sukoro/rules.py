@@ -19,7 +19,7 @@ RULES = RuleBook((
          "The {clue} at row {row}, column {col} already has {count} numbered neighbours, "
          "more than {clue}.",
          "{row}行{col}列の{clue}の隣には、すでに数字のマスが{count}個あり、{clue}個を超えています。"),
-    Rule("sukoro.under", "the clue and its excluded neighbours",
+    Rule("sukoro.under", "the clue and its blank neighbours",
          "The {clue} at row {row}, column {col} can get at most {most} numbered neighbours, "
          "fewer than {clue}.",
          "{row}行{col}列の{clue}の隣で数字を入れられるマスは多くても{most}個で、"
