@@ -144,11 +144,10 @@ def result_json(puzzle: Any, res: Any, ms: float, board: Any = None,
                 trace: bool = False) -> dict[str, Any]:
     """What ``build-site solve --json`` prints for a finished solve (and the solve page
     writes into its ``<output id="solve-result">``): ``answers`` holds every answer
-    found (up to the limit), ``marks`` each of them as a player writes it — the digits
-    (Nanro, Sukoro), shaded and unshaded cells (Canal View), region ids (Sashigane) —
-    where ``answers`` may show less (Nanro's ``#`` for a numbered cell); with ``trace``, a
-    unique board's step-by-step explanation (``puzzle.trace``; None unless exactly one
-    answer)."""
+    found (up to the limit), ``marks`` each of them as a player writes it (the puzzle's
+    ``number_rows`` where it has one, else its answer rows), where ``answers`` may show
+    less; with ``trace``, a unique board's step-by-step explanation (``puzzle.trace``; None
+    unless exactly one answer)."""
     first = res.solutions[0] if res.solutions else None
     number_rows = getattr(puzzle, "number_rows", None)
 
