@@ -165,6 +165,9 @@ def _assert_check(page, p, b_json, model: str, w: int, wrong: int | None,
         key = "badEdge" if model == "edges" else "first"
         assert m[key] == []
         page.click("#check-out details.spoiler summary")
+        # a <details> fires "toggle" in a later task, so the marks follow the click
+        # shortly after, not within it
+        page.wait_for_function(f"window.__play.marks.{key}.length > 0")
         assert _marks(page)[key] == [wrong]
     return want
 
