@@ -12,6 +12,15 @@ path imports, zipped at build time. Nothing is fetched at view time.
 
 Without npm or a network the fetch says so in one line and the rest of the site builds;
 the solve pages then say that the solver is not available.
+
+Byte-compiled: Pyodide's ``python_stdlib.zip`` holds source only, so every start compiled
+the ~130 standard modules the interpreter and the solvers import (about three quarters of
+the runtime's start). ``compiled`` runs the pinned Pyodide itself once in Node (the
+runtime's own CPython 3.14, so the bytecode matches it exactly) and ships those modules and
+the whole of ``solvers.zip`` as unchecked hash-based ``.pyc`` (the rest of the standard
+library stays source, compiled on first import as before). The result is cached under
+``.cache/pyc/`` by the hash of its inputs; without Node the source zips are shipped, as
+before, and the build says so in one line.
 """
 
 from __future__ import annotations
@@ -19,9 +28,11 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -178,9 +189,171 @@ def site_files(root: Path) -> tuple[dict[str, bytes], dict[str, Any]]:
             print(f"build-site: solve pages without a solver: {e}", file=sys.stderr)
         return out, {"available": False, "reason": str(e)}
     wheels = sorted(k.rsplit("/", 1)[1] for k in out if k.endswith(".whl"))
+    stdlib = f"{OUT}/pyodide-{version}/python_stdlib.zip"
+    try:
+        out[stdlib], out[f"{OUT}/solvers.zip"] = compiled(root, out[stdlib],
+                                                          out[f"{OUT}/solvers.zip"])
+        bytecode = True
+    except RuntimeMissing as e:
+        if str(e) not in _warned:
+            _warned.add(str(e))
+            print(f"build-site: solve pages start slower (source, not bytecode): {e}",
+                  file=sys.stderr)
+        bytecode = False
+    # every runtime file's name says what it holds (Pyodide's version in its folder's, a
+    # wheel's in its own, the two zips' hash in theirs), so a browser may keep them for
+    # good (serve.cache_control); the stdlib zip, which the compile changes, moves out
+    # of the version's folder for that
+    named = {}
+    for key, stem in ((stdlib, "python_stdlib"), (f"{OUT}/solvers.zip", "solvers")):
+        data = out.pop(key)
+        named[stem] = f"{OUT}/{stem}-{_sha256(data)[:12]}.zip"
+        out[named[stem]] = data
     return out, {"available": True, "pyodide": f"{OUT}/pyodide-{version}/",
-                 "zip": f"{OUT}/solvers.zip", "wheels": [f"{OUT}/{w}" for w in wheels],
+                 "stdlib": named["python_stdlib"], "zip": named["solvers"],
+                 "wheels": [f"{OUT}/{w}" for w in wheels],
+                 "bytecode": bytecode,
                  "modules": sorted({m for w in wheels for m in wheel_modules(out[f"{OUT}/{w}"])})}
+
+
+# Run inside the pinned Pyodide (Node): argv is [in stdlib zip, in app zip, out stdlib zip,
+# out app zip]. Every module the interpreter's own start imports, and every one importing
+# each module of the app pulls in, goes into the stdlib zip as .pyc (its source left out);
+# every app module too. Unchecked hash-based pycs (PEP 552): zipimport loads them without
+# a source or a date to compare; sorted names and fixed dates make the zips reproducible.
+_COMPILE_PY = r"""
+import importlib, importlib.util, io, marshal, os, sys, zipfile
+
+src_stdlib, src_app, out_stdlib, out_app = ARGS
+lib = next(p for p in sys.path if p.endswith(".zip"))
+app = "/app/solvers.zip"
+
+def loaded():
+    got = set()
+    for m in list(sys.modules.values()):
+        origin = getattr(getattr(m, "__spec__", None), "origin", None) or ""
+        if origin.startswith(lib + "/"):
+            got.add(origin[len(lib) + 1:])
+    return got
+
+def pyc(data, filename):
+    code = compile(data, filename, "exec", dont_inherit=True, optimize=0)
+    return (importlib.util.MAGIC_NUMBER + (1).to_bytes(4, "little")
+            + importlib.util.source_hash(data) + marshal.dumps(code))
+
+def write(path, entries):
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in sorted(entries.items()):
+            info = zipfile.ZipInfo(name, date_time=(2000, 1, 1, 0, 0, 0))
+            if name.endswith("/"):
+                info.external_attr = (0o40755 << 16) | 0x10
+            else:
+                info.compress_type = zipfile.ZIP_DEFLATED
+                info.external_attr = 0o644 << 16
+            z.writestr(info, data)
+    with open(path, "wb") as f:
+        f.write(buf.getvalue())
+
+needed = loaded()
+os.makedirs(os.path.dirname(app), exist_ok=True)
+with open(src_app, "rb") as f, open(app, "wb") as g:
+    g.write(f.read())
+sys.path.insert(0, app)
+app_sources = {}
+with zipfile.ZipFile(app) as z:
+    for name in sorted(z.namelist()):
+        app_sources[name] = z.read(name)
+for name in app_sources:
+    if name.endswith(".py"):
+        mod = name[:-3].replace("/", ".").removesuffix(".__init__")
+        try:
+            importlib.import_module(mod)
+        except BaseException:  # a wheel's or numpy's module, not here: what came before counts
+            pass
+needed |= loaded()
+
+stdlib = {}
+with zipfile.ZipFile(src_stdlib) as z:
+    for name in z.namelist():
+        data = z.read(name)
+        if name in needed and name.endswith(".py"):
+            stdlib[name[:-3] + ".pyc"] = pyc(data, lib + "/" + name)
+        else:
+            stdlib[name] = data
+write(out_stdlib, stdlib)
+write(out_app, {(n[:-3] + ".pyc" if n.endswith(".py") else n):
+                (pyc(d, app + "/" + n) if n.endswith(".py") else d)
+                for n, d in app_sources.items()})
+"""
+
+_COMPILE_JS = r"""
+import { readFileSync, writeFileSync } from "node:fs";
+const [pkg, script, ...args] = process.argv.slice(2);
+const { loadPyodide } = await import(pkg + "/pyodide.mjs");
+const py = await loadPyodide({ indexURL: pkg + "/", stdout: () => {}, stderr: () => {} });
+for (const i of [0, 1]) py.FS.writeFile("/io" + i, readFileSync(args[i]));
+py.globals.set("ARGS", ["/io0", "/io1", "/io2", "/io3"]);
+try {
+  py.runPython(readFileSync(script, "utf8"));
+} catch (e) {  // one line: the exception's own (a Python traceback ends with it)
+  console.error(String(e && e.message || e).trim().split("\n").pop());
+  process.exit(1);
+}
+writeFileSync(args[2], py.FS.readFile("/io2"));
+writeFileSync(args[3], py.FS.readFile("/io3"));
+"""
+
+PYC_CACHE = Path(".cache") / "pyc"
+_KEEP = 4  # cached results kept (one per recent solvers/ state)
+
+
+def compiled(root: Path, stdlib: bytes, app: bytes) -> tuple[bytes, bytes]:
+    """``python_stdlib.zip`` and ``solvers.zip`` with their start-up modules as bytecode
+    (see the module's docstring), from the cache or made with Node. Raises RuntimeMissing
+    (one line) when Node is missing or the compile fails."""
+    key = _sha256(b"\0".join([pyodide_version(root).encode(), stdlib, app,
+                               _COMPILE_PY.encode(), _COMPILE_JS.encode()]))[:20]
+    cache = root / PYC_CACHE
+    done = cache / key
+    names = ("python_stdlib.zip", "solvers.zip")
+    if all((done / n).is_file() for n in names):
+        return (done / names[0]).read_bytes(), (done / names[1]).read_bytes()
+    node = shutil.which("node")
+    if node is None:
+        raise RuntimeMissing("node is not installed, so the runtime's bytecode cannot be made")
+    pkg = (root / CACHE / "npm" / "node_modules" / "pyodide").resolve()
+    cache.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=cache) as tmp:
+        t = Path(tmp)
+        (t / "compile.py").write_text(_COMPILE_PY)
+        (t / "compile.mjs").write_text(_COMPILE_JS)
+        (t / "in_stdlib.zip").write_bytes(stdlib)
+        (t / "in_app.zip").write_bytes(app)
+        out = t / "out"
+        out.mkdir()
+        try:
+            r = subprocess.run([node, str(t / "compile.mjs"), str(pkg), str(t / "compile.py"),
+                                str(t / "in_stdlib.zip"), str(t / "in_app.zip"),
+                                str(out / names[0]), str(out / names[1])],
+                               check=False, capture_output=True, text=True, timeout=600)
+        except subprocess.TimeoutExpired:
+            raise RuntimeMissing("compiling the runtime's bytecode took over 600 s") from None
+        if r.returncode != 0 or not all((out / n).is_file() for n in names):
+            tail = (r.stderr or r.stdout).strip().splitlines()
+            raise RuntimeMissing(f"compiling the runtime's bytecode failed: "
+                                 f"{tail[-1][:300] if tail else r.returncode}")
+        try:
+            out.rename(done)
+        except OSError:  # another build made it meanwhile
+            if not all((done / n).is_file() for n in names):
+                raise
+    for old in sorted((p for p in cache.iterdir() if p.is_dir() and p != done
+                       and not p.name.startswith("tmp")),
+                      key=lambda p: p.stat().st_mtime)[:-(_KEEP - 1)]:
+        shutil.rmtree(old, ignore_errors=True)
+    os.utime(done)
+    return (done / names[0]).read_bytes(), (done / names[1]).read_bytes()
 
 
 def wheel_modules(data: bytes) -> list[str]:

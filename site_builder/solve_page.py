@@ -202,6 +202,7 @@ def page_context(puzzle: Any, lang: str, path: str, runtime: dict[str, Any]) -> 
     if rt.get("available"):
         rt["pyodide"] = posix_rel(path, rt["pyodide"])
         rt["zip"] = here(rt["zip"])
+        rt["stdlib"] = here(rt["stdlib"])
         rt["wheels"] = [here(w) for w in rt["wheels"]]
     config = {
         "slug": puzzle.slug, "lang": lang, "pid": puzzle.pid, "cap": MAX_CELLS,

@@ -10,6 +10,7 @@ same function runs in CPython (the tests) and in the browser.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.abc
 import json
 import re
@@ -188,6 +189,16 @@ def trace_json() -> str:
     except WheelNeeded as e:
         return _wheel(e)
     return json.dumps(steps, ensure_ascii=False)
+
+
+def warm(slug: str) -> None:
+    """Import the puzzle's modules ahead of its first solve (the worker calls this once
+    the runtime is up, while the visitor is still editing). Anything that fails here (a
+    module of a wheel not installed yet) is left for that solve to meet and report."""
+    from solvers import registry
+
+    with contextlib.suppress(BaseException):  # the solve itself meets it and says why
+        registry.get(slug)
 
 
 def solve_json(slug: str, text: str, timeout: float, max_nodes: int, trace: bool,

@@ -59,6 +59,7 @@ function startWorker() {
   };
   worker.postMessage({
     type: "init", pyodide: abs(cfg.runtime.pyodide), zip: abs(cfg.runtime.zip),
+    stdlib: abs(cfg.runtime.stdlib), slug: cfg.slug,
     wheels: cfg.runtime.wheels.map(abs), modules: cfg.runtime.modules || [],
   });
 }

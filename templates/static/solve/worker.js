@@ -1,7 +1,8 @@
 // The solve page's Web Worker: Pyodide from the site's own files, the project's solvers
 // from solvers.zip, one board at a time. It names no puzzle.
 //
-// in:  {type: "init", pyodide: URL of the runtime folder, zip: URL, wheels: [URL, ...],
+// in:  {type: "init", pyodide: URL of the runtime folder, stdlib: URL of its standard
+//       library's zip, zip: URL of solvers.zip, wheels: [URL, ...],
 //       modules: the wheels' top-level modules (installed when a solve first imports one)}
 //      {type: "solve", id, slug, text, timeout, maxNodes, trace, board}
 //        (board: the editor's board JSON as a string, solved as its puzz.link URL)
@@ -23,19 +24,36 @@ const booting = new Promise((resolve) => { self.bootResolve = resolve; });
 
 async function boot(msg) {
   const t0 = performance.now();
-  const { loadPyodide } = await import(msg.pyodide + "pyodide.mjs");
+  const marks = {};
+  const mark = (name) => { marks[name] = Math.round(performance.now() - t0); };
   const zipped = fetch(msg.zip).then((r) => {
     if (!r.ok) throw new Error(`${msg.zip}: HTTP ${r.status}`);
     return r.arrayBuffer();
   });
-  const marks = {};
-  const mark = (name) => { marks[name] = Math.round(performance.now() - t0); };
-  const py = await loadPyodide({ indexURL: msg.pyodide, stdout: () => {}, stderr: () => {} });
-  mark("pyodide");
-  py.unpackArchive(await zipped, "zip", { extractDir: "/app" });
-  py.runPython("import sys; sys.path.insert(0, '/app')");
+  const { loadPyodide } = await import(msg.pyodide + "pyodide.mjs");
+  mark("script");
+  // solvers.zip goes into the file system before the interpreter starts (fsInit runs
+  // once the WebAssembly is instantiated) and is imported from in place (zipimport): its
+  // modules are bytecode when the build could compile them (site_builder/runtime.py)
+  const app = "/app/solvers.zip";
+  const py = await loadPyodide({
+    indexURL: msg.pyodide, stdLibURL: msg.stdlib, stdout: () => {}, stderr: () => {},
+    fsInit: async (FS) => {
+      mark("wasm");
+      const data = new Uint8Array(await zipped);
+      FS.mkdir("/app");
+      FS.writeFile(app, data);
+    },
+  });
+  mark("python");
+  py.runPython(`import sys; sys.path.insert(0, ${JSON.stringify(app)})`);
   const web = py.pyimport("site_builder.solve_web");
   mark("import");
+  for (const r of performance.getEntriesByType("resource")) {
+    // each file's fetch: [start, end] in ms from the worker's start, bytes over the wire
+    marks["fetch " + r.name.split("/").pop()] = [Math.round(r.startTime - t0),
+      Math.round(r.responseEnd - t0), r.transferSize];
+  }
   self.marks = marks;
   const quiet = { messageCallback: () => {}, errorCallback: () => {} };
   let installing = null;
@@ -53,6 +71,7 @@ async function boot(msg) {
   // first imports it (solve_web.defer), not before every page's first solve
   if (msg.wheels.length && msg.modules && msg.modules.length) web.defer(msg.modules);
   else if (msg.wheels.length) await installWheels();
+  self.warm = (slug) => web.warm(slug);
   solveJson = web.solve_json;
   helpJson = web.help_json;
   traceJson = web.trace_json;
@@ -77,6 +96,8 @@ self.onmessage = async (e) => {
     try {
       const ms = await boot(msg);
       self.postMessage({ type: "ready", ms, marks: self.marks });
+      // the puzzle's own modules, before its first solve asks for them
+      if (msg.slug) self.warm(msg.slug);
     } catch (err) {
       self.postMessage({ type: "fail", message: String(err && err.message || err) });
     }
