@@ -154,6 +154,30 @@ class Rebuilder:
         return True
 
 
+# Files whose names say what they hold: the solve pages' runtime (Pyodide's version in its
+# folder's name, the wheels' in theirs, the two zips' content hash in theirs; see
+# site_builder/runtime.py). A browser keeps them without asking again, which also lets
+# Chromium keep the compiled WebAssembly of pyodide.asm.wasm between visits. Everything
+# else is rebuilt under the same name and must be fetched afresh after each reload.
+IMMUTABLE_PREFIX = "static/runtime/"
+# Types served whatever the system's MIME table says: the runtime's WebAssembly must be
+# application/wasm for a streaming compile, its module scripts JavaScript.
+CONTENT_TYPES = {".wasm": "application/wasm", ".mjs": "text/javascript; charset=utf-8",
+                 ".md": "text/markdown; charset=utf-8"}  # README text is UTF-8
+
+
+def cache_control(path: str) -> str:
+    """The Cache-Control header for a file served from ``path`` (relative to the site)."""
+    rel = path.replace(os.sep, "/").lstrip("/")
+    return "public, max-age=31536000, immutable" if rel.startswith(IMMUTABLE_PREFIX) \
+        else "no-store"
+
+
+def content_type(path: str) -> str | None:
+    """The Content-Type for ``path`` when the system's table is not to be trusted with it."""
+    return CONTENT_TYPES.get(os.path.splitext(path)[1].lower())
+
+
 def _make_watcher(root: Path, rebuild: Callable[[list[str]], bool]):
     import threading
 
@@ -246,9 +270,10 @@ def _make_handler(out: Path, host: str):
             super().write_error(status_code, **kwargs)
 
         def set_extra_headers(self, path: str) -> None:
-            self.set_header("Cache-Control", "no-store")
-            if path.endswith(".md"):  # README text is UTF-8 (Japanese turns to mojibake else)
-                self.set_header("Content-Type", "text/markdown; charset=utf-8")
+            self.set_header("Cache-Control", cache_control(path))
+            kind = content_type(path)
+            if kind:
+                self.set_header("Content-Type", kind)
 
     return SiteFileHandler
 

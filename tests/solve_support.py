@@ -14,6 +14,8 @@ from typing import Any, ClassVar
 
 from play_support import write_files
 
+from site_builder.serve import cache_control
+
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 # as the play tests launch it, and with no host but loopback resolving: a page that tried
@@ -24,9 +26,15 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-f
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
+    """Files with the headers `build-site serve` sends (site_builder/serve.py): the runtime
+    kept for good, the rest fetched afresh, WebAssembly as application/wasm."""
     protocol_version = "HTTP/1.1"
     extensions_map: ClassVar[dict[str, str]] = {**http.server.SimpleHTTPRequestHandler.extensions_map,
                       ".mjs": "text/javascript", ".wasm": "application/wasm"}
+
+    def end_headers(self) -> None:
+        self.send_header("Cache-Control", cache_control(self.path.split("?", 1)[0]))
+        super().end_headers()
 
     def log_message(self, *args: Any) -> None:
         pass

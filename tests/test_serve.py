@@ -205,6 +205,36 @@ def test_a_missing_nested_path_gets_the_styled_404_page(server: Server) -> None:
     assert status == 200
 
 
+def test_the_runtime_is_kept_by_the_browser_and_the_pages_are_not(server: Server) -> None:
+    """The solve runtime's files (named by version or content hash) are cacheable for good,
+    so a second visit neither refetches nor recompiles pyodide.asm.wasm, which must come
+    as application/wasm for a streaming compile; pages and scripts are never cached (the
+    live reload serves each rebuild fresh)."""
+    def head(path: str) -> dict[str, str]:
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        try:
+            conn.request("GET", path)
+            r = conn.getresponse()
+            r.read()
+            assert r.status == 200, path
+            return {k.lower(): v for k, v in r.getheaders()}
+        finally:
+            conn.close()
+
+    dist = server.project / "dist"
+    wasm = sorted(dist.glob("static/runtime/pyodide-*/pyodide.asm.wasm"))
+    zips = sorted(dist.glob("static/runtime/solvers-*.zip"))
+    assert zips, "no solvers.zip named by its hash in dist/static/runtime"
+    for f in wasm + zips:
+        h = head("/" + f.relative_to(dist).as_posix())
+        assert h["cache-control"] == "public, max-age=31536000, immutable", f
+    if wasm:   # only when the runtime was fetched (scripts/test fetches it)
+        assert head("/" + wasm[0].relative_to(dist).as_posix())["content-type"] == \
+            "application/wasm"
+    for path in ("/en/index.html", "/static/solve/worker.js"):
+        assert head(path)["cache-control"] == "no-store", path
+
+
 def test_not_reachable_on_other_interfaces(server: Server) -> None:
     try:
         addrs = {a[4][0] for a in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)}
