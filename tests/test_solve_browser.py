@@ -14,6 +14,7 @@ answer; the Japanese page.
 
 from __future__ import annotations
 
+import itertools
 import json
 from typing import Any
 
@@ -480,6 +481,47 @@ def test_edit_by_taps_and_the_number_pad(touch_context, served, capsys) -> None:
         got = _replied(tab, lambda: page.locator("#edit-pad button[data-key='2']").tap())
         assert page.evaluate("window.__solve_editor.board.clues[1][0]") == 2
         assert _untimed(got) == _untimed(_cli_json(capsys, "sukoro", _fragment(page)))
+    finally:
+        tab.close()
+
+
+def _touch_drag(page, points: list[tuple[float, float]], steps: int = 4) -> None:
+    """One finger put down at the first point, moved through the others, lifted: real
+    touch events through the DevTools protocol (Playwright's touchscreen only taps)."""
+    cdp = page.context.new_cdp_session(page)
+    try:
+        def touch(kind: str, at: tuple[float, float] | None) -> None:
+            pts = [] if at is None else [{"x": at[0], "y": at[1], "id": 1}]
+            cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": pts})
+
+        touch("touchStart", points[0])
+        for (x0, y0), (x1, y1) in itertools.pairwise(points):
+            for k in range(1, steps + 1):
+                touch("touchMove", (x0 + (x1 - x0) * k / steps, y0 + (y1 - y0) * k / steps))
+        touch("touchEnd", None)
+    finally:
+        cdp.detach()
+
+
+def test_nanro_borders_by_a_touch_drag(touch_context, served, capsys) -> None:
+    tab = Page(touch_context, served)
+    page = tab.page
+    try:
+        tab.open("nanro")
+        tab.wait("idle", timeout=BOOT_MS)
+        page.fill("#edit-h", "2")
+        page.fill("#edit-w", "3")
+        _replied(tab, lambda: page.locator("#edit-new").tap())
+        page.locator("#edit-borders").tap()
+        # a finger along the grid line between columns 1 and 2, top to bottom: one region
+        # border of two segments, the board split into columns {0} and {1, 2}
+        got = _replied(tab, lambda: _touch_drag(
+            page, [_cell_point(page, r, 1) for r in (0, 1, 2)]))
+        assert page.evaluate("window.__solve_editor.board.regions") == [[0, 1, 1], [0, 1, 1]]
+        assert _untimed(got) == _untimed(_cli_json(capsys, "nanro", _fragment(page)))
+        # the same stroke again takes the border away (the first segment says which)
+        _replied(tab, lambda: _touch_drag(page, [_cell_point(page, r, 1) for r in (0, 1, 2)]))
+        assert page.evaluate("window.__solve_editor.board.regions") == [[0, 0, 0], [0, 0, 0]]
     finally:
         tab.close()
 
