@@ -187,7 +187,8 @@ def site_files(root: Path) -> tuple[dict[str, bytes], dict[str, Any]]:
         if str(e) not in _warned:
             _warned.add(str(e))
             print(f"build-site: solve pages without a solver: {e}", file=sys.stderr)
-        return out, {"available": False, "reason": str(e)}
+        app = out.pop(f"{OUT}/solvers.zip")
+        return {_named("solvers", app): app}, {"available": False, "reason": str(e)}
     wheels = sorted(k.rsplit("/", 1)[1] for k in out if k.endswith(".whl"))
     stdlib = f"{OUT}/pyodide-{version}/python_stdlib.zip"
     try:
@@ -207,13 +208,18 @@ def site_files(root: Path) -> tuple[dict[str, bytes], dict[str, Any]]:
     named = {}
     for key, stem in ((stdlib, "python_stdlib"), (f"{OUT}/solvers.zip", "solvers")):
         data = out.pop(key)
-        named[stem] = f"{OUT}/{stem}-{_sha256(data)[:12]}.zip"
+        named[stem] = _named(stem, data)
         out[named[stem]] = data
     return out, {"available": True, "pyodide": f"{OUT}/pyodide-{version}/",
                  "stdlib": named["python_stdlib"], "zip": named["solvers"],
                  "wheels": [f"{OUT}/{w}" for w in wheels],
                  "bytecode": bytecode,
                  "modules": sorted({m for w in wheels for m in wheel_modules(out[f"{OUT}/{w}"])})}
+
+
+def _named(stem: str, data: bytes) -> str:
+    """The dist path of a zip named by its content (so a browser may keep it for good)."""
+    return f"{OUT}/{stem}-{_sha256(data)[:12]}.zip"
 
 
 # Run inside the pinned Pyodide (Node): argv is [in stdlib zip, in app zip, out stdlib zip,
