@@ -14,8 +14,11 @@ answer; the Japanese page.
 
 from __future__ import annotations
 
+import hashlib
+import io
 import itertools
 import json
+import zipfile
 from typing import Any
 
 import pytest
@@ -131,6 +134,29 @@ def tab(context, served):
     p = Page(context, served)
     yield p
     p.close()
+
+
+def test_the_runtime_ships_its_start_up_modules_as_bytecode() -> None:
+    """The modules Pyodide's own start imports (encodings, asyncio) and every solvers
+    module go out as unchecked hash-based .pyc (PEP 552 flags 1) made by the runtime's
+    own CPython, in zips named by their hash; the rest of the standard library stays
+    source. The solves in the tests below run on exactly these zips."""
+    files, cfg = runtime.site_files(ROOT)
+    assert cfg["bytecode"], "the build could not compile the runtime's bytecode (Node?)"
+    stdlib = zipfile.ZipFile(io.BytesIO(files[cfg["stdlib"]]))
+    app = zipfile.ZipFile(io.BytesIO(files[cfg["zip"]]))
+    for name in (cfg["stdlib"], cfg["zip"]):
+        assert name.rsplit("-", 1)[1] == hashlib.sha256(files[name]).hexdigest()[:12] + ".zip"
+    names = set(stdlib.namelist())
+    assert {"encodings/__init__.pyc", "asyncio/__init__.pyc", "json/__init__.pyc"} <= names
+    assert "encodings/__init__.py" not in names
+    assert "xml/dom/minidom.py" in names   # imported by neither: left as source
+    source = zipfile.ZipFile(io.BytesIO(runtime.app_zip(ROOT))).namelist()
+    assert sorted(app.namelist()) == sorted(n[:-3] + ".pyc" for n in source)
+    heads = {z.read(n)[:8] for z in (stdlib, app) for n in z.namelist() if n.endswith(".pyc")}
+    magics = {h[:4] for h in heads}
+    assert len(magics) == 1 and next(iter(magics)).endswith(b"\r\n")
+    assert {h[4:8] for h in heads} == {(1).to_bytes(4, "little")}
 
 
 @pytest.mark.parametrize("slug", SLUGS)
