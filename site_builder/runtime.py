@@ -14,8 +14,8 @@ Without npm or a network the fetch says so in one line and the rest of the site 
 the solve pages then say that the solver is not available.
 
 Byte-compiled: Pyodide's ``python_stdlib.zip`` holds source only, so every start compiled
-the ~130 standard modules the interpreter and the solvers import (about three quarters of
-the runtime's start). ``compiled`` runs the pinned Pyodide itself once in Node (the
+the ~130 standard modules the interpreter and the solvers import (most of the runtime's
+start). ``compiled`` runs the pinned Pyodide itself once in Node (the
 runtime's own CPython 3.14, so the bytecode matches it exactly) and ships those modules and
 the whole of ``solvers.zip`` as unchecked hash-based ``.pyc`` (the rest of the standard
 library stays source, compiled on first import as before). The result is cached under
