@@ -3,11 +3,14 @@
 //
 // in:  {type: "init", pyodide: URL of the runtime folder, stdlib: URL of its standard
 //       library's zip, zip: URL of solvers.zip, wheels: [URL, ...],
-//       modules: the wheels' top-level modules (installed when a solve first imports one)}
+//       modules: the wheels' top-level modules (installed when a solve first imports one),
+//       slug: the page's puzzle, whose modules are imported once the runtime is up}
 //      {type: "solve", id, slug, text, timeout, maxNodes, trace, board}
 //        (board: the editor's board JSON as a string, solved as its puzz.link URL)
 //      {type: "help", id, slug, text, budget}   constructor help (solve_web.help_text)
-// out: {type: "ready", ms}  {type: "fail", message}
+// out: {type: "ready", ms, marks}  {type: "fail", message}
+//        (marks: ms from the worker's start to each phase of its start, and each file's
+//        fetch as [start, end, bytes over the wire]; the benchmark reports them)
 //      {type: "installing", id}   a wheel goes in, then the same call starts over
 //      {type: "progress", id, nodes, seconds}
 //      {type: "done", id, reply}   reply: site_builder/solve_web.py solve_text's dict
