@@ -6,6 +6,7 @@ intervals the stats stage now adds computed from the counts it already stores.""
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import re
 from collections.abc import Callable
@@ -433,17 +434,78 @@ def test_sashigane_coin_interval_counts_answers_not_flips() -> None:
 
 # -- Canal View ----------------------------------------------------------------------------
 
-def _canal_stats() -> dict[str, Any]:
-    """The committed stats with the intervals the stage now adds: the dial's from its
-    stored counts, the visibility ratios' from the committed bank's boards."""
-    from solvers.canal_view.studies import _load, add_margins, visibility, visibility_margins
+PER_BOARD = ("visibility", "sandwich", "sightlines", "compositions", "ladder", "lakes")
 
-    d = add_margins(_committed("canal-view", "stats"))
+
+def _strip_ci(x: Any) -> Any:
+    if isinstance(x, dict):
+        return {k: _strip_ci(v) for k, v in x.items() if k != "ci"}
+    return x
+
+
+@functools.cache
+def _canal_recomputed() -> tuple[dict[str, Any], dict[str, Any]]:
+    """The committed stats, and the per-board figures of every size and the flip table
+    computed again from the committed bank by the stage's own code (about 5 s of CPU)."""
+    from solvers.canal_view.studies import _board_figures, _flip_table, _sizes
+
     bank = _committed("canal-view", "bank")["boards"]
+    sizes, by_size = _sizes(bank)
+    got = {s: _board_figures(bank, by_size[s], lambda *a: None) for s in sizes}
+    flips = _flip_table([frozenset(f) for s in sizes for f in got[s]["flips"]],
+                        [k for s in sizes for k in got[s]["flips_per_board"]])
+    return _committed("canal-view", "stats"), {"sizes": got, "flips": flips}
+
+
+def _canal_stats() -> dict[str, Any]:
+    """The committed stats with the intervals the stage now adds: the dial's, the
+    misreadings' and the other rates' from their stored counts, the per-board means and
+    ratios' (visibility, sandwich, sightlines, compositions, ladder, lakes, flips) from the
+    committed bank's boards."""
+    from solvers.canal_view.studies import add_margins
+
+    committed, again = _canal_recomputed()
+    d = add_margins(copy.deepcopy(committed))
     for s in d["sizes"]:
-        got = [visibility(*_load(e)) for e in bank if e["size"] == s]
-        d["visibility"][s]["ci"] = visibility_margins(got)
+        for name in PER_BOARD:
+            if name == "ladder":              # an interval per rung
+                for r, row in d[name][s].items():
+                    row["ci"] = copy.deepcopy(again["sizes"][s][name][r]["ci"])
+            else:
+                d[name][s]["ci"] = copy.deepcopy(again["sizes"][s][name]["ci"])
+    d["flips"]["ci"] = copy.deepcopy(again["flips"]["ci"])
     return d
+
+
+def test_canal_view_intervals_leave_every_stored_figure_as_it_was() -> None:
+    """The figures the stage computed before it carried intervals are the ones it
+    computes now: the committed stats equal the recomputed ones, intervals aside."""
+    committed, again = _canal_recomputed()
+    for s in committed["sizes"]:
+        for name in PER_BOARD:
+            assert _strip_ci(again["sizes"][s][name]) == _strip_ci(committed[name][s]), name
+    assert _strip_ci(again["flips"]) == _strip_ci(committed["flips"])
+
+
+def test_canal_view_new_intervals_hold_their_figures(canal: dict[str, Any]) -> None:
+    for s in canal["sizes"]:
+        n = canal["boards"][s]
+        sw, lk, cp = canal["sandwich"][s], canal["lakes"][s], canal["compositions"][s]
+        for row, key, pick in ((sw, "per_cell", "ratio"), (sw, "canal", "mean"),
+                               (lk, "lakes", "mean"), (lk, "loops", "mean"),
+                               (cp, "numbers", "mean"), (cp, "fits", "ratio"),
+                               (cp, "ray_cells", "ratio")):
+            c = row["ci"][key]
+            assert c["n"] == n and c[pick] == pytest.approx(row[key], abs=5e-5), key
+            assert c["lo"] <= row[key] <= c["hi"] and c["lo"] < c["hi"], key
+        assert lk["ci"]["with_lake"]["k"] == lk["with_lake"]
+        assert lk["ci"]["with_lake"]["n"] == n
+        for name in ("no2x2", "broken", "dryconnect", "wholeline"):
+            m = canal["misread"][name][s]
+            assert m["ci"]["none"]["k"] == m["none"] and m["ci"]["none"]["n"] == m["boards"]
+    f = canal["flips"]
+    assert f["ci"]["not_number_share"]["ratio"] == pytest.approx(f["not_number_share"], abs=5e-5)
+    assert f["ci"]["not_number_share"]["n"] == canal["total_boards"]
 
 
 BASE["canal-view/stats"] = _canal_stats
@@ -509,15 +571,19 @@ def test_canal_view_careful_erasure_claim_follows_the_dial(site: Site, canal: di
     d = copy.deepcopy(canal)
     big = d["sizes"][-1]
     dial = d["dial"][big]
-    mean = d["compositions"][big]["numbers"]
-    k = min(x for x in dial["keep"] if x >= mean)
+    top = d["compositions"][big]["ci"]["numbers"]["hi"]
+    k = min(x for x in dial["keep"] if x > top)
     page = text(render(site, "canal-view", lang, {"canal-view/stats": d}))
     assert CAREFUL[lang][0] in page
     row = dial["rows"][str(k)]                        # random erasure at k keeps most boards
     row.update(unique=70, rate=70 / dial["draws"], ci=margins.rate(70, dial["draws"]))
     page = text(render(site, "canal-view", lang, {"canal-view/stats": d}))
     assert CAREFUL[lang][1] in page and CAREFUL[lang][0] not in page
-    d["compositions"][big]["numbers"] = max(dial["keep"]) + 1.5
+    # a mean below every row, but an interval that reaches past the largest: the rows
+    # cannot be said to keep more numbers than the shipped boards carry
+    c = d["compositions"][big]
+    c["numbers"] = max(dial["keep"]) - 0.5
+    c["ci"]["numbers"].update(mean=c["numbers"], lo=c["numbers"] - 1, hi=max(dial["keep"]) + 0.5)
     page = text(render(site, "canal-view", lang, {"canal-view/stats": d}))
     assert CAREFUL[lang][2] in page and CAREFUL[lang][0] not in page
 
@@ -675,3 +741,80 @@ def test_sashigane_beating_the_coin_follows_the_intervals(site: Site, lang: str)
         page = text(render(site, "sashigane", lang, {"sashigane/stats": d}))
         for i, phrase in enumerate(COIN[lang]):
             assert (phrase in page) == (i == which), (over, phrase)
+
+
+# -- Canal View: the sandwich, the lakes and the misreadings follow their intervals -------
+
+def _ci(c: dict[str, Any], lo: float, hi: float) -> None:
+    c.update(lo=lo, hi=hi)
+
+
+SANDWICH = {"en": ("the real rate is under two", "the real rate is short of four",
+                   "the real rate is close to four"),
+            "ja": ("二回にも届きません", "四回には届きません", "四回近くまで見られています")}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("which", range(3))
+def test_canal_view_sandwich_rate_follows_the_intervals(
+        site: Site, canal: dict[str, Any], lang: str, which: int) -> None:
+    d = copy.deepcopy(canal)
+    big = d["sizes"][-1]
+    c = d["sandwich"][big]["ci"]["per_cell"]
+    if which == 1:                                    # the interval reaches two
+        _ci(c, 1.8, 2.1)
+    elif which == 2:                                  # ... and four
+        _ci(c, 3.5, 4.0)
+    page = text(render(site, "canal-view", lang, {"canal-view/stats": d}))
+    for i, phrase in enumerate(SANDWICH[lang]):
+        assert (phrase in page) == (i == which), phrase
+
+
+LAKES = {"en": ("dry pockets sealed off by the canal are the norm, and so are closed loops",
+                "though closed loops of canal around them are not the norm at every size",
+                "dry pockets sealed off by the canal are not the norm at every size"),
+         "ja": ("その周りを回る水路の輪も当たり前に現れます",
+                "水路の輪はどの大きさでも当たり前とまでは言えません",
+                "池が当たり前とまでは、どの大きさでも言えるわけではありません")}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("which", range(3))
+def test_canal_view_lakes_are_the_norm_only_when_the_intervals_say_so(
+        site: Site, canal: dict[str, Any], lang: str, which: int) -> None:
+    d = copy.deepcopy(canal)
+    small = d["sizes"][0]
+    n = d["boards"][small]
+    lk = d["lakes"][small]
+    if which >= 1:                                    # loops on half the boards or fewer
+        lk["with_loop"] = n // 2
+        lk["ci"]["with_loop"] = margins.rate(n // 2, n)
+    if which == 2:                                    # lakes too
+        lk["with_lake"] = n // 2
+        lk["ci"]["with_lake"] = margins.rate(n // 2, n)
+    page = text(render(site, "canal-view", lang, {"canal-view/stats": d}))
+    for i, phrase in enumerate(LAKES[lang]):
+        assert (phrase in page) == (i == which), phrase
+
+
+NO_ANSWER = {"en": ("the board typically has no answer at all",
+                    "the board usually still has some other answer",
+                    "the board often has no answer at all, though not at every size"),
+             "ja": ("たいていは解が一つもなくなります", "たいていは想定解でない別の解が残ります",
+                    "どの大きさでも半分を超えるとまでは言えません")}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("which", range(3))
+def test_canal_view_added_rule_wording_follows_the_no_answer_intervals(
+        site: Site, canal: dict[str, Any], lang: str, which: int) -> None:
+    d = copy.deepcopy(canal)
+    rows = [d["misread"][k][s] for k in ("dryconnect", "wholeline") for s in d["sizes"]]
+    for j, row in enumerate(rows):
+        n = row["boards"]
+        if which == 1 or (which == 2 and j == 0):     # few boards without an answer
+            row["none"] = 1
+            row["ci"]["none"] = margins.rate(1, n)
+    page = text(render(site, "canal-view", lang, {"canal-view/stats": d}))
+    for i, phrase in enumerate(NO_ANSWER[lang]):
+        assert (phrase in page) == (i == which), phrase
