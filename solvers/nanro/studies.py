@@ -29,6 +29,7 @@ from .ladder import (
     solve,
     to_answer,
 )
+from .sat import solve_sat
 
 LADDER = RUNGS[:-1]            # count … probe
 
@@ -264,24 +265,42 @@ def section_a(sizes: list[str], qs: list[float], n: int, cap: int, brute_cap: in
               brute_cells: int, exception_cap: int, rng: random.Random,
               tick: Callable[[str], None]) -> dict[str, Any]:
     """Probe completes <=> unique, on every board; each exception is re-checked by the
-    region product. Engine agreement on every board the region product can finish."""
+    region product. Engine agreement, per size: the ladder's search against the region
+    product on every board of at most ``brute_cells`` cells (and on every exception), and
+    against the independent SAT encoding (``sat.py``) on every board of every size; a run
+    that hits a cap is skipped, not counted as an agreement."""
     total = holds = 0
     exceptions: list[dict[str, Any]] = []
     sound_breaks = 0
     search_capped = 0
     agree = disagree = brute_capped = compared = 0
     cells: dict[str, Any] = {}
+    by_size: dict[str, Any] = {}
     for size in sizes:
+        h, w = parse_size(size)
+        per = by_size[size] = {
+            "boards": 0, "skipped_search_capped": 0,
+            "sat": {"compared": 0, "agree": 0, "disagree": 0},
+            # the region product runs on every board up to brute_cells, else on the
+            # exceptions only
+            "brute": {"every_board": h * w <= brute_cells, "compared": 0, "agree": 0,
+                      "disagree": 0, "skipped_capped": 0}}
         for q in qs:
             got = []
             for _e, _a, board in _stream(size, q, n, rng):
                 total += 1
+                per["boards"] += 1
                 g = weakest(board)
                 c, nodes, cp = count_answers(board, cap)
                 got.append((g, c, cp))
                 if cp:
                     search_capped += 1
+                    per["skipped_search_capped"] += 1
                     continue
+                # the SAT encoding needs no cap: it finishes on every size of the study
+                ok = len(solve_sat(board, limit=2).answers) == c
+                per["sat"]["compared"] += 1
+                per["sat"]["agree" if ok else "disagree"] += 1
                 probe_done = g is not None
                 if probe_done == (c == 1):
                     holds += 1
@@ -291,14 +310,17 @@ def section_a(sizes: list[str], qs: list[float], n: int, cap: int, brute_cap: in
                 if not exc and board.h * board.w > brute_cells:
                     continue
                 br = brute(board, limit=2, cap=exception_cap if exc else brute_cap)
+                pb = per["brute"]
                 if br.stats["capped"]:
                     brute_capped += 1
+                    pb["skipped_capped"] += 1
                 else:
                     compared += 1
-                    if len(br.solutions) == c:
-                        agree += 1
-                    else:
-                        disagree += 1
+                    same = len(br.solutions) == c
+                    agree += same
+                    disagree += not same
+                    pb["compared"] += 1
+                    pb["agree" if same else "disagree"] += 1
                 if exc:
                     exceptions.append({
                         "size": size, "q": q, "board": board.to_json(),
@@ -311,7 +333,8 @@ def section_a(sizes: list[str], qs: list[float], n: int, cap: int, brute_cap: in
             "search_capped": search_capped, "cells": cells,
             "agreement": {"compared": compared, "agree": agree, "disagree": disagree,
                           "skipped_brute_capped": brute_capped,
-                          "skipped_search_capped": search_capped}}
+                          "skipped_search_capped": search_capped},
+            "agreement_sizes": by_size}
 
 
 # -- ablation -------------------------------------------------------------------------------
@@ -491,7 +514,8 @@ def _merge_law(parts: list[dict[str, Any]]) -> dict[str, Any]:
     """Section A from its (size, q) cells, in order: sums, exceptions and cells joined."""
     out: dict[str, Any] = {"boards": 0, "holds": 0, "exceptions": [], "exception_count": 0,
                            "probe_not_unique": 0, "search_capped": 0, "cells": {},
-                           "agreement": {k: 0 for k in parts[0]["agreement"]}}
+                           "agreement": {k: 0 for k in parts[0]["agreement"]},
+                           "agreement_sizes": {}}
     for p in parts:
         for k in ("boards", "holds", "exception_count", "probe_not_unique", "search_capped"):
             out[k] += p[k]
@@ -499,7 +523,28 @@ def _merge_law(parts: list[dict[str, Any]]) -> dict[str, Any]:
         out["cells"].update(p["cells"])
         for k, v in p["agreement"].items():
             out["agreement"][k] += v
+        for size, row in p["agreement_sizes"].items():
+            into = out["agreement_sizes"].get(size)
+            if into is None:
+                out["agreement_sizes"][size] = _copy_counts(row)
+                continue
+            for k in ("boards", "skipped_search_capped"):
+                into[k] += row[k]
+            for eng in ("sat", "brute"):
+                for k, v in row[eng].items():
+                    if k != "every_board":
+                        into[eng][k] += v
+    sizes = out["agreement_sizes"].values()
+    out["agreement_sat"] = {k: sum(r["sat"][k] for r in sizes)
+                            for k in ("compared", "agree", "disagree")}
+    out["agreement_sat"]["skipped_search_capped"] = sum(
+        r["skipped_search_capped"] for r in sizes)
     return out
+
+
+def _copy_counts(row: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of one size's agreement counts (two levels deep), to sum the q cells into."""
+    return {k: (dict(v) if isinstance(v, dict) else v) for k, v in row.items()}
 
 
 def stats_reduce(partials: list[Any], inputs: Mapping[str, Any],
