@@ -36,6 +36,7 @@ def _nanro_stats() -> dict[str, Any]:
         row.setdefault("count_independent",
                        {"reveal": "each numbered cell printed with probability q",
                         **margins.rate(round(0.2 * row["boards"]), row["boards"])})
+    _agreement_by_size(d["law"])
     add_margins(d)
     for row in d["budget"].values():
         row.setdefault("ci", {k: {"n": row["boards"], "mean": row[k], "lo": row[k],
@@ -43,6 +44,29 @@ def _nanro_stats() -> dict[str, Any]:
                               for k in ("regions_mean", "numbered_mean", "share_mean",
                                         "probe_share_mean")})
     return d
+
+
+def _agreement_by_size(law: dict[str, Any], brute_cells: int = 36) -> None:
+    """Stats written before the engine-agreement study ran per size get the shape the
+    stage now writes (test data only: every board of a size compared, all agreeing)."""
+    if "agreement_sizes" in law:
+        return
+    by: dict[str, Any] = {}
+    for cell in law["cells"].values():
+        h, w = (int(x) for x in cell["size"].split("x"))
+        row = by.setdefault(cell["size"], {
+            "boards": 0, "skipped_search_capped": 0,
+            "sat": {"compared": 0, "agree": 0, "disagree": 0},
+            "brute": {"every_board": h * w <= brute_cells, "compared": 0, "agree": 0,
+                      "disagree": 0, "skipped_capped": 0}})
+        row["boards"] += cell["boards"]
+        for eng in ("sat", "brute") if h * w <= brute_cells else ("sat",):
+            row[eng]["compared"] += cell["boards"]
+            row[eng]["agree"] += cell["boards"]
+    law["agreement_sizes"] = by
+    law["agreement_sat"] = {k: sum(r["sat"][k] for r in by.values())
+                            for k in ("compared", "agree", "disagree")}
+    law["agreement_sat"]["skipped_search_capped"] = 0
 
 
 BASE: dict[str, Callable[[], dict[str, Any]]] = {"nanro/stats": _nanro_stats}
@@ -663,6 +687,7 @@ def test_nanro_spec_count_column_is_set_against_its_interval(
     from solvers.nanro.studies import add_margins
 
     d = _committed("nanro", "stats")
+    _agreement_by_size(d["law"])
     row = d["increments"][1]
     n = row["boards"]
     row["rates"]["count"] = ours / n
@@ -704,6 +729,7 @@ def test_nanro_spec_halves_verdict_comes_from_the_lean_draw(
     from solvers.nanro.studies import add_margins
 
     d = _committed("nanro", "stats")
+    _agreement_by_size(d["law"])
     q1 = d["halves"]["q100"]["sizes"]
     q1["6x6"]["mark"] = mark6 / q1["6x6"]["boards"]
     if 3 in shown:                               # the other sizes inside ours as well
@@ -818,3 +844,71 @@ def test_canal_view_added_rule_wording_follows_the_no_answer_intervals(
     page = text(render(site, "canal-view", lang, {"canal-view/stats": d}))
     for i, phrase in enumerate(NO_ANSWER[lang]):
         assert (phrase in page) == (i == which), phrase
+
+
+# -- Nanro: the engine-agreement study at every size of section A ------------------------
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_nanro_agreement_is_printed_per_size_and_engine(site: Site, lang: str) -> None:
+    d = _nanro_stats()
+    by = d["law"]["agreement_sizes"]
+    assert set(by) == {"5x5", "6x6", "8x8", "10x10"}
+    big = by["10x10"]
+    big["sat"].update(compared=big["boards"] - 2, agree=big["boards"] - 3, disagree=1)
+    big["skipped_search_capped"] = 2
+    page = text(render(site, "nanro", lang, {"nanro/stats": d}))
+    only = "(exceptions only)" if lang == "en" else "（例外のみ）"
+    at = [page.index(f" {s.replace('x', '×')} {by[s]['boards']:,} {by[s]['brute']['compared']:,}")
+          for s in ("5x5", "6x6", "8x8", "10x10")]
+    assert at == sorted(at)                           # in order of size
+    for s, i in zip(("5x5", "6x6", "8x8", "10x10"), at, strict=True):
+        row = by[s]
+        head = f" {s.replace('x', '×')} {row['boards']:,} {row['brute']['compared']:,}"
+        marked = page[i + len(head):].lstrip().startswith(only)
+        assert marked == (not row["brute"]["every_board"]), s
+    sat_cells = f"{big['sat']['compared']:,} {big['sat']['agree']:,} 0 2"
+    assert sat_cells in page
+    sat = d["law"]["agreement_sat"]
+    words = (f"agreed on {sat['agree']:,} of {sat['compared']:,} boards and disagreed on "
+             f"{sat['disagree']:,}" if lang == "en" else
+             f"{sat['compared']:,} 問中 {sat['agree']:,} 問で一致し、不一致は {sat['disagree']:,} 問")
+    assert words in page
+
+
+# -- the bank-wide ablation shares carry their intervals ---------------------------------
+
+def test_ablation_shares_carry_wilson_intervals_from_their_counts() -> None:
+    sa = _sashigane_stats()
+    for part in ("seed", "standard"):
+        for name, row in sa["ablation"][part].items():
+            c = row["ci"]["lost"]
+            assert (c["k"], c["n"]) == (row["lost"], sa["boards"]), name
+            assert c["rate"] == pytest.approx(row["lost_share"])
+            assert c["lo"] <= c["rate"] <= c["hi"]
+    su = _sukoro_stats()
+    for name in ("none", "equal", "disconnect", "both"):
+        c = su["ablation"][name]["ci"]["lost"]
+        assert (c["k"], c["n"]) == (su["ablation"][name]["lost"], su["boards"])
+
+
+ARROW = {"en": ("Where an arrow sits matters far more than where it points",
+                "so the bank cannot tell which matters more"),
+         "ja": ("どこを向くかよりどこに乗るかのほうがずっと効いています",
+                "どちらが効くかはこの盤集では決まりません")}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_sashigane_arrow_position_claim_needs_the_intervals_apart(site: Site, lang: str) -> None:
+    d = _sashigane_stats()
+    assert d["ablation"]["end_apart"] is True
+    page = text(render(site, "sashigane", lang, {"sashigane/stats": d}))
+    assert ARROW[lang][0] in page and ARROW[lang][1] not in page
+
+    def close(x: dict[str, Any]) -> None:              # "on an end" barely ahead
+        seed = x["ablation"]["seed"]
+        seed["end"].update(lost=6, lost_share=6 / x["boards"])
+        seed["point"].update(lost=4, lost_share=4 / x["boards"])
+    d = _sashigane_stats(close)
+    assert d["ablation"]["end_apart"] is False
+    page = text(render(site, "sashigane", lang, {"sashigane/stats": d}))
+    assert ARROW[lang][1] in page and ARROW[lang][0] not in page
