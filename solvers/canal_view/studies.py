@@ -411,10 +411,11 @@ def _flip_table(fs: list[frozenset], per_board: list[int] | None = None) -> dict
     if per_board is not None and fs:
         if sum(per_board) != len(fs):
             raise ValueError(f"{sum(per_board)} flips by board, {len(fs)} in all")
-        nums, at = [], 0
-        for k in per_board:
-            nums.append(sum(1 for f in fs[at:at + k] if f and "canal.count" not in f))
-            at += k
+        nums: list[int] = []
+        at = 0
+        for many in per_board:
+            nums.append(sum(1 for f in fs[at:at + many] if f and "canal.count" not in f))
+            at += many
         out["ci"] = {"not_number_share": ratio_ci(nums, per_board)}
     return out
 
