@@ -36,7 +36,7 @@ def _nanro_stats() -> dict[str, Any]:
         row.setdefault("count_independent",
                        {"reveal": "each numbered cell printed with probability q",
                         **margins.rate(round(0.2 * row["boards"]), row["boards"])})
-    _agreement_by_size(d["law"])
+    _since_committed(d)
     add_margins(d)
     for row in d["budget"].values():
         row.setdefault("ci", {k: {"n": row["boards"], "mean": row[k], "lo": row[k],
@@ -67,6 +67,17 @@ def _agreement_by_size(law: dict[str, Any], brute_cells: int = 36) -> None:
     law["agreement_sat"] = {k: sum(r["sat"][k] for r in by.values())
                             for k in ("compared", "agree", "disagree")}
     law["agreement_sat"]["skipped_search_capped"] = 0
+
+
+def _since_committed(d: dict[str, Any]) -> None:
+    """Keys the Nanro stats stage writes that a stats file written before may lack, as test
+    data: the agreement per size, and an interval on the lean draw's numbered share (a
+    half-point either side of the stored share; the stage bootstraps it over boards)."""
+    _agreement_by_size(d["law"])
+    lean = d.get("halves_lean")
+    if lean is not None and "numbered_ci" not in lean:
+        x = lean["numbered_share"]
+        lean["numbered_ci"] = {"n": lean["boards"], "mean": x, "lo": x - 0.005, "hi": x + 0.005}
 
 
 BASE: dict[str, Callable[[], dict[str, Any]]] = {"nanro/stats": _nanro_stats}
@@ -687,7 +698,7 @@ def test_nanro_spec_count_column_is_set_against_its_interval(
     from solvers.nanro.studies import add_margins
 
     d = _committed("nanro", "stats")
-    _agreement_by_size(d["law"])
+    _since_committed(d)
     row = d["increments"][1]
     n = row["boards"]
     row["rates"]["count"] = ours / n
@@ -729,7 +740,7 @@ def test_nanro_spec_halves_verdict_comes_from_the_lean_draw(
     from solvers.nanro.studies import add_margins
 
     d = _committed("nanro", "stats")
-    _agreement_by_size(d["law"])
+    _since_committed(d)
     q1 = d["halves"]["q100"]["sizes"]
     q1["6x6"]["mark"] = mark6 / q1["6x6"]["boards"]
     if 3 in shown:                               # the other sizes inside ours as well
@@ -737,6 +748,7 @@ def test_nanro_spec_halves_verdict_comes_from_the_lean_draw(
         q1["5x5"]["mark"], q1["5x5"]["value"] = 0.36, 0.015
     d["halves_lean"] = {"size": "6x6", "bias": 0.4, "boards": 400, "numbered_share": 0.59,
                         "mark": margins.rate(lean, 400)}
+    _since_committed(d)
     for row in d["increments"]:
         row["count_independent"] = {"reveal": "each numbered cell printed with probability q",
                                     **margins.rate(50, row["boards"])}
@@ -912,3 +924,27 @@ def test_sashigane_arrow_position_claim_needs_the_intervals_apart(site: Site, la
     assert d["ablation"]["end_apart"] is False
     page = text(render(site, "sashigane", lang, {"sashigane/stats": d}))
     assert ARROW[lang][1] in page and ARROW[lang][0] not in page
+
+
+LEAN_SHARE = {"en": ("less than our usual answers at", "cannot be told apart"),
+              "ja": ("より少なくなります", "二つの作り方を区別できません")}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_nanro_lean_draw_numbers_less_only_when_the_intervals_part(site: Site,
+                                                                   lang: str) -> None:
+    from solvers.nanro.studies import add_margins
+
+    d = _nanro_stats()
+    usual = d["budget"]["6x6"]["ci"]["share_mean"]
+    lean = d["halves_lean"]
+    lean["numbered_ci"].update(lo=usual["lo"] - 0.03, hi=usual["lo"] - 0.01)
+    add_margins(d)
+    assert lean["usual_more"] is True
+    page = text(render(site, "nanro", lang, {"nanro/stats": d}))
+    assert LEAN_SHARE[lang][0] in page and LEAN_SHARE[lang][1] not in page
+    lean["numbered_ci"].update(lo=usual["lo"] - 0.02, hi=usual["lo"] + 0.001)
+    add_margins(d)
+    assert lean["usual_more"] is False
+    page = text(render(site, "nanro", lang, {"nanro/stats": d}))
+    assert LEAN_SHARE[lang][1] in page and LEAN_SHARE[lang][0] not in page

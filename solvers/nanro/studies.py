@@ -144,9 +144,11 @@ def _answer_leaning(empty: Board, rng: random.Random, bias: float,
 
 def halves_lean(size: str, bias: float, n: int, cap: int, rng: random.Random) -> dict[str, Any]:
     """Every number of the answer printed (q = 1), positions only: how many of n boards
-    are unique when the answers are drawn with lean ``bias``; and their numbered share."""
+    are unique when the answers are drawn with lean ``bias``; and their numbered share,
+    with a bootstrap interval over the boards (to set against the usual draw's)."""
     h, w = parse_size(size)
     made = uniq = numbered = 0
+    shares: list[float] = []
     while made < n:
         reg = random_partition(h, w, rng)
         if reg is None:
@@ -157,11 +159,13 @@ def halves_lean(size: str, bias: float, n: int, cap: int, rng: random.Random) ->
             continue
         made += 1
         flat = ans.flat()
-        numbered += sum(1 for v in flat if v)
+        here = sum(1 for v in flat if v)
+        numbered += here
+        shares.append(here / (h * w))
         c, _, _ = count_answers(empty.with_clues(["?" if v else None for v in flat]), cap)
         uniq += c == 1
     return {"size": size, "bias": bias, "boards": n, "numbered_share": numbered / (n * h * w),
-            "mark": rate(uniq, n)}
+            "numbered_ci": mean_ci(shares), "mark": rate(uniq, n)}
 
 
 # -- the answer budget, minimal clues, adversarial vs random ----------------------------
@@ -687,6 +691,10 @@ def add_margins(out: dict[str, Any]) -> dict[str, Any]:
     lean = out.get("halves_lean")
     if lean is not None and lean["size"] in SPEC_HALVES:
         lean["spec_inside"] = not outside(SPEC_HALVES[lean["size"]]["mark"], lean["mark"])
+    # does the usual draw number more of the board than the lean one? (budget's answers)
+    usual = out["budget"].get(lean["size"]) if lean is not None else None
+    if lean is not None and usual is not None and "numbered_ci" in lean and "ci" in usual:
+        lean["usual_more"] = usual["ci"]["share_mean"]["lo"] > lean["numbered_ci"]["hi"]
     # the facts the prose states, decided by the intervals (see solvers/margins.py)
     d["ablation_dense"] = all(row["ci"]["full"]["lo"] > 0.5 for row in out["ablation"].values())
     return out
