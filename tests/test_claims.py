@@ -948,3 +948,17 @@ def test_nanro_lean_draw_numbers_less_only_when_the_intervals_part(site: Site,
     assert lean["usual_more"] is False
     page = text(render(site, "nanro", lang, {"nanro/stats": d}))
     assert LEAN_SHARE[lang][1] in page and LEAN_SHARE[lang][0] not in page
+
+
+def test_section_a_cells_and_sukoro_edits_carry_wilson_intervals() -> None:
+    law = _nanro_stats()["law"]
+    for key, cell in law["cells"].items():
+        n = cell["boards"]
+        for lv, v in cell["rates"].items():
+            c = cell["ci"][lv]
+            assert c["n"] == n and c["k"] == round(v * n) and c["lo"] <= v <= c["hi"], key
+        assert cell["ci"]["unique"]["k"] == round(cell["unique"] * n)
+    ed = _sukoro_stats()["edits"]
+    assert (ed["ci"]["moved_none"]["k"], ed["ci"]["moved_none"]["n"]) == (ed["moved_none"],
+                                                                          ed["moved"])
+    assert ed["ci"]["moved_none"]["rate"] == pytest.approx(ed["moved_none_share"])

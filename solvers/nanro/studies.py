@@ -661,6 +661,10 @@ def add_margins(out: dict[str, Any]) -> dict[str, Any]:
                      "unique": rate(_k(row["unique"], n), n) if n else None}
     law = out["law"]
     law["ci"] = rate(law["holds"], law["boards"] - law["search_capped"])
+    for cell in law["cells"].values():               # section A's (size, q) cells
+        n = cell["boards"]
+        cell["ci"] = {lv: rate(_k(v, n), n) for lv, v in cell["rates"].items()}
+        cell["ci"]["unique"] = rate(_k(cell["unique"], n), n)
     # the increment a rung adds is the share of boards it is the first to complete
     d = out["derived"]
     d["increments_ci"] = {}
