@@ -509,6 +509,7 @@ def _canal_stats() -> dict[str, Any]:
             else:
                 d[name][s]["ci"] = copy.deepcopy(again["sizes"][s][name]["ci"])
     d["flips"]["ci"] = copy.deepcopy(again["flips"]["ci"])
+    d["ladder_steps"] = {s: copy.deepcopy(again["sizes"][s]["ladder_steps"]) for s in d["sizes"]}
     return d
 
 
@@ -520,6 +521,11 @@ def test_canal_view_intervals_leave_every_stored_figure_as_it_was() -> None:
         for name in PER_BOARD:
             assert _strip_ci(again["sizes"][s][name]) == _strip_ci(committed[name][s]), name
     assert _strip_ci(again["flips"]) == _strip_ci(committed["flips"])
+    for s in committed["sizes"]:                    # the step interval holds the stored steps
+        lad, st = committed["ladder"][s], again["sizes"][s]["ladder_steps"]["flow_over_block"]
+        diff = (lad["flow"]["cells_all"] - lad["block"]["cells_all"]) - (
+            lad["block"]["cells_all"] - lad["arm"]["cells_all"])
+        assert st["ratio"] == pytest.approx(diff, abs=2e-4) and st["lo"] <= st["ratio"] <= st["hi"]
 
 
 def test_canal_view_new_intervals_hold_their_figures(canal: dict[str, Any]) -> None:
@@ -638,20 +644,25 @@ def test_canal_view_shape_rules_claim_needs_every_flip_rejected(
     assert SHAPE_ONLY[lang][1] in page and SHAPE_ONLY[lang][0] not in page
 
 
-FLOW = {"en": ("The jump at flow, larger at both sizes", "is no larger than the step at block"),
-        "ja": ("どちらの大きさでも", "の段の伸びを上回りません")}
+FLOW = {"en": ("The jump at flow, larger at both sizes", "is not clearly larger than the step at block"),
+        "ja": ("どちらの大きさでも", "はっきり上回るとは言えません")}
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_canal_view_flow_jump_claim_follows_the_steps(site: Site, canal: dict[str, Any],
                                                       lang: str) -> None:
     d = copy.deepcopy(canal)
+    small, big = d["sizes"][0], d["sizes"][-1]
+    for s in (small, big):                            # the step at flow clearly larger
+        d["ladder_steps"][s]["flow_over_block"].update(lo=0.02, hi=0.08, ratio=0.05)
     page = text(render(site, "canal-view", lang, {"canal-view/stats": d}))
     assert FLOW[lang][0] in page and FLOW[lang][1] not in page
-    lad = d["ladder"][d["sizes"][-1]]
-    lad["flow"]["cells_all"] = lad["block"]["cells_all"] + 0.01
+    step = d["ladder_steps"][big]["flow_over_block"]
+    step.update(lo=-0.01, hi=0.05, ratio=0.02)         # ahead, but not by the interval
     page = text(render(site, "canal-view", lang, {"canal-view/stats": d}))
     assert FLOW[lang][1] in page and FLOW[lang][0] not in page
+    at = page.index(FLOW[lang][1])
+    assert big.replace("x", "×") in page[max(0, at - 200):at]
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])

@@ -238,7 +238,8 @@ def stats_reduce(partials: list[Any], inputs: Mapping[str, Any],
     sizes, by_size = _sizes(boards)
     data: dict[str, Any] = {"sizes": sizes, "boards": {s: len(by_size[s]) for s in sizes},
                             "total_boards": len(boards)}
-    names = ("visibility", "sandwich", "sightlines", "compositions", "ladder", "lakes")
+    names = ("visibility", "sandwich", "sightlines", "compositions", "ladder", "ladder_steps",
+             "lakes")
     data.update({n: {s: got[f"boards/{s}"][n] for s in sizes} for n in names})
     data["flips"] = _flip_table(
         [frozenset(f) for s in sizes for f in got[f"boards/{s}"]["flips"]],
@@ -383,6 +384,10 @@ def _board_figures(boards: list[Any], entries: list[Any], progress: Progress) ->
                   "boards": completed[r],
                   "ci": {"cells_all": ratio_ci(reach_b[r], all_b),
                          "boards": rate(completed[r], nb)}} for r in RUNGS}
+    # how much more of the board the step at flow decides than the step at block (as a
+    # share of all cells), per board, so that "the jump at flow is larger" has an interval
+    a, b, f = reach_b["arm"], reach_b["block"], reach_b["flow"]
+    steps = {"flow_over_block": ratio_ci([f[i] - 2 * b[i] + a[i] for i in range(nb)], all_b)}
     hw = entries[0]["h"] * entries[0]["w"]
     lake[s] = {"canal": _r(statistics.mean(canals)),
                "share": _r(statistics.mean(canals) / hw),
@@ -392,7 +397,7 @@ def _board_figures(boards: list[Any], entries: list[Any], progress: Progress) ->
                       "lakes": mean_ci(lakes_n), "loops": mean_ci(loops_n),
                       "with_lake": rate(with_lake, nb), "with_loop": rate(with_loop, nb)}}
     return {"visibility": vis[s], "sandwich": sand[s], "sightlines": sight[s],
-            "compositions": comp[s], "ladder": lad[s], "lakes": lake[s],
+            "compositions": comp[s], "ladder": lad[s], "ladder_steps": steps, "lakes": lake[s],
             "flips": [sorted(f) for f in flip_sets], "flips_per_board": flips_b}
 
 
