@@ -6,6 +6,7 @@ intervals the stats stage now adds computed from the counts it already stores.""
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import re
 from collections.abc import Callable
@@ -35,6 +36,7 @@ def _nanro_stats() -> dict[str, Any]:
         row.setdefault("count_independent",
                        {"reveal": "each numbered cell printed with probability q",
                         **margins.rate(round(0.2 * row["boards"]), row["boards"])})
+    _since_committed(d)
     add_margins(d)
     for row in d["budget"].values():
         row.setdefault("ci", {k: {"n": row["boards"], "mean": row[k], "lo": row[k],
@@ -42,6 +44,40 @@ def _nanro_stats() -> dict[str, Any]:
                               for k in ("regions_mean", "numbered_mean", "share_mean",
                                         "probe_share_mean")})
     return d
+
+
+def _agreement_by_size(law: dict[str, Any], brute_cells: int = 36) -> None:
+    """Stats written before the engine-agreement study ran per size get the shape the
+    stage now writes (test data only: every board of a size compared, all agreeing)."""
+    if "agreement_sizes" in law:
+        return
+    by: dict[str, Any] = {}
+    for cell in law["cells"].values():
+        h, w = (int(x) for x in cell["size"].split("x"))
+        row = by.setdefault(cell["size"], {
+            "boards": 0, "skipped_search_capped": 0,
+            "sat": {"compared": 0, "agree": 0, "disagree": 0},
+            "brute": {"every_board": h * w <= brute_cells, "compared": 0, "agree": 0,
+                      "disagree": 0, "skipped_capped": 0}})
+        row["boards"] += cell["boards"]
+        for eng in ("sat", "brute") if h * w <= brute_cells else ("sat",):
+            row[eng]["compared"] += cell["boards"]
+            row[eng]["agree"] += cell["boards"]
+    law["agreement_sizes"] = by
+    law["agreement_sat"] = {k: sum(r["sat"][k] for r in by.values())
+                            for k in ("compared", "agree", "disagree")}
+    law["agreement_sat"]["skipped_search_capped"] = 0
+
+
+def _since_committed(d: dict[str, Any]) -> None:
+    """Keys the Nanro stats stage writes that a stats file written before may lack, as test
+    data: the agreement per size, and an interval on the lean draw's numbered share (a
+    half-point either side of the stored share; the stage bootstraps it over boards)."""
+    _agreement_by_size(d["law"])
+    lean = d.get("halves_lean")
+    if lean is not None and "numbered_ci" not in lean:
+        x = lean["numbered_share"]
+        lean["numbered_ci"] = {"n": lean["boards"], "mean": x, "lo": x - 0.005, "hi": x + 0.005}
 
 
 BASE: dict[str, Callable[[], dict[str, Any]]] = {"nanro/stats": _nanro_stats}
@@ -433,17 +469,84 @@ def test_sashigane_coin_interval_counts_answers_not_flips() -> None:
 
 # -- Canal View ----------------------------------------------------------------------------
 
-def _canal_stats() -> dict[str, Any]:
-    """The committed stats with the intervals the stage now adds: the dial's from its
-    stored counts, the visibility ratios' from the committed bank's boards."""
-    from solvers.canal_view.studies import _load, add_margins, visibility, visibility_margins
+PER_BOARD = ("visibility", "sandwich", "sightlines", "compositions", "ladder", "lakes")
 
-    d = add_margins(_committed("canal-view", "stats"))
+
+def _strip_ci(x: Any) -> Any:
+    if isinstance(x, dict):
+        return {k: _strip_ci(v) for k, v in x.items() if k != "ci"}
+    return x
+
+
+@functools.cache
+def _canal_recomputed() -> tuple[dict[str, Any], dict[str, Any]]:
+    """The committed stats, and the per-board figures of every size and the flip table
+    computed again from the committed bank by the stage's own code (about 5 s of CPU)."""
+    from solvers.canal_view.studies import _board_figures, _flip_table, _sizes
+
     bank = _committed("canal-view", "bank")["boards"]
+    sizes, by_size = _sizes(bank)
+    got = {s: _board_figures(bank, by_size[s], lambda *a: None) for s in sizes}
+    flips = _flip_table([frozenset(f) for s in sizes for f in got[s]["flips"]],
+                        [k for s in sizes for k in got[s]["flips_per_board"]])
+    return _committed("canal-view", "stats"), {"sizes": got, "flips": flips}
+
+
+def _canal_stats() -> dict[str, Any]:
+    """The committed stats with the intervals the stage now adds: the dial's, the
+    misreadings' and the other rates' from their stored counts, the per-board means and
+    ratios' (visibility, sandwich, sightlines, compositions, ladder, lakes, flips) from the
+    committed bank's boards."""
+    from solvers.canal_view.studies import add_margins
+
+    committed, again = _canal_recomputed()
+    d = add_margins(copy.deepcopy(committed))
     for s in d["sizes"]:
-        got = [visibility(*_load(e)) for e in bank if e["size"] == s]
-        d["visibility"][s]["ci"] = visibility_margins(got)
+        for name in PER_BOARD:
+            if name == "ladder":              # an interval per rung
+                for r, row in d[name][s].items():
+                    row["ci"] = copy.deepcopy(again["sizes"][s][name][r]["ci"])
+            else:
+                d[name][s]["ci"] = copy.deepcopy(again["sizes"][s][name]["ci"])
+    d["flips"]["ci"] = copy.deepcopy(again["flips"]["ci"])
+    d["ladder_steps"] = {s: copy.deepcopy(again["sizes"][s]["ladder_steps"]) for s in d["sizes"]}
     return d
+
+
+def test_canal_view_intervals_leave_every_stored_figure_as_it_was() -> None:
+    """The figures the stage computed before it carried intervals are the ones it
+    computes now: the committed stats equal the recomputed ones, intervals aside."""
+    committed, again = _canal_recomputed()
+    for s in committed["sizes"]:
+        for name in PER_BOARD:
+            assert _strip_ci(again["sizes"][s][name]) == _strip_ci(committed[name][s]), name
+    assert _strip_ci(again["flips"]) == _strip_ci(committed["flips"])
+    for s in committed["sizes"]:                    # the step interval holds the stored steps
+        lad, st = committed["ladder"][s], again["sizes"][s]["ladder_steps"]["flow_over_block"]
+        diff = (lad["flow"]["cells_all"] - lad["block"]["cells_all"]) - (
+            lad["block"]["cells_all"] - lad["arm"]["cells_all"])
+        assert st["ratio"] == pytest.approx(diff, abs=2e-4) and st["lo"] <= st["ratio"] <= st["hi"]
+
+
+def test_canal_view_new_intervals_hold_their_figures(canal: dict[str, Any]) -> None:
+    for s in canal["sizes"]:
+        n = canal["boards"][s]
+        sw, lk, cp = canal["sandwich"][s], canal["lakes"][s], canal["compositions"][s]
+        for row, key, pick in ((sw, "per_cell", "ratio"), (sw, "canal", "mean"),
+                               (lk, "lakes", "mean"), (lk, "loops", "mean"),
+                               (cp, "numbers", "mean"), (cp, "fits", "ratio"),
+                               (cp, "ray_cells", "ratio")):
+            c = row["ci"][key]
+            assert c["n"] == n and c[pick] == pytest.approx(row[key], abs=5e-5), key
+            assert c["lo"] <= row[key] <= c["hi"] and c["lo"] < c["hi"], key
+        assert lk["ci"]["with_lake"]["k"] == lk["with_lake"]
+        assert lk["ci"]["with_lake"]["n"] == n
+        for name in ("no2x2", "broken", "dryconnect", "wholeline"):
+            m = canal["misread"][name][s]
+            assert m["ci"]["none"]["k"] == m["none"] and m["ci"]["none"]["n"] == m["boards"]
+    f = canal["flips"]
+    assert f["ci"]["not_number_share"]["ratio"] == pytest.approx(f["not_number_share"], abs=5e-5)
+    assert f["ci"]["not_number_share"]["n"] == canal["total_boards"]
 
 
 BASE["canal-view/stats"] = _canal_stats
@@ -509,15 +612,19 @@ def test_canal_view_careful_erasure_claim_follows_the_dial(site: Site, canal: di
     d = copy.deepcopy(canal)
     big = d["sizes"][-1]
     dial = d["dial"][big]
-    mean = d["compositions"][big]["numbers"]
-    k = min(x for x in dial["keep"] if x >= mean)
+    top = d["compositions"][big]["ci"]["numbers"]["hi"]
+    k = min(x for x in dial["keep"] if x > top)
     page = text(render(site, "canal-view", lang, {"canal-view/stats": d}))
     assert CAREFUL[lang][0] in page
     row = dial["rows"][str(k)]                        # random erasure at k keeps most boards
     row.update(unique=70, rate=70 / dial["draws"], ci=margins.rate(70, dial["draws"]))
     page = text(render(site, "canal-view", lang, {"canal-view/stats": d}))
     assert CAREFUL[lang][1] in page and CAREFUL[lang][0] not in page
-    d["compositions"][big]["numbers"] = max(dial["keep"]) + 1.5
+    # a mean below every row, but an interval that reaches past the largest: the rows
+    # cannot be said to keep more numbers than the shipped boards carry
+    c = d["compositions"][big]
+    c["numbers"] = max(dial["keep"]) - 0.5
+    c["ci"]["numbers"].update(mean=c["numbers"], lo=c["numbers"] - 1, hi=max(dial["keep"]) + 0.5)
     page = text(render(site, "canal-view", lang, {"canal-view/stats": d}))
     assert CAREFUL[lang][2] in page and CAREFUL[lang][0] not in page
 
@@ -537,20 +644,25 @@ def test_canal_view_shape_rules_claim_needs_every_flip_rejected(
     assert SHAPE_ONLY[lang][1] in page and SHAPE_ONLY[lang][0] not in page
 
 
-FLOW = {"en": ("The jump at flow, larger at both sizes", "is no larger than the step at block"),
-        "ja": ("どちらの大きさでも", "の段の伸びを上回りません")}
+FLOW = {"en": ("The jump at flow, larger at both sizes", "is not clearly larger than the step at block"),
+        "ja": ("どちらの大きさでも", "はっきり上回るとは言えません")}
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_canal_view_flow_jump_claim_follows_the_steps(site: Site, canal: dict[str, Any],
                                                       lang: str) -> None:
     d = copy.deepcopy(canal)
+    small, big = d["sizes"][0], d["sizes"][-1]
+    for s in (small, big):                            # the step at flow clearly larger
+        d["ladder_steps"][s]["flow_over_block"].update(lo=0.02, hi=0.08, ratio=0.05)
     page = text(render(site, "canal-view", lang, {"canal-view/stats": d}))
     assert FLOW[lang][0] in page and FLOW[lang][1] not in page
-    lad = d["ladder"][d["sizes"][-1]]
-    lad["flow"]["cells_all"] = lad["block"]["cells_all"] + 0.01
+    step = d["ladder_steps"][big]["flow_over_block"]
+    step.update(lo=-0.01, hi=0.05, ratio=0.02)         # ahead, but not by the interval
     page = text(render(site, "canal-view", lang, {"canal-view/stats": d}))
     assert FLOW[lang][1] in page and FLOW[lang][0] not in page
+    at = page.index(FLOW[lang][1])
+    assert big.replace("x", "×") in page[max(0, at - 200):at]
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
@@ -597,6 +709,7 @@ def test_nanro_spec_count_column_is_set_against_its_interval(
     from solvers.nanro.studies import add_margins
 
     d = _committed("nanro", "stats")
+    _since_committed(d)
     row = d["increments"][1]
     n = row["boards"]
     row["rates"]["count"] = ours / n
@@ -638,6 +751,7 @@ def test_nanro_spec_halves_verdict_comes_from_the_lean_draw(
     from solvers.nanro.studies import add_margins
 
     d = _committed("nanro", "stats")
+    _since_committed(d)
     q1 = d["halves"]["q100"]["sizes"]
     q1["6x6"]["mark"] = mark6 / q1["6x6"]["boards"]
     if 3 in shown:                               # the other sizes inside ours as well
@@ -645,6 +759,7 @@ def test_nanro_spec_halves_verdict_comes_from_the_lean_draw(
         q1["5x5"]["mark"], q1["5x5"]["value"] = 0.36, 0.015
     d["halves_lean"] = {"size": "6x6", "bias": 0.4, "boards": 400, "numbered_share": 0.59,
                         "mark": margins.rate(lean, 400)}
+    _since_committed(d)
     for row in d["increments"]:
         row["count_independent"] = {"reveal": "each numbered cell printed with probability q",
                                     **margins.rate(50, row["boards"])}
@@ -675,3 +790,186 @@ def test_sashigane_beating_the_coin_follows_the_intervals(site: Site, lang: str)
         page = text(render(site, "sashigane", lang, {"sashigane/stats": d}))
         for i, phrase in enumerate(COIN[lang]):
             assert (phrase in page) == (i == which), (over, phrase)
+
+
+# -- Canal View: the sandwich, the lakes and the misreadings follow their intervals -------
+
+def _ci(c: dict[str, Any], lo: float, hi: float) -> None:
+    c.update(lo=lo, hi=hi)
+
+
+SANDWICH = {"en": ("the real rate is under two", "the real rate is short of four",
+                   "the real rate is close to four"),
+            "ja": ("二回にも届きません", "四回には届きません", "四回近くまで見られています")}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("which", range(3))
+def test_canal_view_sandwich_rate_follows_the_intervals(
+        site: Site, canal: dict[str, Any], lang: str, which: int) -> None:
+    d = copy.deepcopy(canal)
+    big = d["sizes"][-1]
+    c = d["sandwich"][big]["ci"]["per_cell"]
+    if which == 1:                                    # the interval reaches two
+        _ci(c, 1.8, 2.1)
+    elif which == 2:                                  # ... and four
+        _ci(c, 3.5, 4.0)
+    page = text(render(site, "canal-view", lang, {"canal-view/stats": d}))
+    for i, phrase in enumerate(SANDWICH[lang]):
+        assert (phrase in page) == (i == which), phrase
+
+
+LAKES = {"en": ("dry pockets sealed off by the canal are the norm, and so are closed loops",
+                "though closed loops of canal around them are not the norm at every size",
+                "dry pockets sealed off by the canal are not the norm at every size"),
+         "ja": ("その周りを回る水路の輪も当たり前に現れます",
+                "水路の輪はどの大きさでも当たり前とまでは言えません",
+                "池が当たり前とまでは、どの大きさでも言えるわけではありません")}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("which", range(3))
+def test_canal_view_lakes_are_the_norm_only_when_the_intervals_say_so(
+        site: Site, canal: dict[str, Any], lang: str, which: int) -> None:
+    d = copy.deepcopy(canal)
+    small = d["sizes"][0]
+    n = d["boards"][small]
+    lk = d["lakes"][small]
+    if which >= 1:                                    # loops on half the boards or fewer
+        lk["with_loop"] = n // 2
+        lk["ci"]["with_loop"] = margins.rate(n // 2, n)
+    if which == 2:                                    # lakes too
+        lk["with_lake"] = n // 2
+        lk["ci"]["with_lake"] = margins.rate(n // 2, n)
+    page = text(render(site, "canal-view", lang, {"canal-view/stats": d}))
+    for i, phrase in enumerate(LAKES[lang]):
+        assert (phrase in page) == (i == which), phrase
+
+
+NO_ANSWER = {"en": ("the board typically has no answer at all",
+                    "the board usually still has some other answer",
+                    "the board often has no answer at all, though not at every size"),
+             "ja": ("たいていは解が一つもなくなります", "たいていは想定解でない別の解が残ります",
+                    "どの大きさでも半分を超えるとまでは言えません")}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("which", range(3))
+def test_canal_view_added_rule_wording_follows_the_no_answer_intervals(
+        site: Site, canal: dict[str, Any], lang: str, which: int) -> None:
+    d = copy.deepcopy(canal)
+    rows = [d["misread"][k][s] for k in ("dryconnect", "wholeline") for s in d["sizes"]]
+    for j, row in enumerate(rows):
+        n = row["boards"]
+        if which == 1 or (which == 2 and j == 0):     # few boards without an answer
+            row["none"] = 1
+            row["ci"]["none"] = margins.rate(1, n)
+    page = text(render(site, "canal-view", lang, {"canal-view/stats": d}))
+    for i, phrase in enumerate(NO_ANSWER[lang]):
+        assert (phrase in page) == (i == which), phrase
+
+
+# -- Nanro: the engine-agreement study at every size of section A ------------------------
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_nanro_agreement_is_printed_per_size_and_engine(site: Site, lang: str) -> None:
+    d = _nanro_stats()
+    by = d["law"]["agreement_sizes"]
+    assert set(by) == {"5x5", "6x6", "8x8", "10x10"}
+    big = by["10x10"]
+    big["sat"].update(compared=big["boards"] - 2, agree=big["boards"] - 3, disagree=1)
+    big["skipped_search_capped"] = 2
+    page = text(render(site, "nanro", lang, {"nanro/stats": d}))
+    only = "(exceptions only)" if lang == "en" else "（例外のみ）"
+    at = [page.index(f" {s.replace('x', '×')} {by[s]['boards']:,} {by[s]['brute']['compared']:,}")
+          for s in ("5x5", "6x6", "8x8", "10x10")]
+    assert at == sorted(at)                           # in order of size
+    for s, i in zip(("5x5", "6x6", "8x8", "10x10"), at, strict=True):
+        row = by[s]
+        head = f" {s.replace('x', '×')} {row['boards']:,} {row['brute']['compared']:,}"
+        marked = page[i + len(head):].lstrip().startswith(only)
+        assert marked == (not row["brute"]["every_board"]), s
+    sat_cells = f"{big['sat']['compared']:,} {big['sat']['agree']:,} 0 2"
+    assert sat_cells in page
+    sat = d["law"]["agreement_sat"]
+    words = (f"agreed on {sat['agree']:,} of {sat['compared']:,} boards and disagreed on "
+             f"{sat['disagree']:,}" if lang == "en" else
+             f"{sat['compared']:,} 問中 {sat['agree']:,} 問で一致し、不一致は {sat['disagree']:,} 問")
+    assert words in page
+
+
+# -- the bank-wide ablation shares carry their intervals ---------------------------------
+
+def test_ablation_shares_carry_wilson_intervals_from_their_counts() -> None:
+    sa = _sashigane_stats()
+    for part in ("seed", "standard"):
+        for name, row in sa["ablation"][part].items():
+            c = row["ci"]["lost"]
+            assert (c["k"], c["n"]) == (row["lost"], sa["boards"]), name
+            assert c["rate"] == pytest.approx(row["lost_share"])
+            assert c["lo"] <= c["rate"] <= c["hi"]
+    su = _sukoro_stats()
+    for name in ("none", "equal", "disconnect", "both"):
+        c = su["ablation"][name]["ci"]["lost"]
+        assert (c["k"], c["n"]) == (su["ablation"][name]["lost"], su["boards"])
+
+
+ARROW = {"en": ("Where an arrow sits matters far more than where it points",
+                "so the bank cannot tell which matters more"),
+         "ja": ("どこを向くかよりどこに乗るかのほうがずっと効いています",
+                "どちらが効くかはこの盤集では決まりません")}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_sashigane_arrow_position_claim_needs_the_intervals_apart(site: Site, lang: str) -> None:
+    d = _sashigane_stats()
+    assert d["ablation"]["end_apart"] is True
+    page = text(render(site, "sashigane", lang, {"sashigane/stats": d}))
+    assert ARROW[lang][0] in page and ARROW[lang][1] not in page
+
+    def close(x: dict[str, Any]) -> None:              # "on an end" barely ahead
+        seed = x["ablation"]["seed"]
+        seed["end"].update(lost=6, lost_share=6 / x["boards"])
+        seed["point"].update(lost=4, lost_share=4 / x["boards"])
+    d = _sashigane_stats(close)
+    assert d["ablation"]["end_apart"] is False
+    page = text(render(site, "sashigane", lang, {"sashigane/stats": d}))
+    assert ARROW[lang][1] in page and ARROW[lang][0] not in page
+
+
+LEAN_SHARE = {"en": ("less than our usual answers at", "cannot be told apart"),
+              "ja": ("より少なくなります", "二つの作り方を区別できません")}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_nanro_lean_draw_numbers_less_only_when_the_intervals_part(site: Site,
+                                                                   lang: str) -> None:
+    from solvers.nanro.studies import add_margins
+
+    d = _nanro_stats()
+    usual = d["budget"]["6x6"]["ci"]["share_mean"]
+    lean = d["halves_lean"]
+    lean["numbered_ci"].update(lo=usual["lo"] - 0.03, hi=usual["lo"] - 0.01)
+    add_margins(d)
+    assert lean["usual_more"] is True
+    page = text(render(site, "nanro", lang, {"nanro/stats": d}))
+    assert LEAN_SHARE[lang][0] in page and LEAN_SHARE[lang][1] not in page
+    lean["numbered_ci"].update(lo=usual["lo"] - 0.02, hi=usual["lo"] + 0.001)
+    add_margins(d)
+    assert lean["usual_more"] is False
+    page = text(render(site, "nanro", lang, {"nanro/stats": d}))
+    assert LEAN_SHARE[lang][1] in page and LEAN_SHARE[lang][0] not in page
+
+
+def test_section_a_cells_and_sukoro_edits_carry_wilson_intervals() -> None:
+    law = _nanro_stats()["law"]
+    for key, cell in law["cells"].items():
+        n = cell["boards"]
+        for lv, v in cell["rates"].items():
+            c = cell["ci"][lv]
+            assert c["n"] == n and c["k"] == round(v * n) and c["lo"] <= v <= c["hi"], key
+        assert cell["ci"]["unique"]["k"] == round(cell["unique"] * n)
+    ed = _sukoro_stats()["edits"]
+    assert (ed["ci"]["moved_none"]["k"], ed["ci"]["moved_none"]["n"]) == (ed["moved_none"],
+                                                                          ed["moved"])
+    assert ed["ci"]["moved_none"]["rate"] == pytest.approx(ed["moved_none_share"])

@@ -9,7 +9,7 @@ from typing import Any
 
 from solvers.common import Progress, no_progress
 from solvers.grid import groups, parse_size, size_key
-from solvers.margins import methods, rate, ratio_ci
+from solvers.margins import mean_ci, methods, rate, ratio_ci
 
 from .bank import draw_boards
 from .board import DIRS, VARIANTS, Answer, Board
@@ -238,9 +238,12 @@ def stats_reduce(partials: list[Any], inputs: Mapping[str, Any],
     sizes, by_size = _sizes(boards)
     data: dict[str, Any] = {"sizes": sizes, "boards": {s: len(by_size[s]) for s in sizes},
                             "total_boards": len(boards)}
-    names = ("visibility", "sandwich", "sightlines", "compositions", "ladder", "lakes")
+    names = ("visibility", "sandwich", "sightlines", "compositions", "ladder", "ladder_steps",
+             "lakes")
     data.update({n: {s: got[f"boards/{s}"][n] for s in sizes} for n in names})
-    data["flips"] = _flip_table([frozenset(f) for s in sizes for f in got[f"boards/{s}"]["flips"]])
+    data["flips"] = _flip_table(
+        [frozenset(f) for s in sizes for f in got[f"boards/{s}"]["flips"]],
+        [k for s in sizes for k in got[f"boards/{s}"]["flips_per_board"]])
     misread: dict[str, Any] = {"cap": params["misread"]["cap"]}
     for name in VARIANTS:
         misread[name] = {s: got[f"misread/{name}/{s}"] for s in sizes}
@@ -280,6 +283,13 @@ def _board_figures(boards: list[Any], entries: list[Any], progress: Progress) ->
     S = {"pairs": 0, "seen": 0, "none": 0, "blocked": 0, "canal": 0, "unseen_cells": 0}
     floors, canals, ceilings, sums = [], [], [], []
     ray_cells, fits, pows, nodes = [], [], [], []
+    # per board, for the intervals (the numbers of one board share its answer, so the
+    # boards are resampled whole): numbers, their ray cells, fits and 2^cells summed,
+    # sightline pairs and blocked ones, flips, and cells decided by each rung
+    nums_b, cells_b, fits_b, pows_b, pairs_b, blocked_b = [], [], [], [], [], []
+    flips_b: list[int] = []
+    reach_b: dict[str, list[int]] = {r: [] for r in RUNGS}
+    all_b: list[int] = []
     reach = {r: 0 for r in RUNGS}
     completed = {r: 0 for r in RUNGS}
     free_cells = 0
@@ -308,18 +318,27 @@ def _board_figures(boards: list[Any], entries: list[Any], progress: Progress) ->
         canals.append(ans.mask.bit_count())
         ceilings.append(h * w - (h // 2) * (w // 2))
         sums.append(total)
-        for cells, f in composition_counts(board):
+        cc = composition_counts(board)
+        for cells, f in cc:
             ray_cells.append(cells)
             pows.append(2 ** cells)
             fits.append(f)
+        nums_b.append(len(cc))
+        cells_b.append(sum(c for c, _ in cc))
+        fits_b.append(sum(f for _, f in cc))
+        pows_b.append(sum(2 ** c for c, _ in cc))
+        pairs_b.append(sl["pairs"])
+        blocked_b.append(sl["blocked"])
         nodes.append(solve(board).nodes)
         rr = ladder_reach(board)
         free = h * w - len(board.clue_cells())
         free_cells += free
         all_cells += h * w
+        all_b.append(h * w)
         done = False
         for rung in RUNGS:
             reach[rung] += rr[rung]
+            reach_b[rung].append(rr[rung] + h * w - free)
             done = done or rr[rung] == free
             completed[rung] += done
         lk, lp = lakes_loops(board, ans)
@@ -327,7 +346,9 @@ def _board_figures(boards: list[Any], entries: list[Any], progress: Progress) ->
         loops_n.append(lp)
         with_lake += lk > 0
         with_loop += lp > 0
-        flip_sets.extend(flips(board, ans))
+        fl = flips(board, ans)
+        flips_b.append(len(fl))
+        flip_sets.extend(fl)
     vis[s] = {"says": _r(V["says"] / V["numbers"]), "in_rays": _r(V["in_rays"] / V["numbers"]),
               "share": _r(V["says"] / V["in_rays"]),
               "rays_behind": _r(V["rays_behind"] / nb),
@@ -340,32 +361,50 @@ def _board_figures(boards: list[Any], entries: list[Any], progress: Progress) ->
               "ci": visibility_margins(per_board)}
     sand[s] = {"floor": _r(statistics.mean(floors)), "canal": _r(statistics.mean(canals)),
                "ceiling": _r(statistics.mean(ceilings)),
-               "per_cell": _r(sum(sums) / sum(canals))}
+               "per_cell": _r(sum(sums) / sum(canals)),
+               "ci": {"floor": mean_ci(floors), "canal": mean_ci(canals),
+                      "per_cell": ratio_ci(sums, canals)}}
     sight[s] = dict(S, blocked_share=_r(S["blocked"] / S["pairs"]),
-                    checked_boards=nb, canal_x4=4 * S["canal"], clue_sum=sum(sums))
+                    checked_boards=nb, canal_x4=4 * S["canal"], clue_sum=sum(sums),
+                    ci={"blocked_share": ratio_ci(blocked_b, pairs_b)})
     comp[s] = {"numbers": _r(len(ray_cells) / nb), "ray_cells": _r(statistics.mean(ray_cells)),
                # 2 to the mean cell count (the spec's reading), and the mean of 2^cells
                "two_pow": _r(2 ** statistics.mean(ray_cells), 1),
                "two_pow_mean": _r(statistics.mean(pows), 1),
                "fits": _r(statistics.mean(fits)),
                "nodes_median": statistics.median_low(nodes), "nodes_worst": max(nodes),
-               "nodes_total": sum(nodes)}
+               "nodes_total": sum(nodes),
+               "ci": {"numbers": mean_ci(nums_b), "ray_cells": ratio_ci(cells_b, nums_b),
+                      "two_pow_mean": ratio_ci(pows_b, nums_b),
+                      "fits": ratio_ci(fits_b, nums_b)}}
     # cells: share of the cells without a number; cells_all: share of all h*w cells
     # with each numbered cell counted as decided from the start
     lad[s] = {r: {"cells": _r(reach[r] / free_cells),
                   "cells_all": _r((reach[r] + all_cells - free_cells) / all_cells),
-                  "boards": completed[r]} for r in RUNGS}
+                  "boards": completed[r],
+                  "ci": {"cells_all": ratio_ci(reach_b[r], all_b),
+                         "boards": rate(completed[r], nb)}} for r in RUNGS}
+    # how much more of the board the step at flow decides than the step at block (as a
+    # share of all cells), per board, so that "the jump at flow is larger" has an interval
+    a, b, f = reach_b["arm"], reach_b["block"], reach_b["flow"]
+    steps = {"flow_over_block": ratio_ci([f[i] - 2 * b[i] + a[i] for i in range(nb)], all_b)}
     hw = entries[0]["h"] * entries[0]["w"]
     lake[s] = {"canal": _r(statistics.mean(canals)),
                "share": _r(statistics.mean(canals) / hw),
                "lakes": _r(statistics.mean(lakes_n)), "with_lake": with_lake,
-               "loops": _r(statistics.mean(loops_n)), "with_loop": with_loop}
+               "loops": _r(statistics.mean(loops_n)), "with_loop": with_loop,
+               "ci": {"canal": mean_ci(canals), "share": mean_ci([c / hw for c in canals]),
+                      "lakes": mean_ci(lakes_n), "loops": mean_ci(loops_n),
+                      "with_lake": rate(with_lake, nb), "with_loop": rate(with_loop, nb)}}
     return {"visibility": vis[s], "sandwich": sand[s], "sightlines": sight[s],
-            "compositions": comp[s], "ladder": lad[s], "lakes": lake[s],
-            "flips": [sorted(f) for f in flip_sets]}
+            "compositions": comp[s], "ladder": lad[s], "ladder_steps": steps, "lakes": lake[s],
+            "flips": [sorted(f) for f in flip_sets], "flips_per_board": flips_b}
 
 
-def _flip_table(fs: list[frozenset]) -> dict[str, Any]:
+def _flip_table(fs: list[frozenset], per_board: list[int] | None = None) -> dict[str, Any]:
+    """The flips by the rules that reject them; with ``per_board`` (how many of ``fs``
+    each board gave, in order) also an interval on the share that satisfies every number,
+    the boards resampled whole (the flips of one answer share it)."""
     names = {"number": "canal.count", "block": "canal.2x2", "connect": "canal.connect"}
     out: dict[str, Any] = {"total": len(fs), "nothing": sum(1 for f in fs if not f)}
     for k, rule in names.items():
@@ -374,6 +413,15 @@ def _flip_table(fs: list[frozenset]) -> dict[str, Any]:
     not_number = sum(1 for f in fs if f and "canal.count" not in f)
     out["not_number"] = not_number
     out["not_number_share"] = _r(not_number / len(fs)) if fs else None
+    if per_board is not None and fs:
+        if sum(per_board) != len(fs):
+            raise ValueError(f"{sum(per_board)} flips by board, {len(fs)} in all")
+        nums: list[int] = []
+        at = 0
+        for many in per_board:
+            nums.append(sum(1 for f in fs[at:at + many] if f and "canal.count" not in f))
+            at += many
+        out["ci"] = {"not_number_share": ratio_ci(nums, per_board)}
     return out
 
 
@@ -425,11 +473,19 @@ def visibility_margins(per_board: list[Mapping[str, Any]]) -> dict[str, Any]:
 
 def add_margins(data: dict[str, Any]) -> dict[str, Any]:
     """Wilson intervals beside the sampled rates (the random-erasure dial, the scatter
-    boards, the trapdoor draws), from the counts stored beside them; in place (returned)."""
+    boards, the trapdoor draws, the misreadings), from the counts stored beside them; in
+    place (returned). The per-board means and ratios get theirs in ``_board_figures``."""
     data["margins"] = methods()
     for d in data["dial"].values():
         for row in d["rows"].values():
             row["ci"] = rate(row["unique"], d["draws"])
+    # the misreadings: the shipped boards solved under each wrong rule set
+    for name, by in data["misread"].items():
+        if name == "cap":
+            continue
+        for row in by.values():
+            n = row["boards"]
+            row["ci"] = {k: rate(row[k], n) for k in ("legal", "unique", "none")}
     t = data["trapdoor"]
     t["ci"] = {"second": rate(t["second"], t["draws"])}
     for part in ("small", "whole", "total"):

@@ -29,6 +29,7 @@ from .ladder import (
     solve,
     to_answer,
 )
+from .sat import solve_sat
 
 LADDER = RUNGS[:-1]            # count … probe
 
@@ -143,9 +144,11 @@ def _answer_leaning(empty: Board, rng: random.Random, bias: float,
 
 def halves_lean(size: str, bias: float, n: int, cap: int, rng: random.Random) -> dict[str, Any]:
     """Every number of the answer printed (q = 1), positions only: how many of n boards
-    are unique when the answers are drawn with lean ``bias``; and their numbered share."""
+    are unique when the answers are drawn with lean ``bias``; and their numbered share,
+    with a bootstrap interval over the boards (to set against the usual draw's)."""
     h, w = parse_size(size)
     made = uniq = numbered = 0
+    shares: list[float] = []
     while made < n:
         reg = random_partition(h, w, rng)
         if reg is None:
@@ -156,11 +159,13 @@ def halves_lean(size: str, bias: float, n: int, cap: int, rng: random.Random) ->
             continue
         made += 1
         flat = ans.flat()
-        numbered += sum(1 for v in flat if v)
+        here = sum(1 for v in flat if v)
+        numbered += here
+        shares.append(here / (h * w))
         c, _, _ = count_answers(empty.with_clues(["?" if v else None for v in flat]), cap)
         uniq += c == 1
     return {"size": size, "bias": bias, "boards": n, "numbered_share": numbered / (n * h * w),
-            "mark": rate(uniq, n)}
+            "numbered_ci": mean_ci(shares), "mark": rate(uniq, n)}
 
 
 # -- the answer budget, minimal clues, adversarial vs random ----------------------------
@@ -264,24 +269,42 @@ def section_a(sizes: list[str], qs: list[float], n: int, cap: int, brute_cap: in
               brute_cells: int, exception_cap: int, rng: random.Random,
               tick: Callable[[str], None]) -> dict[str, Any]:
     """Probe completes <=> unique, on every board; each exception is re-checked by the
-    region product. Engine agreement on every board the region product can finish."""
+    region product. Engine agreement, per size: the ladder's search against the region
+    product on every board of at most ``brute_cells`` cells (and on every exception), and
+    against the independent SAT encoding (``sat.py``) on every board of every size; a run
+    that hits a cap is skipped, not counted as an agreement."""
     total = holds = 0
     exceptions: list[dict[str, Any]] = []
     sound_breaks = 0
     search_capped = 0
     agree = disagree = brute_capped = compared = 0
     cells: dict[str, Any] = {}
+    by_size: dict[str, Any] = {}
     for size in sizes:
+        h, w = parse_size(size)
+        per = by_size[size] = {
+            "boards": 0, "skipped_search_capped": 0,
+            "sat": {"compared": 0, "agree": 0, "disagree": 0},
+            # the region product runs on every board up to brute_cells, else on the
+            # exceptions only
+            "brute": {"every_board": h * w <= brute_cells, "compared": 0, "agree": 0,
+                      "disagree": 0, "skipped_capped": 0}}
         for q in qs:
             got = []
             for _e, _a, board in _stream(size, q, n, rng):
                 total += 1
+                per["boards"] += 1
                 g = weakest(board)
                 c, nodes, cp = count_answers(board, cap)
                 got.append((g, c, cp))
                 if cp:
                     search_capped += 1
+                    per["skipped_search_capped"] += 1
                     continue
+                # the SAT encoding needs no cap: it finishes on every size of the study
+                ok = len(solve_sat(board, limit=2).answers) == c
+                per["sat"]["compared"] += 1
+                per["sat"]["agree" if ok else "disagree"] += 1
                 probe_done = g is not None
                 if probe_done == (c == 1):
                     holds += 1
@@ -291,14 +314,17 @@ def section_a(sizes: list[str], qs: list[float], n: int, cap: int, brute_cap: in
                 if not exc and board.h * board.w > brute_cells:
                     continue
                 br = brute(board, limit=2, cap=exception_cap if exc else brute_cap)
+                pb = per["brute"]
                 if br.stats["capped"]:
                     brute_capped += 1
+                    pb["skipped_capped"] += 1
                 else:
                     compared += 1
-                    if len(br.solutions) == c:
-                        agree += 1
-                    else:
-                        disagree += 1
+                    same = len(br.solutions) == c
+                    agree += same
+                    disagree += not same
+                    pb["compared"] += 1
+                    pb["agree" if same else "disagree"] += 1
                 if exc:
                     exceptions.append({
                         "size": size, "q": q, "board": board.to_json(),
@@ -311,7 +337,8 @@ def section_a(sizes: list[str], qs: list[float], n: int, cap: int, brute_cap: in
             "search_capped": search_capped, "cells": cells,
             "agreement": {"compared": compared, "agree": agree, "disagree": disagree,
                           "skipped_brute_capped": brute_capped,
-                          "skipped_search_capped": search_capped}}
+                          "skipped_search_capped": search_capped},
+            "agreement_sizes": by_size}
 
 
 # -- ablation -------------------------------------------------------------------------------
@@ -491,7 +518,8 @@ def _merge_law(parts: list[dict[str, Any]]) -> dict[str, Any]:
     """Section A from its (size, q) cells, in order: sums, exceptions and cells joined."""
     out: dict[str, Any] = {"boards": 0, "holds": 0, "exceptions": [], "exception_count": 0,
                            "probe_not_unique": 0, "search_capped": 0, "cells": {},
-                           "agreement": {k: 0 for k in parts[0]["agreement"]}}
+                           "agreement": {k: 0 for k in parts[0]["agreement"]},
+                           "agreement_sizes": {}}
     for p in parts:
         for k in ("boards", "holds", "exception_count", "probe_not_unique", "search_capped"):
             out[k] += p[k]
@@ -499,7 +527,28 @@ def _merge_law(parts: list[dict[str, Any]]) -> dict[str, Any]:
         out["cells"].update(p["cells"])
         for k, v in p["agreement"].items():
             out["agreement"][k] += v
+        for size, row in p["agreement_sizes"].items():
+            into = out["agreement_sizes"].get(size)
+            if into is None:
+                out["agreement_sizes"][size] = _copy_counts(row)
+                continue
+            for k in ("boards", "skipped_search_capped"):
+                into[k] += row[k]
+            for eng in ("sat", "brute"):
+                for k, v in row[eng].items():
+                    if k != "every_board":
+                        into[eng][k] += v
+    sizes = out["agreement_sizes"].values()
+    out["agreement_sat"] = {k: sum(r["sat"][k] for r in sizes)
+                            for k in ("compared", "agree", "disagree")}
+    out["agreement_sat"]["skipped_search_capped"] = sum(
+        r["skipped_search_capped"] for r in sizes)
     return out
+
+
+def _copy_counts(row: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of one size's agreement counts (two levels deep), to sum the q cells into."""
+    return {k: (dict(v) if isinstance(v, dict) else v) for k, v in row.items()}
 
 
 def stats_reduce(partials: list[Any], inputs: Mapping[str, Any],
@@ -612,6 +661,10 @@ def add_margins(out: dict[str, Any]) -> dict[str, Any]:
                      "unique": rate(_k(row["unique"], n), n) if n else None}
     law = out["law"]
     law["ci"] = rate(law["holds"], law["boards"] - law["search_capped"])
+    for cell in law["cells"].values():               # section A's (size, q) cells
+        n = cell["boards"]
+        cell["ci"] = {lv: rate(_k(v, n), n) for lv, v in cell["rates"].items()}
+        cell["ci"]["unique"] = rate(_k(cell["unique"], n), n)
     # the increment a rung adds is the share of boards it is the first to complete
     d = out["derived"]
     d["increments_ci"] = {}
@@ -642,6 +695,10 @@ def add_margins(out: dict[str, Any]) -> dict[str, Any]:
     lean = out.get("halves_lean")
     if lean is not None and lean["size"] in SPEC_HALVES:
         lean["spec_inside"] = not outside(SPEC_HALVES[lean["size"]]["mark"], lean["mark"])
+    # does the usual draw number more of the board than the lean one? (budget's answers)
+    usual = out["budget"].get(lean["size"]) if lean is not None else None
+    if lean is not None and usual is not None and "numbered_ci" in lean and "ci" in usual:
+        lean["usual_more"] = usual["ci"]["share_mean"]["lo"] > lean["numbered_ci"]["hi"]
     # the facts the prose states, decided by the intervals (see solvers/margins.py)
     d["ablation_dense"] = all(row["ci"]["full"]["lo"] > 0.5 for row in out["ablation"].values())
     return out

@@ -11,7 +11,7 @@ from typing import Any
 
 from solvers.common import Progress, chunk_seed, no_progress
 from solvers.grid import parse_size
-from solvers.margins import methods, rate, wilson
+from solvers.margins import differs, methods, rate, wilson
 
 from .board import CIRCLE, Answer, Board, Clue
 from .fit import SEED, STANDARD, Rules
@@ -238,11 +238,17 @@ COIN_INTERVAL = ("Wilson, 95%, over the answers (n = answers, not flips: the fli
 
 
 def add_margins(out: dict[str, Any]) -> dict[str, Any]:
-    """Intervals beside the sampled rates of the convention study, from the counts it
-    stores (``ci``: k, n, rate, lo, hi), and the comparisons the prose states, decided by
+    """Intervals beside the sampled rates of the convention study and the ablation's
+    shares, from the counts they store (``ci``: k, n, rate, lo, hi), and the comparisons the prose states, decided by
     them. In place on a finished stats dict (returned)."""
     conv = out["conventions"]
     out["margins"] = {**methods(), "coin": COIN_INTERVAL}
+    # the ablation: the share of the shipped boards each dropped clause leaves not unique
+    ab, n_boards = out["ablation"], out["boards"]
+    for part in ("seed", "standard"):
+        for row in ab[part].values():
+            row["ci"] = {"lost": rate(row["lost"], n_boards)}
+    ab["end_apart"] = differs(ab["seed"]["end"]["ci"]["lost"], ab["seed"]["point"]["ci"]["lost"])
     for r in conv["sizes"].values():
         n = r["answers"]
         lo, hi = wilson(r["coin_share"] * n, n)     # the flips' share, weighed as n draws

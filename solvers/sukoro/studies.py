@@ -385,6 +385,12 @@ def add_margins(out: dict[str, Any]) -> dict[str, Any]:
     store (``ci``: k, n, rate, lo, hi). In place on a finished stats dict (returned), so
     that the intervals of a committed stats file can be checked without sampling again."""
     out["margins"] = methods()
+    ed = out["edits"]                                          # the bank's edits, all sizes
+    ed["ci"] = {"moved_none": rate(ed["moved_none"], ed["moved"]),
+                "moved_unique": rate(ed["moved_unique"], ed["moved"])}
+    for name in ("none", "equal", "disconnect", "both"):     # the shipped boards, relaxed
+        row = out["ablation"][name]
+        row["ci"] = {"lost": rate(row["lost"], out["boards"])}
     lm = out["lemma"]
     lm["ci"] = {"unique": rate(lm["unique"], lm["answers"]),
                 "unique_without_connect": rate(lm["unique_without_connect"], lm["answers"])}
