@@ -16,10 +16,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-
 from solvers import common
-from solvers.common import BudgetExceeded, PuzzleError, SolveResult, node
+from solvers.common import BudgetExceeded, PuzzleError, Record, SolveResult, node
 
 from .board import Answer, Board
 from .cover import LAZY_FROM, Capped, estimate, exact, lazy
@@ -38,11 +36,14 @@ def size_budget(h: int, w: int, numbers: list[int | None]) -> tuple[int, int, in
     return left, 3 * k, (h + w - 1) * k
 
 
-@dataclass
-class Problem:
+class Problem(Record):
+    _fields = ("cand", "full", "ngroups")
     cand: Candidates
     full: int
     ngroups: int
+
+    def __init__(self, cand: Candidates, full: int, ngroups: int) -> None:
+        self.cand, self.full, self.ngroups = cand, full, ngroups
 
     @classmethod
     def of(cls, cand: Candidates) -> Problem:
@@ -361,7 +362,7 @@ def _standard_search(board: Board, rules: Rules, p: Problem, alive: list[int],
     nodes = 0
     if limit is not None and limit <= 2:
         try:
-            seed = solve(board, limit=limit, rules=replace(rules, variant="seed"),
+            seed = solve(board, limit=limit, rules=rules.replace(variant="seed"),
                          cap=SEED_CAP)
         except Capped:
             seed = None
