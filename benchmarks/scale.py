@@ -21,7 +21,6 @@ import json
 import sys
 import tempfile
 import time
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +47,7 @@ def noop_reduce(partials: list[Any], inputs: Any, params: Any) -> dict[str, Any]
 
 def _puzzle(stage: Stage) -> Any:
     real = registry.get("sashigane")
-    return replace(real, stages=(stage,), on_request=())
+    return real.replace(stages=(stage,), on_request=())
 
 
 def timed_run(puzzle: Any, executor: Any) -> float:
@@ -100,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
 
     (real,) = registry.get("sashigane").on_request
     params = {**real.params, **SURVEY, "on_request": False}  # planned like any stage here
-    survey = _puzzle(replace(real, params=params))
+    survey = _puzzle(real.replace(params=params))
     chunks = len(real.plan_chunks({}, params))
     print(f"survey: Sashigane survey_beyond on 5x6, {chunks} chunks", flush=True)
     for workers in (1, 2):

@@ -16,12 +16,15 @@ scale, the same for a bare `python -c pass`. Issue 11's target: under 0.08 s wal
 
 Issue 24, beside noqx: the examples of pzprjs's test scripts and of noqx's solver files
 (puzz.link URLs, boards of at most 11×11) are solved each by a fresh process of ours
-(``python -m site_builder.cli solve SLUG URL --json`` on the code of ``--checkout``, by
-default this one) and by a fresh noqx process (a Python process that imports noqx and
+(``build-site solve SLUG URL --json``: the console script ``scripts/build`` installs
+beside this interpreter, run with ``PYTHONPATH`` set to ``--checkout``, by default this
+one, so that it runs that folder's code; ``python -m site_builder.cli`` where no script
+is installed) and by a fresh noqx process (a Python process that imports noqx and
 clingo, builds noqx's program for the same board and solves it for up to two answers on
 one thread, as noqx's server does for a request), the two taking turns. Printed per
-board: median and fastest wall time and median CPU time of each, and noqx's median over
-ours (above 1: ours is faster).
+board: median and fastest wall time and median CPU time of each, and noqx's medians over
+ours, of wall and of CPU time (above 1: ours is faster). With PYTHONDONTWRITEBYTECODE
+set, byte-compile both checkouts first (``python -m compileall``), as an install does.
 """
 
 from __future__ import annotations
@@ -132,7 +135,9 @@ def beside_noqx(noqx: Path, checkout: Path, runs: int) -> None:
     env = {**os.environ, "PYTHONPATH": str(checkout)}
     for source, slug, url in EXAMPLES:
         board = registry.get(slug).decode(url).to_json()
-        ours = [sys.executable, "-m", "site_builder.cli", "solve", slug, url, "--json"]
+        script = BIN / "build-site"
+        start = [str(script)] if script.exists() else [sys.executable, "-m", "site_builder.cli"]
+        ours = [*start, "solve", slug, url, "--json"]
         theirs = [sys.executable, "-c", NOQX_CHILD, str(noqx), NOQX_NAME[slug],
                   json.dumps(board)]
         times: dict[str, tuple[list[float], list[float]]] = {"ours": ([], []),
@@ -148,8 +153,10 @@ def beside_noqx(noqx: Path, checkout: Path, runs: int) -> None:
             print(f"{label:<26} {who}: wall median {statistics.median(walls):6.1f} ms, "
                   f"fastest {min(walls):6.1f} ms; CPU median {statistics.median(cpus):6.1f} ms",
                   flush=True)
-        ratio = statistics.median(times["noqx"][0]) / statistics.median(times["ours"][0])
-        print(f"{label:<26} noqx / ours (wall medians): {ratio:.2f}", flush=True)
+        wall, cpu = (statistics.median(times["noqx"][k]) / statistics.median(times["ours"][k])
+                     for k in (0, 1))
+        print(f"{label:<26} noqx / ours: wall medians {wall:.2f}, CPU medians {cpu:.2f}",
+              flush=True)
 
 
 def main() -> int:

@@ -6,13 +6,14 @@ Nothing here does I/O. Each puzzle package (``solvers/<name>/``) exposes a modul
 
 from __future__ import annotations
 
-import importlib
+import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager  # typing imports it anyway
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 Cell = tuple[int, int]
 # progress(done, total, note): called by long stages; total may be 0 when unknown.
@@ -95,9 +96,9 @@ class PuzzleError(ValueError):
     """
 
 
-class _Record:
+class Record:
     """What ``@dataclass`` writes for a small record (``__init__`` aside): equality and
-    ``repr`` over ``_fields``, and pickling (``_Frozen``: no assignment either). Written out
+    ``repr`` over ``_fields``, and pickling (``Frozen``: no assignment either). Written out
     because ``@dataclass`` compiles those methods anew in every process, about a
     millisecond a class: a sizeable part of a `build-site solve` (issue 24)."""
 
@@ -119,11 +120,19 @@ class _Record:
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), self._values())
 
+    def replace(self, **changes: Any) -> Any:
+        """A copy with the named fields changed (what ``dataclasses.replace`` did)."""
+        return type(self)(**{**dict(zip(self._fields, self._values(), strict=True)), **changes})
 
-class _Frozen(_Record):
-    """A ``_Record`` whose fields cannot be assigned after ``__init__``."""
+
+class Frozen(Record):
+    """A ``Record`` whose fields cannot be assigned after ``__init__``, hashed as
+    ``@dataclass(frozen=True)`` hashes: the tuple of its fields."""
 
     __slots__ = ()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
 
     def __setattr__(self, name: str, value: Any) -> None:
         from dataclasses import FrozenInstanceError
@@ -136,7 +145,7 @@ class _Frozen(_Record):
         raise FrozenInstanceError(f"cannot delete field {name!r}")
 
 
-class Violation(_Frozen):
+class Violation(Frozen):
     """One broken rule: a stable rule id, the cells involved, a message per language.
 
     ``params`` holds the named fields the rule's message template was filled with (row,
@@ -169,7 +178,7 @@ class Violation(_Frozen):
                 "en": self.en, "ja": self.ja, "params": dict(self.params)}
 
 
-class Rule(_Frozen):
+class Rule(Frozen):
     """One row of a puzzle's rules table.
 
     ``cells`` says (in English, for the docs) which cells a violation of this rule lists.
@@ -227,7 +236,7 @@ class RuleBook:
         return [{"id": r.id, "cells": r.cells, "en": r.en, "ja": r.ja} for r in self.rules]
 
 
-class PlaySpec(_Frozen):
+class PlaySpec(Frozen):
     """What the play page needs to know of one puzzle.
 
     ``model`` is one of the framework's input models: ``"cells"`` (a state per cell),
@@ -258,7 +267,7 @@ class PlaySpec(_Frozen):
         return hash(self._values())
 
 
-class SolveResult(_Record):
+class SolveResult(Record):
     """What ``solve`` and ``brute`` return.
 
     ``solutions`` holds up to ``limit`` answers. ``rung`` names the lowest rung that
@@ -282,11 +291,21 @@ class SolveResult(_Record):
         self.stats = {} if stats is None else stats
 
 
+def import_module(name: str) -> Any:
+    """The module ``name`` (absolute), imported if need be: ``importlib.import_module``
+    without importing importlib, which `build-site solve` otherwise never needs."""
+    module = sys.modules.get(name)
+    if module is None:
+        __import__(name)
+        module = sys.modules[name]
+    return module
+
+
 def _resolve(f: Any) -> Any:
     """A callable, or the one a ``"package.module:function"`` string names (imported now)."""
     if isinstance(f, str):
         module, _, name = f.partition(":")
-        return getattr(importlib.import_module(module), name)
+        return getattr(import_module(module), name)
     return f
 
 
@@ -303,8 +322,7 @@ def chunk_seed(seed: int, key: Any) -> int:
     return int.from_bytes(hashlib.sha256(blob).digest()[:8], "big")
 
 
-@dataclass(frozen=True)
-class Stage:
+class Stage(Frozen):
     """One pipeline stage of a puzzle.
 
     A plain stage has ``func(inputs, params, progress)`` returning a JSON-able dict;
@@ -322,25 +340,45 @@ class Stage:
     Any of the callables may be given as ``"package.module:function"``, imported when
     the stage first runs, so that loading a puzzle to solve a board does not import what
     only its measurements need.
+
+    ``small``: parameters merged over ``params`` for a run of seconds, not minutes (the
+    executor equivalence test, tests/test_scale.py, runs every chunked stage on them).
     """
 
+    __slots__ = ("chunks", "deps", "func", "map", "name", "params", "reduce", "small")
+    _fields = ("name", "func", "params", "deps", "chunks", "map", "reduce", "small")
     name: str
     func: Callable[[Mapping[str, Any], Mapping[str, Any], Progress], dict[str, Any]] | str | None
     params: Mapping[str, Any]
-    deps: tuple[str, ...] = ()
-    chunks: Callable[[Mapping[str, Any], Mapping[str, Any]], list[Any]] | str | None = None
-    map: Callable[[Any, Mapping[str, Any], Mapping[str, Any], Progress], Any] | str | None = None
-    reduce: Callable[[list[Any], Mapping[str, Any], Mapping[str, Any]], dict[str, Any]] | str | None = None
-    # parameters merged over ``params`` for a run of seconds, not minutes: the executor
-    # equivalence test (tests/test_scale.py) runs every chunked stage on them
-    small: Mapping[str, Any] = field(default_factory=dict)
+    deps: tuple[str, ...]
+    chunks: Callable[[Mapping[str, Any], Mapping[str, Any]], list[Any]] | str | None
+    map: Callable[[Any, Mapping[str, Any], Mapping[str, Any], Progress], Any] | str | None
+    reduce: Callable[[list[Any], Mapping[str, Any], Mapping[str, Any]], dict[str, Any]] | str | None
+    small: Mapping[str, Any]
 
-    def __post_init__(self) -> None:
-        chunked = (self.chunks, self.map, self.reduce)
-        if any(c is not None for c in chunked) and (None in chunked or self.func is not None):
-            raise ValueError(f"stage {self.name}: give func, or all of chunks, map and reduce")
-        if self.func is None and None in chunked:
-            raise ValueError(f"stage {self.name}: give func, or all of chunks, map and reduce")
+    def __init__(
+        self, name: str,
+        func: Callable[[Mapping[str, Any], Mapping[str, Any], Progress], dict[str, Any]] | str | None,
+        params: Mapping[str, Any], deps: tuple[str, ...] = (),
+        chunks: Callable[[Mapping[str, Any], Mapping[str, Any]], list[Any]] | str | None = None,
+        map: Callable[[Any, Mapping[str, Any], Mapping[str, Any], Progress], Any] | str | None = None,
+        reduce: Callable[[list[Any], Mapping[str, Any], Mapping[str, Any]], dict[str, Any]] | str | None = None,
+        small: Mapping[str, Any] | None = None,
+    ) -> None:
+        init = object.__setattr__
+        init(self, "name", name)
+        init(self, "func", func)
+        init(self, "params", params)
+        init(self, "deps", deps)
+        init(self, "chunks", chunks)
+        init(self, "map", map)
+        init(self, "reduce", reduce)
+        init(self, "small", {} if small is None else small)
+        chunked = (chunks, map, reduce)
+        if any(c is not None for c in chunked) and (None in chunked or func is not None):
+            raise ValueError(f"stage {name}: give func, or all of chunks, map and reduce")
+        if func is None and None in chunked:
+            raise ValueError(f"stage {name}: give func, or all of chunks, map and reduce")
 
     @property
     def chunked(self) -> bool:
@@ -418,88 +456,189 @@ ROLES: dict[str, tuple[str, ...]] = {
 # tests/test_shape.py proves that no other module of a package imports them.
 VIEW_ROLES = ("presentation", "construct")
 VIEW_SHARED = ("svg.py",)
-EAGER_ROLES = ("board", "codec", "rules", "partial", "ladder", "brute", "presentation",
-               "stages")
+# The roles a Puzzle loads when it is built: what reading a board and solving it need.
+# The others load on the first read of a field they give (``Puzzle.LAZY``), so that
+# `build-site solve` imports neither the drawing code nor the stage list (issue 24).
+EAGER_ROLES = ("board", "codec", "ladder")
+
+_REQUIRED = object()  # a Puzzle field without a default
 
 
-@dataclass(frozen=True)
-class Puzzle:
+class Puzzle(Frozen):
     """The whole surface of one puzzle, as seen by the site builder and the play pages.
 
     Everything particular to a puzzle is reachable from here; ``site_builder`` and the
-    play framework know no puzzle by name.
+    play framework know no puzzle by name. A plain class (not ``@dataclass``, whose
+    import, with ``inspect``, was a sixth of a `build-site solve`): ``FIELDS`` lists the
+    fields in order, each with its default (``REQUIRED``: none; ``dict``: a new empty
+    one); ``__dict__`` holds them.
     """
 
+    __slots__ = ("__dict__", "_package")
+    REQUIRED = _REQUIRED
+    FIELDS: tuple[tuple[str, Any], ...] = (
+        ("slug", _REQUIRED),
+        ("names", _REQUIRED),          # {"en": "Canal View", "ja": "カナルビュー"}
+        ("pid", _REQUIRED),            # puzz.link pid (the package's codec uses the same)
+        ("package_dir", _REQUIRED),    # Path of the package, for the code hash
+        ("rungs", _REQUIRED),          # tuple[str, ...]
+        ("rung_names", _REQUIRED),     # lang -> rung -> label ("search" too)
+        ("rules", _REQUIRED),          # the one rules table (RuleBook)
+        ("board_from_json", _REQUIRED),
+        ("answer_from_json", _REQUIRED),
+        ("decode", _REQUIRED),         # puzz.link URL -> Board (raises PuzzleError)
+        ("encode", _REQUIRED),         # Board -> puzz.link URL
+        ("violations", _REQUIRED),     # (board, answer) -> list[Violation]
+        ("solve", _REQUIRED),          # solve(board, level=None, limit=2) -> SolveResult
+        ("brute", _REQUIRED),          # brute(board, limit=2) -> SolveResult
+        ("answer_rows", _REQUIRED),    # answer -> rows of text (or pieces) for --json
+        ("render_board", _REQUIRED),   # (board, answer|None) -> text for the terminal
+        # (board JSON, answer JSON | None, cell size, accessible label) -> SVG markup
+        ("draw_board", _REQUIRED),
+        ("play", _REQUIRED),           # PlaySpec
+        ("stages", _REQUIRED),         # tuple[Stage, ...]
+        # generate(h, w, rng, **options) -> (Board, Answer): a random board with a unique
+        # answer
+        ("generate", _REQUIRED),
+        # trace(board, answer) -> the hint steps, one deduction each, that solve the board
+        ("trace", _REQUIRED),
+        ("brute_max_cells", 36),       # verify uses the second engine up to this size
+        # independent confirmers `build-site verify` runs: name -> (board, answer) -> bool,
+        # each sharing no code with the ladder (imports its engine only when called)
+        ("confirm", dict),
+        # irreparable(board, states) -> violations that no way of filling the undecided
+        # units can repair. ``states`` is the play page's mark per unit (PlaySpec.input
+        # encoding, state 0 undecided; cells row-major, edges as grid.js edgeIndex), fixed
+        # units in their fixed state. The checker module's irreparable() gives the same
+        # rule ids, cells and params. None: the puzzle has no partial check yet.
+        ("irreparable", None),
+        # stages run only when named (``build-site build --stage slug/name``): surveys
+        # past the regenerate budget, meant for a cluster. Their files, when present, are
+        # read like the others' (``load_stages``); a plain build neither runs nor needs
+        # them.
+        ("on_request", ()),
+        # solve also takes grade=False: the answers and the verdict without the rung work
+        # only the grade needs (``rung`` then None unless a cheap rung finished the board)
+        ("ungraded", False),
+        # (board, answer) -> the answer as a player writes it, where ``answer_rows`` shows
+        # less (Nanro: which cells hold a number, not the number). Read from the board
+        # role's optional ``number_rows``; None: ``answer_rows`` already shows every digit
+        # or mark.
+        ("number_rows", None),
+    )
+    _fields = tuple(name for name, _ in FIELDS)
+    # field -> (role, the role module's attribute and its default when absent)
+    LAZY: ClassVar[dict[str, tuple[str, str, Any]]] = {
+        "rung_names": ("presentation", "RUNG_NAMES", _REQUIRED),
+        "draw_board": ("presentation", "draw_board", _REQUIRED),
+        "play": ("presentation", "PLAY", _REQUIRED),
+        "stages": ("stages", "STAGES", _REQUIRED),
+        "on_request": ("stages", "ON_REQUEST", ()),
+        "rules": ("rules", "RULES", _REQUIRED),
+        "violations": ("rules", "violations", _REQUIRED),
+        "brute": ("brute", "brute", _REQUIRED),
+        "irreparable": ("partial", "irreparable", _REQUIRED),
+    }
+
     slug: str
-    names: Mapping[str, str]          # {"en": "Canal View", "ja": "カナルビュー"}
-    pid: str                          # puzz.link pid (the package's codec uses the same)
-    package_dir: Path                 # for the code hash
+    names: Mapping[str, str]
+    pid: str
+    package_dir: Path
     rungs: tuple[str, ...]
-    rung_names: Mapping[str, Mapping[str, str]]  # lang -> rung -> label ("search" too)
-    rules: RuleBook                   # the one rules table
+    rung_names: Mapping[str, Mapping[str, str]]
+    rules: RuleBook
     board_from_json: Callable[[Any], Any]
     answer_from_json: Callable[[Any], Any]
-    decode: Callable[[str], Any]       # puzz.link URL -> Board (raises PuzzleError)
-    encode: Callable[[Any], str]       # Board -> puzz.link URL
+    decode: Callable[[str], Any]
+    encode: Callable[[Any], str]
     violations: Callable[[Any, Any], list[Violation]]
-    solve: Callable[..., SolveResult]  # solve(board, level=None, limit=2)
-    brute: Callable[..., SolveResult]  # brute(board, limit=2)
-    answer_rows: Callable[[Any], Any]  # answer -> rows of text (or pieces) for --json
-    render_board: Callable[[Any, Any], str]  # (board, answer|None) -> text for the terminal
-    # (board JSON, answer JSON | None, cell size, accessible label) -> SVG markup
+    solve: Callable[..., SolveResult]
+    brute: Callable[..., SolveResult]
+    answer_rows: Callable[[Any], Any]
+    render_board: Callable[[Any, Any], str]
     draw_board: Callable[[Any, Any, int, str], str]
     play: PlaySpec
     stages: tuple[Stage, ...]
-    # generate(h, w, rng, **options) -> (Board, Answer): a random board with a unique answer
     generate: Callable[..., tuple[Any, Any]]
-    # trace(board, answer) -> the hint steps, one deduction each, that solve the board
     trace: Callable[[Any, Any], list[dict[str, Any]]]
-    brute_max_cells: int = 36          # verify uses the second engine up to this size
-    # independent confirmers `build-site verify` runs: name -> (board, answer) -> bool, each
-    # sharing no code with the ladder (imports its engine only when called)
-    confirm: Mapping[str, Callable[[Any, Any], bool]] = field(default_factory=dict)
-    # irreparable(board, states) -> violations that no way of filling the undecided
-    # units can repair. ``states`` is the play page's mark per unit (PlaySpec.input
-    # encoding, state 0 undecided; cells row-major, edges as grid.js edgeIndex), fixed
-    # units in their fixed state. The checker module's irreparable() gives the same rule
-    # ids, cells and params. None: the puzzle has no partial check yet.
-    irreparable: Callable[[Any, Sequence[int]], list[Violation]] | None = None
-    # stages run only when named (``build-site build --stage slug/name``): surveys past the
-    # regenerate budget, meant for a cluster. Their files, when present, are read like the
-    # others' (``load_stages``); a plain build neither runs nor needs them.
-    on_request: tuple[Stage, ...] = ()
-    # solve also takes grade=False: the answers and the verdict without the rung work
-    # only the grade needs (``rung`` then None unless a cheap rung finished the board)
-    ungraded: bool = False
-    # (board, answer) -> the answer as a player writes it, where ``answer_rows`` shows
-    # less (Nanro: which cells hold a number, not the number). Read from the board role's
-    # optional ``number_rows``; None: ``answer_rows`` already shows every digit or mark.
-    number_rows: Callable[[Any, Any], Any] | None = None
+    brute_max_cells: int
+    confirm: Mapping[str, Callable[[Any, Any], bool]]
+    irreparable: Callable[[Any, Sequence[int]], list[Violation]] | None
+    on_request: tuple[Stage, ...]
+    ungraded: bool
+    number_rows: Callable[[Any, Any], Any] | None
+
+    def __init__(self, *args: Any, **fields: Any) -> None:
+        if len(args) > len(self._fields):
+            raise TypeError(f"Puzzle takes at most {len(self._fields)} fields, got {len(args)}")
+        for name, value in zip(self._fields, args, strict=False):
+            if name in fields:
+                raise TypeError(f"Puzzle got the field {name!r} twice")
+            fields[name] = value
+        object.__setattr__(self, "_package", None)
+        self._fill(fields)
+
+    def _fill(self, given: dict[str, Any]) -> None:
+        """Each field from ``given`` or its default; in a puzzle read from its package,
+        the ``LAZY`` ones (and ``package_dir``) left for their first read."""
+        unknown = sorted(set(given) - set(self._fields))
+        if unknown:
+            raise TypeError(f"Puzzle has no field {unknown[0]!r}")
+        later = () if self._package is None else (*self.LAZY, "package_dir")
+        values = self.__dict__
+        for name, default in self.FIELDS:
+            if name in given:
+                values[name] = given[name]
+            elif name in later:
+                continue
+            elif default is _REQUIRED:
+                raise TypeError(f"Puzzle lacks the field {name!r}")
+            else:
+                values[name] = default() if default is dict else default
 
     @classmethod
     def from_package(cls, package: str, **fields: Any) -> Puzzle:
         """The Puzzle of ``solvers/<pkg>/``, every role read from the file named for it
-        (``ROLES``); ``fields`` gives the rest (slug, names) and any option. The generator
-        and the hint traces load on first call, so solving a board imports neither."""
-        mods = {m: importlib.import_module(f"{package}.{m}") for m in EAGER_ROLES}
-        board, codec, rules, ladder = mods["board"], mods["codec"], mods["rules"], mods["ladder"]
-        present, stages = mods["presentation"], mods["stages"]
+        (``ROLES``); ``fields`` gives the rest (slug, names) and any option. What a solve
+        does not need (``LAZY``: the drawing, the stages, the rule check, the second
+        engine) loads when first read; the generator and the hint traces on first call."""
+        board, codec, ladder = (import_module(f"{package}.{m}") for m in EAGER_ROLES)
         if board.__file__ is None:
             raise ValueError(f"{package}: the puzzle's modules must be files (code_hash reads them)")
-        return cls(
-            pid=codec.PID,
-            package_dir=Path(board.__file__).parent,
-            rungs=ladder.RUNGS, rung_names=present.RUNG_NAMES, rules=rules.RULES,
-            board_from_json=board.Board.from_json, answer_from_json=board.Answer.from_json,
-            decode=codec.decode, encode=codec.encode, violations=rules.violations,
-            solve=ladder.solve, brute=mods["brute"].brute, answer_rows=board.answer_rows,
-            render_board=board.render_board, draw_board=present.draw_board,
-            play=present.PLAY, stages=stages.STAGES,
-            on_request=getattr(stages, "ON_REQUEST", ()),
-            irreparable=mods["partial"].irreparable,
-            generate=lazy(f"{package}.generate:generate"),
-            trace=lazy(f"{package}.hints:trace"),
-            **{"number_rows": getattr(board, "number_rows", None), **fields})
+        self = cls.__new__(cls)
+        object.__setattr__(self, "_package", package)
+        self._fill({
+            "pid": codec.PID, "rungs": ladder.RUNGS,
+            "board_from_json": board.Board.from_json, "answer_from_json": board.Answer.from_json,
+            "decode": codec.decode, "encode": codec.encode, "solve": ladder.solve,
+            "answer_rows": board.answer_rows, "render_board": board.render_board,
+            "generate": lazy(f"{package}.generate:generate"),
+            "trace": lazy(f"{package}.hints:trace"),
+            "number_rows": getattr(board, "number_rows", None), **fields})
+        return self
+
+    def __getattr__(self, name: str) -> Any:
+        """A field left for its first read (``LAZY``, and ``package_dir``): loaded from
+        the puzzle's own module now, and kept."""
+        package = object.__getattribute__(self, "_package") if name != "_package" else None
+        if package is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        if name == "package_dir":
+            from pathlib import Path
+
+            value: Any = Path(import_module(f"{package}.board").__file__).parent
+        elif name in self.LAZY:
+            role, attr, default = self.LAZY[name]
+            module = import_module(f"{package}.{role}")
+            value = getattr(module, attr) if default is _REQUIRED else getattr(module, attr,
+                                                                               default)
+        else:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        self.__dict__[name] = value
+        return value
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), self._values())
 
     @property
     def stage_names(self) -> tuple[str, ...]:
@@ -512,6 +651,7 @@ class Puzzle:
         """Hash of the code a stage can run: the puzzle package's source plus the shared
         modules beside it, less the view-only files (``VIEW_ROLES``, ``VIEW_SHARED``)."""
         import hashlib
+        from pathlib import Path
 
         h = hashlib.sha256()
         shared = sorted(p for p in Path(__file__).parent.glob("*.py")

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import importlib
 from functools import cache
 
-from solvers.common import Puzzle, PuzzleError
+from solvers.common import Puzzle, PuzzleError, import_module
 
 # slug -> package under solvers/
 PACKAGES: dict[str, str] = {
@@ -22,7 +21,7 @@ def get(slug: str) -> Puzzle:
     if slug not in PACKAGES:
         known = ", ".join(sorted(PACKAGES))
         raise PuzzleError(f"unknown puzzle {slug!r} (known: {known})")
-    return importlib.import_module(PACKAGES[slug]).PUZZLE
+    return import_module(PACKAGES[slug]).PUZZLE  # that package alone
 
 
 def slugs() -> list[str]:

@@ -1,6 +1,6 @@
 """Sashigane under puzz.link's standard rules (issues 22-24): the banked boards read from
-their URLs decide fast and agree with the scanner, the exact cover agrees with the
-scanner on small random boards, board files are capped like URLs, a large empty board
+their URLs decide fast and agree with the scanner, the exact cover and its SAT hand-off
+agree with the scanner on small random boards, the outside 20×20 boards are decided, board files are capped like URLs, a large empty board
 stays small in memory and within its time limit, and URL bodies are read strictly."""
 
 from __future__ import annotations
@@ -102,6 +102,53 @@ def test_exact_cover_counts_agree_with_the_scanner():
             ladder._mask_answer(b.h, b.w, [p[0] for p in s]).pieces for s in want)
         for lim in (1, 2):
             assert len(solve(b, limit=lim).solutions) == min(lim, len(want)), b
+
+
+def test_the_sat_cover_agrees_with_the_scanner(monkeypatch):
+    """With EXACT_CAP at 0 every whole-board cover past its first branch goes to the SAT
+    solver (solvers/sashigane/residual.py): the same answers as the scanner's."""
+    pytest.importorskip("pysat")
+    from solvers.sashigane import residual
+
+    monkeypatch.setattr(ladder, "EXACT_CAP", 0)
+    calls = []
+    real = residual.cover
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(residual, "cover", counted)
+    rng = random.Random(24)
+    for _ in range(150):
+        b = _random_board(rng)
+        want, _ = scan(b, None)
+        got = solve(b, limit=None).solutions
+        assert sorted(a.pieces for a in got) == sorted(
+            ladder._mask_answer(b.h, b.w, [p[0] for p in s]).pieces for s in want), b
+        for lim in (1, 2):
+            assert len(solve(b, limit=lim).solutions) == min(lim, len(want)), b
+    assert len(calls) >= 50  # most of the 150 boards reached the SAT cover
+
+
+def test_outside_boards_are_decided_by_the_sat_hand_off():
+    """The five 20×20 outside boards (benchmarks/outside/, drawn by clingo under the
+    standard rules): three took more than 20 s of the exact cover alone; handed to the
+    SAT solver past EXACT_CAP branches each is unique with clingo's answer."""
+    pytest.importorskip("pysat")
+    from solvers.sashigane.board import Answer
+
+    data = json.loads((ROOT / "benchmarks" / "outside" / "sashigane-20x20.json").read_text())
+    assert len(data["boards"]) >= 5
+    worst = 0.0
+    for e in data["boards"]:
+        t = time.process_time()
+        res = solve(decode(e["url"]), limit=2)
+        worst = max(worst, time.process_time() - t)
+        assert len(res.solutions) == 1, e["id"]
+        assert res.solutions[0] == Answer.from_json(e["answer"]), e["id"]
+        assert res.nodes > ladder.EXACT_CAP, e["id"]  # the hand-off, not the cover alone
+    assert worst < 20.0, f"slowest outside board took {worst:.2f} s of CPU"
 
 
 def test_the_table_free_search_agrees_with_the_exact_cover():

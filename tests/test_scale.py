@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +35,7 @@ def needs_small(stage: Stage) -> bool:
 
 def shrunk(stage: Stage) -> Stage:
     """The stage on its quick parameters (``Stage.small`` merged over ``params``)."""
-    return replace(stage, params={**stage.params, **stage.small})
+    return stage.replace(params={**stage.params, **stage.small})
 
 
 def without_small(slug: str) -> list[str]:
@@ -52,7 +51,7 @@ def small(slug: str) -> Puzzle:
     missing = without_small(slug)
     assert not missing, f"no quick parameters (Stage.small in stages.py) for {missing}"
     puzzle = REAL_GET(slug)
-    return replace(puzzle, stages=tuple(shrunk(s) for s in puzzle.stages if s.small))
+    return puzzle.replace(stages=tuple(shrunk(s) for s in puzzle.stages if s.small))
 
 
 def test_every_executed_stage_gives_quick_parameters() -> None:
@@ -164,7 +163,7 @@ def test_on_request_stage_runs_only_when_asked(slug: str, name: str, tmp_path: P
     assert extra.small, f"{slug}/{name}: no quick parameters (Stage.small)"
     extra = shrunk(extra)
     deps = tuple(shrunk(st) for st in real.stages if st.name in extra.deps)
-    puzzle = replace(real, stages=deps, on_request=(extra,))
+    puzzle = real.replace(stages=deps, on_request=(extra,))
     monkeypatch.setattr(registry, "get", lambda _: puzzle)
     assert pipeline.run_all(tmp_path, [slug], jobs=1, quiet=True) == [
         f"{slug}/{st.name}" for st in deps]

@@ -4,7 +4,6 @@ role table (``solvers.common.ROLES``) asks of it, and a Puzzle with every field 
 from __future__ import annotations
 
 import ast
-import dataclasses
 import importlib
 import inspect
 import random
@@ -37,10 +36,10 @@ def test_every_role_has_its_file(slug: str, role: str) -> None:
 @pytest.mark.parametrize("slug", SLUGS)
 def test_puzzle_is_built_from_its_roles(slug: str) -> None:
     puzzle = registry.get(slug)
-    for f in dataclasses.fields(Puzzle):
-        value = getattr(puzzle, f.name)
-        if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
-            assert value is not None and value != (), f"{slug}: Puzzle.{f.name} is empty"
+    for name, default in Puzzle.FIELDS:
+        value = getattr(puzzle, name)
+        if default is Puzzle.REQUIRED:
+            assert value is not None and value != (), f"{slug}: Puzzle.{name} is empty"
     package = registry.PACKAGES[slug]
     assert puzzle.solve is importlib.import_module(f"{package}.ladder").solve
     assert puzzle.brute is importlib.import_module(f"{package}.brute").brute

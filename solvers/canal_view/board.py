@@ -3,21 +3,29 @@ the plain-text picture; the rules table and the rule check are in ``rules``."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
-from solvers.common import Cell
+from solvers.common import Cell, Frozen
 from solvers.grid import Clue, answer_grid, check_clues, clues_from_json
 
 
-@dataclass(frozen=True)
-class Rules:
+class Rules(Frozen):
     """Which rules are in force. The defaults are the real puzzle; the rest are misreadings."""
 
-    two_by_two: bool = True        # no fully flooded 2x2 block
-    connected: bool = True         # flooded cells form one group
-    dry_connected: bool = False    # (misreading) dry cells form one group too
-    whole_line: bool = False       # (misreading) a number counts its whole row and column
+    __slots__ = ("connected", "dry_connected", "two_by_two", "whole_line")
+    _fields = ("two_by_two", "connected", "dry_connected", "whole_line")
+    two_by_two: bool        # no fully flooded 2x2 block
+    connected: bool         # flooded cells form one group
+    dry_connected: bool     # (misreading) dry cells form one group too
+    whole_line: bool        # (misreading) a number counts its whole row and column
+
+    def __init__(self, two_by_two: bool = True, connected: bool = True,
+                 dry_connected: bool = False, whole_line: bool = False) -> None:
+        init = object.__setattr__
+        init(self, "two_by_two", two_by_two)
+        init(self, "connected", connected)
+        init(self, "dry_connected", dry_connected)
+        init(self, "whole_line", whole_line)
 
     @property
     def name(self) -> str:
@@ -44,16 +52,21 @@ VARIANTS: dict[str, Rules] = {"no2x2": NO_2X2, "broken": BROKEN,
                               "dryconnect": DRY_CONNECTED, "wholeline": WHOLE_LINE}
 
 
-@dataclass(frozen=True)
-class Board:
+class Board(Frozen):
     """An h x w grid; ``clues[r][c]`` is None, an int >= 0 or "?"."""
 
+    __slots__ = ("clues", "h", "w")
+    _fields = ("h", "w", "clues")
     h: int
     w: int
     clues: tuple[tuple[Clue, ...], ...]
 
-    def __post_init__(self) -> None:
-        check_clues(self.h, self.w, self.clues)
+    def __init__(self, h: int, w: int, clues: tuple[tuple[Clue, ...], ...]) -> None:
+        init = object.__setattr__
+        init(self, "h", h)
+        init(self, "w", w)
+        init(self, "clues", clues)
+        check_clues(h, w, clues)
 
     @property
     def n(self) -> int:
@@ -87,13 +100,20 @@ class Board:
         return Board(h, w, tuple(tuple(r) for r in grid))
 
 
-@dataclass(frozen=True)
-class Answer:
+class Answer(Frozen):
     """The flooded cells, as a bit mask over cells in reading order (bit r*w + c)."""
 
+    __slots__ = ("h", "mask", "w")
+    _fields = ("h", "w", "mask")
     h: int
     w: int
     mask: int
+
+    def __init__(self, h: int, w: int, mask: int) -> None:
+        init = object.__setattr__
+        init(self, "h", h)
+        init(self, "w", w)
+        init(self, "mask", mask)
 
     def flooded(self, r: int, c: int) -> bool:
         return bool(self.mask >> (r * self.w + c) & 1)

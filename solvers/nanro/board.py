@@ -13,10 +13,9 @@ cells, so the numbers themselves are never chosen: they follow from S.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
-from solvers.common import PuzzleError
+from solvers.common import Frozen, PuzzleError
 from solvers.grid import Clue, answer_grid, cell_neighbours, check_clues, clues_from_json
 
 
@@ -57,15 +56,24 @@ def _regions_from(h: int, w: int, raw: Any) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(row) for row in out)
 
 
-@dataclass(frozen=True)
-class Board:
+class Board(Frozen):
+    __slots__ = ("clues", "h", "labels", "regions", "w")
+    _fields = ("h", "w", "regions", "clues", "labels")
     h: int
     w: int
     regions: tuple[tuple[int, ...], ...]
     clues: tuple[tuple[Clue, ...], ...]
-    labels: tuple[int | None, ...] = ()
+    labels: tuple[int | None, ...]
 
-    def __post_init__(self) -> None:
+    def __init__(self, h: int, w: int, regions: tuple[tuple[int, ...], ...],
+                 clues: tuple[tuple[Clue, ...], ...], labels: tuple[int | None, ...] = ()
+                 ) -> None:
+        init = object.__setattr__
+        init(self, "h", h)
+        init(self, "w", w)
+        init(self, "regions", regions)
+        init(self, "clues", clues)
+        init(self, "labels", labels)
         check_clues(self.h, self.w, self.clues)
         object.__setattr__(self, "regions", _regions_from(self.h, self.w, self.regions))
         sizes = self.region_sizes()
@@ -137,13 +145,20 @@ class Board:
                    tuple(tuple(None for _ in range(w)) for _ in range(h)))
 
 
-@dataclass(frozen=True)
-class Answer:
+class Answer(Frozen):
     """The numbered cells, as rows of ``#`` (numbered) and ``.`` (blank)."""
 
+    __slots__ = ("cells", "h", "w")
+    _fields = ("h", "w", "cells")
     h: int
     w: int
     cells: frozenset[tuple[int, int]]
+
+    def __init__(self, h: int, w: int, cells: frozenset[tuple[int, int]]) -> None:
+        init = object.__setattr__
+        init(self, "h", h)
+        init(self, "w", w)
+        init(self, "cells", cells)
 
     @classmethod
     def from_flat(cls, h: int, w: int, flat: list[bool] | list[int]) -> Answer:

@@ -25,11 +25,10 @@ from __future__ import annotations
 
 import os
 import random
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from solvers.common import SolveResult, node
+from solvers.common import Frozen, SolveResult, node
 from solvers.grid import neighbours
 
 from .board import Answer, Board
@@ -45,8 +44,11 @@ class Capped(Exception):
     """Search passed its node cap."""
 
 
-@dataclass(frozen=True)
-class Geometry:
+class Geometry(Frozen):
+    __slots__ = ("beside", "full", "h", "n", "nbrs", "not_first", "not_last", "radj",
+                 "region_of", "rmask", "rsize", "top_left", "w")
+    _fields = ("h", "w", "n", "full", "not_first", "not_last", "top_left", "rmask", "rsize",
+               "region_of", "radj", "nbrs", "beside")
     h: int
     w: int
     n: int
@@ -60,6 +62,12 @@ class Geometry:
     radj: tuple[tuple[int, ...], ...]
     nbrs: tuple[tuple[int, ...], ...]
     beside: dict[tuple[int, int], int]
+
+    def __init__(self, *values: Any) -> None:
+        if len(values) != len(self._fields):
+            raise TypeError(f"Geometry takes {len(self._fields)} fields, got {len(values)}")
+        for name, v in zip(self._fields, values, strict=True):
+            object.__setattr__(self, name, v)
 
     def spread(self, x: int) -> int:
         w = self.w

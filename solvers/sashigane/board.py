@@ -13,10 +13,9 @@ read from drawn borders also keeps the borders that separate nothing (``stray``)
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
-from solvers.common import MAX_CELLS, Cell, PuzzleError
+from solvers.common import MAX_CELLS, Cell, Frozen, PuzzleError
 
 VARIANTS = ("seed", "standard")
 DIRS: dict[str, tuple[int, int]] = {"up": (-1, 0), "down": (1, 0), "left": (0, -1),
@@ -27,13 +26,19 @@ TOKEN_OF = {d: t for t, d in ARROW_TOKENS.items()}
 EMPTY, CIRCLE, ARROW, MARK = 0, 1, 2, 3
 
 
-@dataclass(frozen=True)
-class Clue:
+class Clue(Frozen):
     """One printed cell: ``kind`` is EMPTY, CIRCLE, ARROW or MARK; ``value`` is the
     circle's number (or None) or the arrow's direction name."""
 
+    __slots__ = ("kind", "value")
+    _fields = ("kind", "value")
     kind: int
-    value: Any = None
+    value: Any
+
+    def __init__(self, kind: int, value: Any = None) -> None:
+        init = object.__setattr__
+        init(self, "kind", kind)
+        init(self, "value", value)
 
     def token(self) -> str:
         if self.kind == CIRCLE:
@@ -66,14 +71,20 @@ class Clue:
 NOTHING = Clue(EMPTY)
 
 
-@dataclass(frozen=True)
-class Board:
+class Board(Frozen):
+    __slots__ = ("cells", "h", "rules", "w")
+    _fields = ("h", "w", "cells", "rules")
     h: int
     w: int
     cells: tuple[Clue, ...]          # row-major, h*w entries
-    rules: str = "seed"
+    rules: str
 
-    def __post_init__(self) -> None:
+    def __init__(self, h: int, w: int, cells: tuple[Clue, ...], rules: str = "seed") -> None:
+        init = object.__setattr__
+        init(self, "h", h)
+        init(self, "w", w)
+        init(self, "cells", cells)
+        init(self, "rules", rules)
         if not (isinstance(self.h, int) and isinstance(self.w, int)) or self.h < 1 or self.w < 1:
             raise PuzzleError(f"board size must be positive integers, got h={self.h!r} "
                               f"w={self.w!r}")
@@ -126,12 +137,21 @@ class Board:
         return cls(h, w, tuple(cells), d.get("rules", "seed"))
 
 
-@dataclass(frozen=True)
-class Answer:
+class Answer(Frozen):
+    __slots__ = ("h", "pieces", "stray", "w")
+    _fields = ("h", "w", "pieces", "stray")
     h: int
     w: int
     pieces: tuple[int, ...]           # row-major piece index per cell, -1 = none
-    stray: tuple[tuple[Cell, Cell], ...] = field(default=())
+    stray: tuple[tuple[Cell, Cell], ...]
+
+    def __init__(self, h: int, w: int, pieces: tuple[int, ...],
+                 stray: tuple[tuple[Cell, Cell], ...] = ()) -> None:
+        init = object.__setattr__
+        init(self, "h", h)
+        init(self, "w", w)
+        init(self, "pieces", pieces)
+        init(self, "stray", stray)
 
     @classmethod
     def from_labels(cls, h: int, w: int, labels: list[int],
@@ -253,15 +273,24 @@ class Answer:
         return cls.from_labels(len(rows), w, flat, tuple(stray))
 
 
-@dataclass(frozen=True)
-class LShape:
+class LShape(Frozen):
     """An L piece read off a set of cells: its corner and its two arm ends; each arm
     as the list of its cells from the end to just before the corner."""
 
+    __slots__ = ("arms", "corner", "ends", "toward")
+    _fields = ("corner", "ends", "toward", "arms")
     corner: int
     ends: tuple[int, int]
     toward: tuple[str, str]           # direction from each end toward the corner
     arms: tuple[tuple[int, ...], tuple[int, ...]]
+
+    def __init__(self, corner: int, ends: tuple[int, int], toward: tuple[str, str],
+                 arms: tuple[tuple[int, ...], tuple[int, ...]]) -> None:
+        init = object.__setattr__
+        init(self, "corner", corner)
+        init(self, "ends", ends)
+        init(self, "toward", toward)
+        init(self, "arms", arms)
 
 
 def l_shape(cells: list[int], w: int) -> LShape | None:

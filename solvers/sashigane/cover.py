@@ -118,8 +118,10 @@ def exact(masks: list[int], alive: list[int], h: int, w: int, limit: int | None,
     most = limit if limit is not None else 1 << 62
     nodes = 0
     path: list[int] = []
-    # free cells -> (answers, conflict, the cells the conflict's pieces cover)
-    memo: dict[int, tuple[list[list[int]], int, int]] = {}
+    # free cells -> (answers, conflict); the cells a stored conflict's pieces cover are
+    # worked out when the entry is met again off the conflict's path (``spans``)
+    memo: dict[int, tuple[list[list[int]], int]] = {}
+    spans: dict[int, int] = {}
 
     def regions(free: int) -> list[int]:
         out = []
@@ -133,6 +135,20 @@ def exact(masks: list[int], alive: list[int], h: int, w: int, limit: int | None,
             out.append(x)
             free &= ~x
         return out
+
+    def one_piece(free: int, m: int) -> bool:
+        """Whether ``free``, a connected region less the piece ``m``, is still one region:
+        each of its regions touches the piece, so it is one when a flood from one cell
+        beside the piece reaches every other such cell (mostly a few steps, not the
+        whole region, as ``regions`` takes)."""
+        touch = (m << 1 & not_first | m >> 1 & not_last | m << w | m >> w) & free
+        x = touch & -touch
+        while touch & ~x:
+            y = (x | (x << 1 & not_first) | (x >> 1 & not_last) | x << w | x >> w) & free
+            if y == x:
+                return False
+            x = y
+        return True
 
     def killers(c: int, live: int, have: int = 0) -> int:
         """Placed pieces that killed every candidate through cell ``c``: for each, a
@@ -152,18 +168,22 @@ def exact(masks: list[int], alive: list[int], h: int, w: int, limit: int | None,
             cells |= cm[j]
         return out
 
-    def solve_free(free: int, live: int) -> tuple[list[list[int]], int]:
+    def solve_free(free: int, live: int, piece: int = 0) -> tuple[list[list[int]], int]:
         """Up to ``most`` exact covers of the cells ``free`` by the candidates ``live``;
         with none, also a conflict: placed pieces (a bit set of candidates) that no
-        answer of the whole board holds all together."""
+        answer of the whole board holds all together. ``piece``: the cells of the piece
+        just placed, when ``free`` is a connected region less that piece (else 0)."""
         if not free:
             return [[]], 0
         got = memo.get(free)
         if got is not None:
             if got[0] or not got[1] & ~onpath:
-                return got[0], got[1]
-            return got[0], translate(got[2])
-        parts = regions(free)
+                return got
+            cells = spans.get(got[1])
+            if cells is None:
+                cells = spans[got[1]] = cells_of_set(got[1])
+            return got[0], translate(cells)
+        parts = [free] if piece and one_piece(free, piece) else regions(free)
         if len(parts) == 1:
             out = solve_region(free, live)
         else:
@@ -179,7 +199,8 @@ def exact(masks: list[int], alive: list[int], h: int, w: int, limit: int | None,
                 out = _product(answers, most), 0
         if len(memo) >= MEMO_MAX:
             memo.clear()
-        memo[free] = (out[0], out[1], cells_of_set(out[1]))
+            spans.clear()
+        memo[free] = out
         return out
 
     def cells_of_set(conflict: int) -> int:
@@ -240,7 +261,7 @@ def exact(masks: list[int], alive: list[int], h: int, w: int, limit: int | None,
             covered |= m
             onpath |= low
             path.append(j)
-            sub, why = solve_free(region & ~m, live & ~gone)
+            sub, why = solve_free(region & ~m, live & ~gone, m)
             path.pop()
             covered &= ~m
             onpath &= ~low

@@ -9,22 +9,33 @@ each end toward the corner, and the masks of its two arms (end included, corner 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import lru_cache
+
+from solvers.common import Frozen, Record
 
 from .board import ARROW, CIRCLE, Board
 
 
-@dataclass(frozen=True)
-class Rules:
+class Rules(Frozen):
     """The clauses in force. ``variant``: ``seed`` (one circle and one arrow per piece)
     or ``standard`` (puzz.link: clueless pieces and a second arrow allowed)."""
 
-    variant: str = "seed"
-    point: bool = True      # an arrow points along its arm toward the corner
-    end: bool = True        # an arrow sits on an arm end
-    corner: bool = True     # a circle sits on the corner
-    number: bool = True     # a number is its piece's size
+    __slots__ = ("corner", "end", "number", "point", "variant")
+    _fields = ("variant", "point", "end", "corner", "number")
+    variant: str
+    point: bool      # an arrow points along its arm toward the corner
+    end: bool        # an arrow sits on an arm end
+    corner: bool     # a circle sits on the corner
+    number: bool     # a number is its piece's size
+
+    def __init__(self, variant: str = "seed", point: bool = True, end: bool = True,
+                 corner: bool = True, number: bool = True) -> None:
+        init = object.__setattr__
+        init(self, "variant", variant)
+        init(self, "point", point)
+        init(self, "end", end)
+        init(self, "corner", corner)
+        init(self, "number", number)
 
 
 SEED = Rules()
@@ -35,14 +46,25 @@ def rules_of(board: Board) -> Rules:
     return SEED if board.rules == "seed" else STANDARD
 
 
-@dataclass(frozen=True)
-class Shape:
+class Shape(Frozen):
+    __slots__ = ("arms", "corner", "ends", "mask", "size", "toward")
+    _fields = ("mask", "corner", "size", "ends", "toward", "arms")
     mask: int
     corner: int
     size: int
     ends: tuple[int, int]         # (vertical arm end, horizontal arm end)
     toward: tuple[str, str]       # direction from each end toward the corner
     arms: tuple[int, int]         # masks of the vertical and horizontal arm
+
+    def __init__(self, mask: int, corner: int, size: int, ends: tuple[int, int],
+                 toward: tuple[str, str], arms: tuple[int, int]) -> None:
+        init = object.__setattr__
+        init(self, "mask", mask)
+        init(self, "corner", corner)
+        init(self, "size", size)
+        init(self, "ends", ends)
+        init(self, "toward", toward)
+        init(self, "arms", arms)
 
 
 @lru_cache(maxsize=4)  # bounded: one entry of a 100x100 board is hundreds of MB
@@ -86,11 +108,11 @@ def shapes(h: int, w: int) -> tuple[tuple[Shape, ...], tuple[tuple[int, ...], ..
     return tuple(out), tuple(map(tuple, by_corner)), tuple(map(tuple, by_cell))
 
 
-@dataclass
-class Candidates:
+class Candidates(Record):
     """The fit rung's output: candidate masks, the circle (group) each belongs to (``-1``
     for a clueless standard piece), and per group its printed number (or None)."""
 
+    _fields = ("h", "w", "masks", "group", "sizes", "circles", "numbers")
     h: int
     w: int
     masks: list[int]
@@ -98,6 +120,11 @@ class Candidates:
     sizes: list[int]
     circles: list[int]            # cell of each group's circle
     numbers: list[int | None]
+
+    def __init__(self, h: int, w: int, masks: list[int], group: list[int], sizes: list[int],
+                 circles: list[int], numbers: list[int | None]) -> None:
+        self.h, self.w, self.masks, self.group = h, w, masks, group
+        self.sizes, self.circles, self.numbers = sizes, circles, numbers
 
 
 def _arrow_ok(board: Board, s: Shape, i: int, rules: Rules) -> bool:

@@ -16,10 +16,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-
 from solvers import common
-from solvers.common import BudgetExceeded, PuzzleError, SolveResult, node
+from solvers.common import BudgetExceeded, PuzzleError, Record, SolveResult, node
 
 from .board import Answer, Board
 from .cover import LAZY_FROM, Capped, estimate, exact, lazy
@@ -38,11 +36,14 @@ def size_budget(h: int, w: int, numbers: list[int | None]) -> tuple[int, int, in
     return left, 3 * k, (h + w - 1) * k
 
 
-@dataclass
-class Problem:
+class Problem(Record):
+    _fields = ("cand", "full", "ngroups")
     cand: Candidates
     full: int
     ngroups: int
+
+    def __init__(self, cand: Candidates, full: int, ngroups: int) -> None:
+        self.cand, self.full, self.ngroups = cand, full, ngroups
 
     @classmethod
     def of(cls, cand: Candidates) -> Problem:
@@ -346,6 +347,10 @@ def _solve(board: Board, level: str | None, limit: int | None, rules: Rules,
 # Branches the seed-rules search may spend on a standard board before it is left to the
 # exact cover alone (a seed answer is a standard one; on the bank it takes under 100).
 SEED_CAP = 2000
+# Branches the whole-board exact cover may spend before the same cover goes to the SAT
+# solver, where python-sat is installed (on the bank the cover takes at most 75; three
+# of the five outside 20×20 boards took more than 20 s of it).
+EXACT_CAP = 500
 
 
 def _standard_search(board: Board, rules: Rules, p: Problem, alive: list[int],
@@ -357,11 +362,13 @@ def _standard_search(board: Board, rules: Rules, p: Problem, alive: list[int],
     fast): two seed answers end it; with one, a second standard answer is looked for by
     tiling again the cells of two, then three, neighbouring pieces of it in another way.
     Whatever is still open (no seed answer, or no such local second answer) goes to the
-    exact cover over the whole board, which finds every answer or proves there is none."""
+    exact cover over the whole board, which finds every answer or proves there is none;
+    past EXACT_CAP branches of it (with no cap of the caller's), the same cover goes to a
+    SAT solver where python-sat is installed (``residual``)."""
     nodes = 0
     if limit is not None and limit <= 2:
         try:
-            seed = solve(board, limit=limit, rules=replace(rules, variant="seed"),
+            seed = solve(board, limit=limit, rules=rules.replace(variant="seed"),
                          cap=SEED_CAP)
         except Capped:
             seed = None
@@ -377,8 +384,19 @@ def _standard_search(board: Board, rules: Rules, p: Problem, alive: list[int],
                 nodes += n
                 if other is not None:
                     return [sols[0], other], nodes
-    sols, n = exact(p.cand.masks, alive, board.h, board.w, limit,
-                    None if cap is None else max(cap - nodes, 0))
+    try:
+        sols, n = exact(p.cand.masks, alive, board.h, board.w, limit,
+                        EXACT_CAP if cap is None else max(cap - nodes, 0))
+    except Capped:
+        if cap is not None:
+            raise
+        from . import residual
+
+        if not residual.available():
+            sols, n = exact(p.cand.masks, alive, board.h, board.w, limit)
+            return sols, nodes + EXACT_CAP + n
+        sols, calls = residual.cover(p.cand.masks, alive, board.h, board.w, limit)
+        return sols, nodes + EXACT_CAP + calls
     return sols, nodes + n
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 import statistics
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 from solvers.common import Progress, chunk_seed, no_progress
@@ -128,7 +127,7 @@ def _ablation(entries: list[Any], base_name: str, change: Mapping[str, bool],
     """One clause left out of the seed or standard rules, over the whole bank."""
     base = {"seed": SEED, "standard": STANDARD}[base_name]
     lim, acap = params["ablation"][base_name]["limit"], params["ablation"][base_name]["cap"]
-    rules: Rules = replace(base, **change)
+    rules: Rules = base.replace(**change)
     lost = capped = branches = 0
     answers: list[int] = []
     verdicts = {"second": 0, "unique": 0, "none": 0}

@@ -7,20 +7,25 @@ numbered cell. Each number is the count of its numbered orthogonal neighbours.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from solvers.common import Frozen
 from solvers.grid import Clue, answer_grid, check_clues, clues_from_json
 
 
-@dataclass(frozen=True)
-class Board:
+class Board(Frozen):
+    __slots__ = ("clues", "h", "w")
+    _fields = ("h", "w", "clues")
     h: int
     w: int
     clues: tuple[tuple[Clue, ...], ...]
 
-    def __post_init__(self) -> None:
-        check_clues(self.h, self.w, self.clues, max_value=9)
+    def __init__(self, h: int, w: int, clues: tuple[tuple[Clue, ...], ...]) -> None:
+        init = object.__setattr__
+        init(self, "h", h)
+        init(self, "w", w)
+        init(self, "clues", clues)
+        check_clues(h, w, clues, max_value=9)
 
     @classmethod
     def empty(cls, h: int, w: int) -> Board:
@@ -44,11 +49,18 @@ class Board:
         return cls(*clues_from_json(d))
 
 
-@dataclass(frozen=True)
-class Answer:
+class Answer(Frozen):
+    __slots__ = ("h", "values", "w")
+    _fields = ("h", "w", "values")
     h: int
     w: int
     values: tuple[tuple[int, ...], ...]
+
+    def __init__(self, h: int, w: int, values: tuple[tuple[int, ...], ...]) -> None:
+        init = object.__setattr__
+        init(self, "h", h)
+        init(self, "w", w)
+        init(self, "values", values)
 
     @classmethod
     def from_flat(cls, h: int, w: int, flat: list[int]) -> Answer:

@@ -20,9 +20,8 @@ Every rung is sound: it never removes a value that some answer has at that cell.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 
-from solvers.common import SolveResult, node
+from solvers.common import Frozen, SolveResult, node
 from solvers.grid import neighbours
 
 from . import search as fast
@@ -42,10 +41,15 @@ RANGE = [[sum(1 << v for v in range(max(1, s), min(p, 4) + 1)) for p in range(5)
 BITS = [[b for b in (2, 4, 8, 16, 1) if m & b] for m in range(32)]
 
 
-@dataclass(frozen=True)
-class Rules:
-    neq: bool = True
-    connect: bool = True
+class Rules(Frozen):
+    __slots__ = ("connect", "neq")
+    _fields = ("neq", "connect")
+    neq: bool
+    connect: bool
+
+    def __init__(self, neq: bool = True, connect: bool = True) -> None:
+        object.__setattr__(self, "neq", neq)
+        object.__setattr__(self, "connect", connect)
 
 
 STANDARD = Rules()
