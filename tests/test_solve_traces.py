@@ -84,3 +84,33 @@ def test_nanro_first_cut_is_the_flood_per_cell() -> None:
         assert _first_cut(g.nbrs, comp, num, seed.bit_length() - 1) == want
         seen[want is None] += 1
     assert seen[True] and seen[False]
+
+
+def test_the_bitmask_test_is_the_connection_pass_saying_nothing() -> None:
+    """Grid.quiet is True exactly where the solver's connection pass _conn returns []
+    (no cell changed, no split): random live/fixed patterns on several grid shapes, one
+    certificate store shared across each shape's states as the trace engine shares it
+    across trials, so stale certificates are exercised too."""
+    import random
+
+    from solvers.bitconn import Grid
+    from solvers.grid import neighbours
+    from solvers.sukoro.ladder import BLANK, FULL, NUMS, _conn
+
+    rng = random.Random(11)
+    seen = {True: 0, False: 0}
+    for h, w in [(6, 6), (7, 9), (10, 10), (1, 8), (5, 2)]:
+        grid, nb, cert = Grid(h, w), neighbours(h, w), {}
+        n = h * w
+        for _ in range(600):
+            # mostly live boards with a few holes, as in a trial; sometimes sparse ones
+            hole = rng.choice([0.05, 0.15, 0.3, 0.5])
+            dom = [BLANK if rng.random() < hole else NUMS if rng.random() < 0.25 else FULL
+                   for _ in range(n)]
+            alive = sum(1 << i for i, d in enumerate(dom) if d & NUMS)
+            fixed = sum(1 << i for i, d in enumerate(dom) if d & NUMS and not d & BLANK)
+            want = _conn(dom[:], nb) == []
+            assert grid.quiet(alive, fixed, cert) == want, (h, w, dom)
+            assert grid.quiet(alive, fixed) == want
+            seen[want] += 1
+    assert seen[True] > 100 and seen[False] > 100, seen

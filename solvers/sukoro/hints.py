@@ -35,6 +35,7 @@ import heapq
 from collections.abc import Mapping
 from typing import Any
 
+from solvers.bitconn import Grid
 from solvers.grid import neighbours
 
 from .board import Answer, Board
@@ -237,6 +238,8 @@ class Engine:
         self.h, self.w = board.h, board.w
         self.n = board.h * board.w
         self.nb = neighbours(board.h, board.w)
+        self.grid = Grid(board.h, board.w)
+        self.cert: dict[int, int] = {}   # Grid.quiet's certificates, kept across trials
         self.clues = board.flat()
         nb = self.nb
         # cells within two steps: a change there can alter this cell's deductions
@@ -494,6 +497,34 @@ class Engine:
 
     # -- a trial followed on digits: the counts and touching numbers, value by value --
 
+    def masks(self, dom: list[int]) -> tuple[int, int]:
+        """The cells that may hold a number, and those that must, as bitmasks."""
+        alive = fixed = 0
+        for i, d in enumerate(dom):
+            if d & NUMS:
+                alive |= 1 << i
+                if not d & BLANK:
+                    fixed |= 1 << i
+        return alive, fixed
+
+    def quiet(self, dom: list[int], moves: list[int] | None,
+              guard: ConnGuard | None) -> bool:
+        """True only when ``_conn(dom)`` would return [] (a False asks it to run).
+        With ``moves`` (every cell whose number/empty status moved since the guard's
+        base), the masks are the base's with those cells applied."""
+        if moves is None or guard is None:
+            alive, fixed = self.masks(dom)
+        else:
+            alive, fixed = guard.masks(self)
+            for j in moves:
+                d = dom[j]
+                if not d & NUMS:
+                    alive &= ~(1 << j)
+                elif not d & BLANK:
+                    fixed |= 1 << j
+            fixed &= alive
+        return self.grid.quiet(alive, fixed, self.cert)
+
     def domains(self, st: list[int]) -> list[int]:
         dom = []
         for i, s in enumerate(st):
@@ -632,7 +663,10 @@ class Engine:
             if settled and guard is not None and first and guard.clear(dom, moves):
                 return None, decided    # what _conn would say: nothing changes
             first = False
-            ch = _conn(dom, nb)
+            # most passes find nothing; the bitmask test says so exactly, and the
+            # search runs only where it may change a cell or fail
+            ch = [] if self.quiet(dom, moves if settled and guard is not None else None,
+                                  guard) else _conn(dom, nb)
             if ch is None:
                 view = [NUM if d and not d & BLANK else EMP if not d & NUMS else UND
                         for d in dom]
@@ -642,6 +676,7 @@ class Engine:
                 return None, decided
             for j in ch:
                 settle(j)
+                moves.append(j)
                 touch(j)
 
 
@@ -696,6 +731,13 @@ class ConnGuard:
     def __init__(self, nb: list[list[int]], base: list[int]) -> None:
         self.nb, self.base = nb, base
         self.bad: dict[int, list[int]] | None = None
+        self._masks: tuple[int, int] | None = None
+
+    def masks(self, eng: Engine) -> tuple[int, int]:
+        """The base's live and fixed cells as bitmasks (found once)."""
+        if self._masks is None:
+            self._masks = eng.masks(self.base)
+        return self._masks
 
     def _build(self) -> dict[int, list[int]]:
         nb, base = self.nb, self.base
