@@ -240,6 +240,12 @@ class Engine:
         self.nb = neighbours(board.h, board.w)
         self.grid = Grid(board.h, board.w)
         self.cert: dict[int, int] = {}   # Grid.quiet's certificates, kept across trials
+        # the end of each trial (cell, state, digit) that ran to a fixpoint without a
+        # contradiction, with its masks: Trials.run tells from it, on a later base,
+        # that the trial still ends so
+        # (and the base it was found on)
+        self.ends: dict[tuple[int, int, int],
+                        tuple[list[int], tuple[int, int], list[int]]] = {}
         self.clues = board.flat()
         nb = self.nb
         # cells within two steps: a change there can alter this cell's deductions
@@ -497,6 +503,50 @@ class Engine:
 
     # -- a trial followed on digits: the counts and touching numbers, value by value --
 
+    def again(self, st: list[int], base: list[int], diff: list[int], end: list[int],
+              masks: tuple[int, int]) -> tuple[list[int], tuple[int, int]] | None:
+        """A trial's end (``end``, a fixpoint of the closure with no empty domain, found
+        on an earlier base; ``diff`` the cells where ``base`` differs from that one)
+        narrowed by ``base`` and followed to a fixpoint again: (domains, masks) when
+        that fixpoint has no empty domain, else None. Every deduction narrows, and
+        narrows no less from narrower domains, so the fixpoints below (base with the
+        trial) lie below every state a run of the trial passes through: when one of
+        them has no empty domain, no run finds a contradiction."""
+        start, moves = [], []
+        dom = end
+        for j in diff:
+            e = end[j]
+            d = e & base[j]
+            if d != e:
+                if not d:
+                    return None
+                if not start:
+                    dom = end[:]
+                dom[j] = d
+                start.append(j)
+                if bool(d & NUMS) != bool(e & NUMS) or bool(d & BLANK) != bool(e & BLANK):
+                    moves.append(j)
+        if not start:
+            return end, masks
+        contra, _ = self.dclose(st, -1, UND, self.n, dom=dom, settled=True,
+                                again=(start, masks, moves))
+        if contra is not None:
+            return None
+        return dom, self.moved(masks, dom, moves)
+
+    def moved(self, masks: tuple[int, int], dom: list[int], moves: list[int]
+              ) -> tuple[int, int]:
+        """The live and fixed masks ``masks`` with the status of the cells ``moves``
+        read from ``dom``."""
+        alive, fixed = masks
+        for j in moves:
+            d = dom[j]
+            if not d & NUMS:
+                alive &= ~(1 << j)
+            elif not d & BLANK:
+                fixed |= 1 << j
+        return alive, fixed & alive
+
     def masks(self, dom: list[int]) -> tuple[int, int]:
         """The cells that may hold a number, and those that must, as bitmasks."""
         alive = fixed = 0
@@ -508,21 +558,15 @@ class Engine:
         return alive, fixed
 
     def quiet(self, dom: list[int], moves: list[int] | None,
-              guard: ConnGuard | None) -> bool:
+              ref: tuple[int, int] | None) -> bool:
         """True only when ``_conn(dom)`` would return [] (a False asks it to run).
-        With ``moves`` (every cell whose number/empty status moved since the guard's
-        base), the masks are the base's with those cells applied."""
-        if moves is None or guard is None:
+        With ``moves`` (every cell whose number/empty status moved since the state
+        whose live and fixed masks are ``ref``), the masks are those with the moves
+        applied."""
+        if moves is None or ref is None:
             alive, fixed = self.masks(dom)
         else:
-            alive, fixed = guard.masks(self)
-            for j in moves:
-                d = dom[j]
-                if not d & NUMS:
-                    alive &= ~(1 << j)
-                elif not d & BLANK:
-                    fixed |= 1 << j
-            fixed &= alive
+            alive, fixed = self.moved(ref, dom, moves)
         return self.grid.quiet(alive, fixed, self.cert)
 
     def domains(self, st: list[int]) -> list[int]:
@@ -555,13 +599,20 @@ class Engine:
 
     def dclose(self, st: list[int], cell: int, state: int, limit: int, digit: int = 0,
                dom: list[int] | None = None, settled: bool = False,
-               guard: ConnGuard | None = None):
+               guard: ConnGuard | None = None,
+               again: tuple[list[int], tuple[int, int], list[int]] | None = None,
+               track: list[int] | None = None):
         """Follow the trial ``cell`` := ``state`` on digit domains (``dom``, a copy of the
         base, is narrowed in place): (contradiction | None, the cells whose number/empty
         status it decided on the way). ``cell`` -1: no trial, follow everything.
         ``settled``: ``dom`` is a fixpoint of this very closure (``base``), so while no
         cell's number/empty status moves the connection pass has nothing to find (it
-        reads only those statuses) and is skipped; the result is the same."""
+        reads only those statuses) and is skipped; the result is the same.
+        ``again`` (with ``cell`` -1 and ``settled``): ``dom`` is such a fixpoint narrowed
+        at some cells, given as (those cells, the fixpoint's live and fixed masks, the
+        cells among them whose status moved); only they and their surroundings are
+        looked at. ``track`` (with ``settled``): the list that receives the cells whose
+        status moved."""
         nb = self.nb
         near = self.near
         if dom is None:
@@ -570,8 +621,16 @@ class Engine:
         # the cells to look at, smallest first (a heap with membership flags: the same
         # order as taking the least of a set)
         inq = [False] * self.n
-        moves: list[int] = []   # (settled) the cells whose number/empty status moved
-        if cell < 0:
+        # (settled) the cells whose number/empty status moved
+        moves: list[int] = [] if track is None else track
+        ref: tuple[int, int] | None = None
+        if again is not None:
+            start, ref, moves = again
+            heap = sorted({k for j in start for k in near[j]})
+            for k in heap:
+                inq[k] = True
+            moved = bool(moves)
+        elif cell < 0:
             heap = list(range(self.n))
             inq = [True] * self.n
             moved = True
@@ -665,8 +724,9 @@ class Engine:
             first = False
             # most passes find nothing; the bitmask test says so exactly, and the
             # search runs only where it may change a cell or fail
-            ch = [] if self.quiet(dom, moves if settled and guard is not None else None,
-                                  guard) else _conn(dom, nb)
+            if ref is None and guard is not None and settled:
+                ref = guard.masks(self)
+            ch = [] if self.quiet(dom, moves if settled else None, ref) else _conn(dom, nb)
             if ch is None:
                 view = [NUM if d and not d & BLANK else EMP if not d & NUMS else UND
                         for d in dom]
@@ -837,6 +897,7 @@ class Trials:
         self.base = eng.base(st) if base is None else base
         self.memo: dict[tuple[int, int, int], tuple[int, Any, list[int]]] = {}
         self.guard = ConnGuard(eng.nb, self.base)
+        self.diffs: dict[int, tuple[list[int], list[int]]] = {}
 
     def run(self, i: int, state: int, limit: int, digit: int = 0):
         key = (i, state, digit)
@@ -848,10 +909,36 @@ class Trials:
                     return None, dec
             elif limit >= min(was, len(dec)):         # ended on its own
                 return contra, dec
-        contra, dec = self.eng.dclose(self.st, i, state, limit, digit=digit,
-                                      dom=self.base[:], settled=True, guard=self.guard)
+        eng = self.eng
+        base = self.base
+        ends = eng.ends.get(key)
+        if ends is not None:
+            end, masks, was = ends
+            now = eng.again(self.st, base, self.diff(was), end, masks)
+            if now is not None:
+                # a fixpoint below this trial with no cell left empty: every run of
+                # the trial ends without a contradiction (its cells are not read then)
+                eng.ends[key] = (*now, base)
+                self.memo[key] = (limit, None, [])
+                return None, []
+        dom = base[:]
+        track: list[int] = []
+        contra, dec = eng.dclose(self.st, i, state, limit, digit=digit, dom=dom,
+                                 settled=True, guard=self.guard, track=track)
+        if contra is None and len(dec) <= limit:
+            eng.ends[key] = (dom, eng.moved(self.guard.masks(eng), dom, track), base)
         self.memo[key] = (limit, contra, dec)
         return contra, dec
+
+    def diff(self, was: list[int]) -> list[int]:
+        """The cells where this base differs from the earlier base ``was`` (found once
+        per earlier base)."""
+        got = self.diffs.get(id(was))
+        if got is None or got[0] is not was:
+            base = self.base
+            got = (was, [j for j in range(len(base)) if base[j] != was[j]])
+            self.diffs[id(was)] = got
+        return got[1]
 
 
 def _probe(eng: Engine, st: list[int], flat: list[int], limit: int,
