@@ -1,9 +1,9 @@
 """Connectivity questions on a rectangular grid, asked of int bitmasks (bit ``r*w + c``
 for the cell at row r, column c; neighbours are the four orthogonal cells).
 
-The hint engines ask, many times per trial, whether a connection pass would find
-anything: every live cell reachable from the first fixed one, and no undecided cell
-whose removal would split the fixed cells. A depth-first search answers it one cell at a
+The hint engines ask, many times per trial, what a connection pass finds: the live
+cells not reachable from the first fixed one, and the undecided cells whose removal
+would split the fixed cells. A depth-first search answers it one cell at a
 time; here a flood is a few shifts of one integer per step, and a cell can split the
 graph only where its live neighbours are not joined around it through the eight cells
 that ring it (``local_cuts``, all cells at once). Each such cell is then settled by
@@ -180,29 +180,58 @@ class Grid:
             path |= cur
         return path
 
-    def quiet(self, alive: int, fixed: int, cert: dict[int, int] | None = None) -> bool:
-        """True when every cell of ``alive`` is connected to the fixed cells and no
-        undecided cell (``alive`` but not ``fixed``) separates fixed cells; with no fixed
-        cell, True. False says only "not shown quiet". ``cert`` keeps, per cell, a
+    def cuts(self, alive: int, fixed: int, cert: dict[int, int] | None = None,
+             most: int = 1) -> tuple[int, list[int]] | None:
+        """The part of ``alive`` that holds the lowest ``fixed`` cell (``fixed`` not
+        empty), and the undecided cells of that part (``alive`` but not ``fixed``)
+        whose removal splits its fixed cells, lowest first: (part, cells). None when
+        there are more than ``most`` such cells. ``cert`` keeps, per cell, a
         certificate from ``splits`` across calls: it still holds while all its cells
         are live and it holds every live neighbour of the cell."""
-        if not fixed:
-            return True
-        if self.flood(fixed & -fixed, alive) != alive:
-            return False
-        cand = self.local_cuts(alive) & alive & ~fixed
+        reach = self.flood(fixed & -fixed, alive)
+        if fixed & ~reach:
+            return reach, []
+        cand = self.local_cuts(reach) & reach & ~fixed
         nbm = self.nbmask
+        out: list[int] = []
         while cand:
             b = cand & -cand
             cand ^= b
             i = b.bit_length() - 1
             if cert is not None:
                 c = cert.get(i)
-                if c is not None and not c & ~alive and not nbm[i] & alive & ~c:
+                if c is not None and not c & ~reach and not nbm[i] & reach & ~c:
                     continue
-            got = self.splits(i, alive, fixed)
+            got = self.splits(i, reach, fixed)
             if got < 0:
-                return False
-            if got and cert is not None:
+                if len(out) == most:
+                    return None
+                out.append(i)
+            elif got and cert is not None:
                 cert[i] = got
-        return True
+        return reach, out
+
+    def apart(self, live: int, num: int) -> int:
+        """The ``num`` cells outside the part of ``live`` holding the most of them (the
+        first such part, lowest cell first, on a tie)."""
+        parts = []
+        rest = num
+        while rest:
+            comp = self.flood(rest & -rest, live)
+            parts.append(comp & num)
+            rest &= ~comp
+        parts.sort(key=int.bit_count, reverse=True)
+        out = 0
+        for p in parts[1:]:
+            out |= p
+        return out
+
+
+def bits(m: int) -> list[int]:
+    """The set bits of ``m``, lowest first."""
+    out = []
+    while m:
+        b = m & -m
+        out.append(b.bit_length() - 1)
+        m ^= b
+    return out

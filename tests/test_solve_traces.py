@@ -86,31 +86,37 @@ def test_nanro_first_cut_is_the_flood_per_cell() -> None:
     assert seen[True] and seen[False]
 
 
-def test_the_bitmask_test_is_the_connection_pass_saying_nothing() -> None:
-    """Grid.quiet is True exactly where the solver's connection pass _conn returns []
-    (no cell changed, no split): random live/fixed patterns on several grid shapes, one
-    certificate store shared across each shape's states as the trace engine shares it
-    across trials, so stale certificates are exercised too."""
+def test_the_bitmask_connection_pass_is_the_search() -> None:
+    """Engine.conn (solvers/bitconn.py: a flood, the cells whose ring of eight leaves
+    their live neighbours apart, each settled by growing its sides) returns what the
+    solver's connection pass _conn returns and leaves the domains as it leaves them,
+    and on a split names the cells _split names: random live/fixed patterns on several
+    grid shapes, one certificate store per shape shared across its states as the trace
+    shares it across trials, so stale certificates are exercised too."""
     import random
 
-    from solvers.bitconn import Grid
-    from solvers.grid import neighbours
+    from solvers.bitconn import bits
+    from solvers.sukoro import hints
+    from solvers.sukoro.board import Board
     from solvers.sukoro.ladder import BLANK, FULL, NUMS, _conn
 
     rng = random.Random(11)
-    seen = {True: 0, False: 0}
+    seen = {"none": 0, "same": 0, "change": 0}
     for h, w in [(6, 6), (7, 9), (10, 10), (1, 8), (5, 2)]:
-        grid, nb, cert = Grid(h, w), neighbours(h, w), {}
-        n = h * w
+        eng = hints.Engine(Board.empty(h, w))
         for _ in range(600):
             # mostly live boards with a few holes, as in a trial; sometimes sparse ones
             hole = rng.choice([0.05, 0.15, 0.3, 0.5])
             dom = [BLANK if rng.random() < hole else NUMS if rng.random() < 0.25 else FULL
-                   for _ in range(n)]
-            alive = sum(1 << i for i, d in enumerate(dom) if d & NUMS)
-            fixed = sum(1 << i for i, d in enumerate(dom) if d & NUMS and not d & BLANK)
-            want = _conn(dom[:], nb) == []
-            assert grid.quiet(alive, fixed, cert) == want, (h, w, dom)
-            assert grid.quiet(alive, fixed) == want
-            seen[want] += 1
-    assert seen[True] > 100 and seen[False] > 100, seen
+                   for _ in range(h * w)]
+            want_dom, got_dom = dom[:], dom[:]
+            want = _conn(want_dom, eng.nb)
+            got = eng.conn(got_dom, None, None)
+            assert got == want and got_dom == want_dom, (h, w, dom)
+            if want is None:
+                view = [hints.NUM if d and not d & BLANK else hints.EMP if not d & NUMS
+                        else hints.UND for d in want_dom]
+                assert bits(eng.grid.apart(*eng.split))[:hints.MAX_CELLS] == \
+                    eng._split(view)
+            seen["none" if want is None else "change" if want else "same"] += 1
+    assert min(seen.values()) > 100, seen

@@ -35,7 +35,7 @@ import heapq
 from collections.abc import Mapping
 from typing import Any
 
-from solvers.bitconn import Grid
+from solvers.bitconn import Grid, bits
 from solvers.grid import neighbours
 
 from .board import Answer, Board
@@ -239,7 +239,8 @@ class Engine:
         self.n = board.h * board.w
         self.nb = neighbours(board.h, board.w)
         self.grid = Grid(board.h, board.w)
-        self.cert: dict[int, int] = {}   # Grid.quiet's certificates, kept across trials
+        self.cert: dict[int, int] = {}   # Grid.cuts' certificates, kept across trials
+        self.split = (0, 0)              # (conn) the live and fixed cells at a split
         # the end of each trial (cell, state, digit) that ran to a fixpoint without a
         # contradiction, with its masks: Trials.run tells from it, on a later base,
         # that the trial still ends so
@@ -547,6 +548,41 @@ class Engine:
                 fixed |= 1 << j
         return alive, fixed & alive
 
+    def conn(self, dom: list[int], moves: list[int] | None,
+             ref: tuple[int, int] | None) -> list[int] | None:
+        """``_conn(dom)``, the same return and the same changes to ``dom``, from
+        bitmasks (``_conn`` itself runs only where two or more cells are forced, for
+        the order its search finds them in). With ``moves`` (every cell whose
+        number/empty status moved since the state whose live and fixed masks are
+        ``ref``), the masks are those with the moves applied. On a split,
+        ``self.split`` is left holding the cells that may still hold a number and those
+        that must."""
+        if moves is None or ref is None:
+            alive, fixed = self.masks(dom)
+        else:
+            alive, fixed = self.moved(ref, dom, moves)
+        if not fixed:
+            return []
+        got = self.grid.cuts(alive, fixed, self.cert)
+        if got is None:
+            return _conn(dom, self.nb)
+        reach, forced = got
+        gone = alive & ~reach
+        miss = fixed & ~reach
+        if miss:
+            # _conn empties the cut-off cells below the first cut-off number, then fails
+            low = gone & ((miss & -miss) - 1)
+            for j in bits(low):
+                dom[j] = BLANK
+            self.split = (alive & ~low, fixed)
+            return None
+        changed = bits(gone)
+        for j in changed:
+            dom[j] = BLANK
+        for p in forced:
+            dom[p] &= NUMS
+        return changed + forced
+
     def masks(self, dom: list[int]) -> tuple[int, int]:
         """The cells that may hold a number, and those that must, as bitmasks."""
         alive = fixed = 0
@@ -556,18 +592,6 @@ class Engine:
                 if not d & BLANK:
                     fixed |= 1 << i
         return alive, fixed
-
-    def quiet(self, dom: list[int], moves: list[int] | None,
-              ref: tuple[int, int] | None) -> bool:
-        """True only when ``_conn(dom)`` would return [] (a False asks it to run).
-        With ``moves`` (every cell whose number/empty status moved since the state
-        whose live and fixed masks are ``ref``), the masks are those with the moves
-        applied."""
-        if moves is None or ref is None:
-            alive, fixed = self.masks(dom)
-        else:
-            alive, fixed = self.moved(ref, dom, moves)
-        return self.grid.quiet(alive, fixed, self.cert)
 
     def domains(self, st: list[int]) -> list[int]:
         dom = []
@@ -722,15 +746,12 @@ class Engine:
             if settled and guard is not None and first and guard.clear(dom, moves):
                 return None, decided    # what _conn would say: nothing changes
             first = False
-            # most passes find nothing; the bitmask test says so exactly, and the
-            # search runs only where it may change a cell or fail
             if ref is None and guard is not None and settled:
                 ref = guard.masks(self)
-            ch = [] if self.quiet(dom, moves if settled else None, ref) else _conn(dom, nb)
+            ch = self.conn(dom, moves if settled else None, ref)
             if ch is None:
-                view = [NUM if d and not d & BLANK else EMP if not d & NUMS else UND
-                        for d in dom]
-                part = self._split(view)
+                # the numbered cells apart from the largest group (_split on the marks)
+                part = bits(self.grid.apart(*self.split))[:MAX_CELLS]
                 return ("contra", "x_split", part, {"x": part}), decided
             if not ch:
                 return None, decided
