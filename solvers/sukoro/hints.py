@@ -623,7 +623,7 @@ class Engine:
 
     def dclose(self, st: list[int], cell: int, state: int, limit: int, digit: int = 0,
                dom: list[int] | None = None, settled: bool = False,
-               guard: ConnGuard | None = None,
+               ref: tuple[int, int] | None = None,
                again: tuple[list[int], tuple[int, int], list[int]] | None = None,
                track: list[int] | None = None):
         """Follow the trial ``cell`` := ``state`` on digit domains (``dom``, a copy of the
@@ -631,7 +631,8 @@ class Engine:
         status it decided on the way). ``cell`` -1: no trial, follow everything.
         ``settled``: ``dom`` is a fixpoint of this very closure (``base``), so while no
         cell's number/empty status moves the connection pass has nothing to find (it
-        reads only those statuses) and is skipped; the result is the same.
+        reads only those statuses) and is skipped; the result is the same. ``ref``
+        (with ``settled``): the live and fixed masks of ``dom`` as given.
         ``again`` (with ``cell`` -1 and ``settled``): ``dom`` is such a fixpoint narrowed
         at some cells, given as (those cells, the fixpoint's live and fixed masks, the
         cells among them whose status moved); only they and their surroundings are
@@ -647,7 +648,6 @@ class Engine:
         inq = [False] * self.n
         # (settled) the cells whose number/empty status moved
         moves: list[int] = [] if track is None else track
-        ref: tuple[int, int] | None = None
         if again is not None:
             start, ref, moves = again
             heap = sorted({k for j in start for k in near[j]})
@@ -674,7 +674,6 @@ class Engine:
             for k in heap:
                 inq[k] = True
         push, pop = heapq.heappush, heapq.heappop
-        first = True
 
         def touch(j: int) -> None:
             for k in near[j]:
@@ -743,11 +742,6 @@ class Engine:
                     return None, decided
             if not moved:
                 return None, decided
-            if settled and guard is not None and first and guard.clear(dom, moves):
-                return None, decided    # what _conn would say: nothing changes
-            first = False
-            if ref is None and guard is not None and settled:
-                ref = guard.masks(self)
             ch = self.conn(dom, moves if settled else None, ref)
             if ch is None:
                 # the numbered cells apart from the largest group (_split on the marks)
@@ -798,113 +792,6 @@ RUNG_OF = {"full_clue": "deg", "need_clue": "deg", "need_one": "deg", "empty_alo
            "bridge": "conn"}
 
 
-class ConnGuard:
-    """When ``_conn`` has nothing to say about a trial, told without running it.
-
-    The base (digit domains at the closure's fixpoint, with a numbered cell) has all its
-    possible-number cells connected and no undecided cell whose emptiness would split
-    the numbers. A trial that empties no cell leaves that graph as it is; a cell ``p``
-    still undecided becomes forced only if a newly numbered cell lies in a part of the
-    graph without ``p`` other than the one holding the base's numbers. Per cut vertex
-    ``p`` those other parts are found once (lazily, on the first question); ``clear``
-    says True only when ``_conn`` would return [] (no change)."""
-
-    def __init__(self, nb: list[list[int]], base: list[int]) -> None:
-        self.nb, self.base = nb, base
-        self.bad: dict[int, list[int]] | None = None
-        self._masks: tuple[int, int] | None = None
-
-    def masks(self, eng: Engine) -> tuple[int, int]:
-        """The base's live and fixed cells as bitmasks (found once)."""
-        if self._masks is None:
-            self._masks = eng.masks(self.base)
-        return self._masks
-
-    def _build(self) -> dict[int, list[int]]:
-        nb, base = self.nb, self.base
-        n = len(base)
-        alive = [bool(d & NUMS) for d in base]
-        fixed = [alive[i] and not base[i] & BLANK for i in range(n)]
-        bad: dict[int, list[int]] = {}
-        if not any(fixed):
-            return bad
-        src = fixed.index(True)
-        for p in _cut_vertices(nb, alive, src):
-            if fixed[p]:
-                continue
-            seen = [False] * n
-            seen[src] = seen[p] = True
-            queue = [src]
-            for i in queue:
-                for j in nb[i]:
-                    if alive[j] and not seen[j]:
-                        seen[j] = True
-                        queue.append(j)
-            for j in range(n):
-                if alive[j] and not seen[j]:
-                    bad.setdefault(j, []).append(p)
-        self.ready = True
-        return bad
-
-    ready = False
-
-    def clear(self, dom: list[int], moves: list[int]) -> bool:
-        if self.bad is None:
-            self.bad = self._build()
-        if not self.ready:
-            return False
-        for j in moves:
-            if not dom[j] & NUMS:
-                return False          # a cell emptied: the graph itself changed
-        bad = self.bad
-        for j in moves:
-            for p in bad.get(j, ()):
-                if dom[p] & BLANK:    # p still undecided, and j beyond it
-                    return False
-        return True
-
-
-def _cut_vertices(nb: list[list[int]], alive: list[bool], root: int) -> list[int]:
-    """The cut vertices of the graph of ``alive`` cells (the part holding ``root``)."""
-    n = len(alive)
-    disc = [0] * n
-    low = [0] * n
-    par = [-1] * n
-    ptr = [0] * n
-    kids = 0
-    disc[root] = low[root] = t = 1
-    cut = set()
-    stack = [root]
-    while stack:
-        v = stack[-1]
-        nbv = nb[v]
-        k = ptr[v]
-        if k < len(nbv):
-            ptr[v] = k + 1
-            u = nbv[k]
-            if not alive[u]:
-                continue
-            if not disc[u]:
-                t += 1
-                disc[u] = low[u] = t
-                par[u] = v
-                if v == root:
-                    kids += 1
-                stack.append(u)
-            elif u != par[v] and disc[u] < low[v]:
-                low[v] = disc[u]
-            continue
-        stack.pop()
-        p = par[v]
-        if p >= 0:
-            low[p] = min(low[p], low[v])
-            if p != root and low[v] >= disc[p]:
-                cut.add(p)
-    if kids > 1:
-        cut.add(root)
-    return sorted(cut)
-
-
 class Trials:
     """The trials of one base (the marks ``st`` and their digit domains at the
     closure's fixpoint), each followed once: a probe asks for the same trial again with
@@ -917,7 +804,7 @@ class Trials:
         self.eng, self.st = eng, st
         self.base = eng.base(st) if base is None else base
         self.memo: dict[tuple[int, int, int], tuple[int, Any, list[int]]] = {}
-        self.guard = ConnGuard(eng.nb, self.base)
+        self.masks = eng.masks(self.base)
         self.diffs: dict[int, tuple[list[int], list[int]]] = {}
 
     def run(self, i: int, state: int, limit: int, digit: int = 0):
@@ -945,9 +832,9 @@ class Trials:
         dom = base[:]
         track: list[int] = []
         contra, dec = eng.dclose(self.st, i, state, limit, digit=digit, dom=dom,
-                                 settled=True, guard=self.guard, track=track)
+                                 settled=True, ref=self.masks, track=track)
         if contra is None and len(dec) <= limit:
-            eng.ends[key] = (dom, eng.moved(self.guard.masks(eng), dom, track), base)
+            eng.ends[key] = (dom, eng.moved(self.masks, dom, track), base)
         self.memo[key] = (limit, contra, dec)
         return contra, dec
 
