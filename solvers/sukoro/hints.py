@@ -241,6 +241,8 @@ class Engine:
         self.grid = Grid(board.h, board.w)
         self.cert: dict[int, int] = {}   # Grid.cuts' certificates, kept across trials
         self.split = (0, 0)              # (conn) the live and fixed cells at a split
+        # (base) the last marks asked about, their fixpoint and its masks
+        self.last: tuple[list[int], list[int], tuple[int, int]] | None = None
         # the end of each trial (cell, state, digit) that ran to a fixpoint without a
         # contradiction, with its masks: Trials.run tells from it, on a later base,
         # that the trial still ends so
@@ -613,13 +615,28 @@ class Engine:
             return ("contra", "x_alone", [i], {"x": i})
         return ("contra", "x_value", [i, *by], {"x": i})
 
-    def base(self, st: list[int]) -> list[int]:
-        """The digit domains the marks imply, followed to a fixpoint (no trial)."""
-        dom = self.domains(st)
-        contra, _ = self.dclose(st, -1, UND, self.n, dom=dom)
-        if contra is not None:
-            raise ValueError("the marks contradict the board")
-        return dom
+    def base(self, st: list[int]) -> tuple[list[int], tuple[int, int]]:
+        """The digit domains the marks imply, followed to a fixpoint (no trial), and
+        their live and fixed masks. From the last marks asked about, when these only
+        add to them, the fixpoint is the last one narrowed by the new marks and
+        followed again from the cells they decide (the same fixpoint: every fixpoint
+        below the new marks lies below the last one)."""
+        last = self.last
+        if last is not None and all(a == b or b == UND for a, b in zip(st, last[0],
+                                                                          strict=True)):
+            diff = [j for j in range(self.n) if st[j] != last[0][j]]
+            got = self.again(st, self.domains(st), diff, last[1], last[2])
+            if got is None:
+                raise ValueError("the marks contradict the board")
+            dom, masks = got[0][:], got[1]
+        else:
+            dom = self.domains(st)
+            contra, _ = self.dclose(st, -1, UND, self.n, dom=dom)
+            if contra is not None:
+                raise ValueError("the marks contradict the board")
+            masks = self.masks(dom)
+        self.last = (st[:], dom[:], masks)
+        return dom, masks
 
     def dclose(self, st: list[int], cell: int, state: int, limit: int, digit: int = 0,
                dom: list[int] | None = None, settled: bool = False,
@@ -800,11 +817,14 @@ class Trials:
     A run stopped at its limit stands for any lower limit (it is None either way; a
     caller reads the chain of a contradiction only)."""
 
-    def __init__(self, eng: Engine, st: list[int], base: list[int] | None = None) -> None:
+    def __init__(self, eng: Engine, st: list[int], base: list[int] | None = None,
+                 masks: tuple[int, int] | None = None) -> None:
         self.eng, self.st = eng, st
-        self.base = eng.base(st) if base is None else base
+        if base is None:
+            base, masks = eng.base(st)
+        self.base = base
         self.memo: dict[tuple[int, int, int], tuple[int, Any, list[int]]] = {}
-        self.masks = eng.masks(self.base)
+        self.masks = eng.masks(base) if masks is None else masks
         self.diffs: dict[int, tuple[list[int], list[int]]] = {}
 
     def run(self, i: int, state: int, limit: int, digit: int = 0):
@@ -909,12 +929,16 @@ def _deep_probe(eng: Engine, st: list[int], flat: list[int], limit: int,
                 contra, _ = trials.run(i, NUM, limit, digit=v)
                 if contra is None:
                     continue
+                was = base
+                base = was[:]
                 base[i] &= ~(1 << v)
                 notes.append((i, v, contra[2][0]))
-                again, _ = eng.dclose(st, -1, UND, eng.n, dom=base)
-                if again is not None:
+                # the fixpoint again, followed from the one cell narrowed
+                got = eng.again(st, base, [i], was, trials.masks)
+                if got is None:
                     raise ValueError("the marks contradict the board")
-                trials = Trials(eng, st, base[:])
+                base = got[0][:]
+                trials = Trials(eng, st, base[:], got[1])
                 found = _probe(eng, st, flat, limit, trials)
                 if found is not None:
                     return (*found, notes)
