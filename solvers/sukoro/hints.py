@@ -389,18 +389,24 @@ class Engine:
 
     def connection(self, st: list[int]):
         """Cut-off cells (empty) and articulation cells (numbered), or a split."""
-        dom = [NUMS if s == NUM else BLANK if s == EMP else FULL for s in st]
-        ch = _conn(dom, self.nb)
-        if ch is None:
+        # what _conn finds on the marks, from bitmasks: the cells cut off, and the
+        # undecided cells whose emptiness would split the numbers
+        alive = int("".join(["0" if s == EMP else "1" for s in reversed(st)]), 2)
+        fixed = int("".join(["1" if s == NUM else "0" for s in reversed(st)]), 2)
+        if not fixed:
+            return None
+        got = self.grid.cuts(alive, fixed, self.cert, most=self.n)
+        assert got is not None
+        reach, forced = got
+        if fixed & ~reach:
             part = self._split(st)
             return ("contra", "x_split", part, {"x": part})
-        cut = sorted(i for i in ch if dom[i] == BLANK)
+        cut = bits(alive & ~reach)
         if cut:
             return ("cut", cut[:MAX_CELLS], EMP, self._wall(st, cut), {"cells": cut[:MAX_CELLS],
                                                                          "them": "it"})
-        bridge = sorted(i for i in ch if dom[i] == NUMS)
-        if bridge:
-            p = bridge[0]
+        if forced:
+            p = forced[0]
             a, b = self._sides(st, p)
             return ("bridge", [p], NUM, [a, b], {"cells": [p], "x": a, "y": b})
         return None
@@ -587,12 +593,8 @@ class Engine:
 
     def masks(self, dom: list[int]) -> tuple[int, int]:
         """The cells that may hold a number, and those that must, as bitmasks."""
-        alive = fixed = 0
-        for i, d in enumerate(dom):
-            if d & NUMS:
-                alive |= 1 << i
-                if not d & BLANK:
-                    fixed |= 1 << i
+        alive = int("".join(["1" if d & NUMS else "0" for d in reversed(dom)]), 2)
+        fixed = int("".join(["0" if d & BLANK or not d else "1" for d in reversed(dom)]), 2)
         return alive, fixed
 
     def domains(self, st: list[int]) -> list[int]:
