@@ -92,3 +92,35 @@ def test_the_bitmask_connection_pass_is_the_search() -> None:
                     eng._split(view)
             seen["none" if want is None else "change" if want else "same"] += 1
     assert min(seen.values()) > 100, seen
+
+
+def test_nanro_screen_is_the_ladder_screen_from_the_marks() -> None:
+    """Screen (the ladder's propagation from the marks' own propagated state, with
+    witnesses kept across states) says a one-cell trial contradicts exactly where
+    _ladder_contradicts (from the printed clues and the marks) says so: every undecided
+    cell, both ways, on marks taken from the answer a few cells at a time."""
+    import random
+
+    from solvers.nanro.hints import BLANK, NUM, UND, Ctx, Screen, _ladder_contradicts
+
+    e = max(_bank("nanro"), key=lambda b: b["h"] * b["w"])
+    puzzle = registry.get("nanro")
+    ctx = Ctx(puzzle.board_from_json(e["board"]))
+    truth = [NUM if v else BLANK for v in puzzle.answer_from_json(e["answer"]).flat()]
+    rng = random.Random(5)
+    val = ctx.start[:]
+    wit: dict = {}
+    seen = {True: 0, False: 0}
+    for _ in range(4):
+        screen = Screen(ctx, val, wit)
+        for i in [i for i in range(ctx.n) if val[i] == UND]:
+            for v in (NUM, BLANK):
+                trial = val[:]
+                trial[i] = v
+                want = _ladder_contradicts(ctx, trial)
+                assert screen.contradicts(trial, i) == want, (i, v)
+                seen[want] += 1
+        und = [i for i in range(ctx.n) if val[i] == UND]
+        for i in rng.sample(und, min(len(und), 6)):
+            val[i] = truth[i]
+    assert seen[True] and seen[False], seen

@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .board import Answer, Board
-from .ladder import Geometry, flood, geometry, initial, propagate
+from .ladder import Geometry, State, flood, geometry, initial, propagate
 
 UND, BLANK, NUM = -1, 0, 1
 MAX_CELLS = 8          # a step decides at most this many cells
@@ -560,18 +560,60 @@ def _ladder_contradicts(ctx: Ctx, val: list[int]) -> bool:
     return not propagate(ctx.g, st, 3)
 
 
-def _probe(ctx: Ctx, val: list[int], truth: list[int]) -> dict[str, Any] | None:
+class Screen:
+    """``_ladder_contradicts`` for each one-cell trial on the marks ``val``, from the
+    marks' own propagated state: the ladder's propagation is monotone (more decided,
+    more deduced; a state that propagates without contradiction has no part that
+    contradicts), so the marks with the trial contradict exactly when that state with
+    the trial does. A trial that propagated without contradiction is kept as a witness
+    (``wit``, shared across states): while a later state lies inside it, the trial
+    still holds. A trial on a cell the marks' state already decides is screened as
+    before, from the marks."""
+
+    def __init__(self, ctx: Ctx, val: list[int], wit: dict[tuple[int, int], State]) -> None:
+        self.ctx, self.wit = ctx, wit
+        self.st: State | None = None
+        if ctx.init is not None:
+            st = ctx.init.copy()
+            st.num |= _mask(val, NUM)
+            st.blank |= _mask(val, BLANK)
+            if not st.num & st.blank and propagate(ctx.g, st, 3):
+                self.st = st
+
+    def contradicts(self, trial: list[int], i: int) -> bool:
+        st = self.st
+        b = 1 << i
+        if st is None or (st.num | st.blank) & b:
+            return _ladder_contradicts(self.ctx, trial)
+        key = (i, trial[i])
+        w = self.wit.get(key)
+        if w is not None and not (st.num & ~w.num or st.blank & ~w.blank):
+            return False
+        t = st.copy()
+        if trial[i] == NUM:
+            t.num |= b
+        else:
+            t.blank |= b
+        if not propagate(self.ctx.g, t, 3):
+            return True
+        self.wit[key] = t
+        return False
+
+
+def _probe(ctx: Ctx, val: list[int], truth: list[int],
+           wit: dict[tuple[int, int], State] | None = None) -> dict[str, Any] | None:
     """The undecided cell whose wrong value contradicts itself soonest, cells beside
-    decided ones first."""
+    decided ones first. ``wit``: the screen's witnesses, kept across calls."""
     g = ctx.g
     und = [i for i in range(ctx.n) if val[i] == UND]
     und.sort(key=lambda i: (-sum(val[j] != UND for j in g.nbrs[i]), i))
     best: tuple[int, int, dict[str, Any], list[int]] | None = None
     tried = 0
+    screen = Screen(ctx, val, {} if wit is None else wit)
     for i in und:
         trial = val[:]
         trial[i] = 1 - truth[i]
-        if not _ladder_contradicts(ctx, trial):
+        if not screen.contradicts(trial, i):
             continue
         bad, chain = follow(ctx, trial)
         if bad is None:
@@ -710,12 +752,13 @@ def trace(board: Board, answer: Answer, limit: int | None = None) -> list[dict[s
     truth = [NUM if v else BLANK for v in answer.flat()]
     val = ctx.start[:]
     steps: list[dict[str, Any]] = []
+    wit: dict[tuple[int, int], State] = {}
     while UND in val and (limit is None or len(steps) < limit):
         kind, st = deduce(ctx, val)
         if kind == "bad":
             raise ValueError("the board contradicts itself")
         if st is None:
-            st = _probe(ctx, val, truth) or _search(ctx, val, truth)
+            st = _probe(ctx, val, truth, wit) or _search(ctx, val, truth)
         for i in st["cells"]:
             if truth[i] != st["state"]:
                 raise AssertionError(f"hint step {st['key']} disagrees with the answer")
