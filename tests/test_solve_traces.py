@@ -2,7 +2,9 @@
 engines were made faster for the page's hard boards (solvers/sukoro/hints.py: each trial
 of a base followed once, a heap for the queue, the connection pass on bitmasks, a trial
 that ended without a contradiction told so again from its kept end; solvers/nanro/hints.py: the 2×2 blocks listed once, the region domains'
-neighbour pairs gathered once per state), and every banked board's trace must come out
+neighbour pairs gathered once per state, the probe's screen from the marks' own
+propagated state; solvers/canal_view/hints.py: the connection rule on bitmasks), and
+every banked board's trace must come out
 step for step as it was committed in content/<slug>/bank.json."""
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ def _bank(slug: str) -> list[dict]:
     return json.loads((ROOT / "content" / slug / "bank.json").read_text())["data"]["boards"]
 
 
-@pytest.mark.parametrize("slug", ["sukoro", "nanro"])
+@pytest.mark.parametrize("slug", ["sukoro", "nanro", "canal-view"])
 def test_every_banked_trace_is_unchanged(slug: str) -> None:
     puzzle = registry.get(slug)
     bank = _bank(slug)
@@ -124,3 +126,34 @@ def test_nanro_screen_is_the_ladder_screen_from_the_marks() -> None:
         for i in rng.sample(und, min(len(und), 6)):
             val[i] = truth[i]
     assert seen[True] and seen[False], seen
+
+
+def test_canal_view_flow_on_bitmasks_is_the_search() -> None:
+    """flow_deds (bitmasks) lists the deductions _flow_deds (the search) lists, in the
+    same order, and raises where it raises with the same cells: random states on a
+    banked board's shape, one certificate store shared across them."""
+    import random
+
+    from solvers.canal_view.board import Board
+    from solvers.canal_view.hints import DRY, FLOODED, Contra, _flow_deds, flow_deds, make_geo
+
+    e = max(_bank("canal-view"), key=lambda b: b["h"] * b["w"])
+    g = make_geo(Board.from_json(e["board"]))
+    rng = random.Random(9)
+    seen = {"contra": 0, "none": 0, "some": 0}
+    for _ in range(500):
+        dry, wet = rng.choice([0.1, 0.25, 0.4]), rng.choice([0.01, 0.03, 0.15])
+        st = [DRY if i in g.fixed or rng.random() < dry else
+              FLOODED if rng.random() < wet else 0 for i in range(g.n)]
+        for first in (False, True):
+            try:
+                want = _flow_deds(g, st, first)
+            except Contra as c:
+                with pytest.raises(Contra) as got:
+                    flow_deds(g, st, first)
+                assert (got.value.args, vars(got.value)) == (c.args, vars(c))
+                seen["contra"] += 1
+                continue
+            assert flow_deds(g, st, first) == want
+            seen["some" if want else "none"] += 1
+    assert min(seen.values()) > 20, seen
