@@ -246,6 +246,8 @@ class Ctx:
         self.init = initial(board, g)   # the ladder's state of the printed clues
         # every 2×2 block, row by row (the order the block rule and check look in)
         w = self.w
+        # the probe screen's witnesses (Screen), kept across the states of one trace
+        self.wit: dict[tuple[int, int], State] = {}
         self.quads = [(r * w + c, r * w + c + 1, (r + 1) * w + c, (r + 1) * w + c + 1)
                       for r in range(self.h - 1) for c in range(w - 1)]
 
@@ -600,16 +602,15 @@ class Screen:
         return False
 
 
-def _probe(ctx: Ctx, val: list[int], truth: list[int],
-           wit: dict[tuple[int, int], State] | None = None) -> dict[str, Any] | None:
+def _probe(ctx: Ctx, val: list[int], truth: list[int]) -> dict[str, Any] | None:
     """The undecided cell whose wrong value contradicts itself soonest, cells beside
-    decided ones first. ``wit``: the screen's witnesses, kept across calls."""
+    decided ones first."""
     g = ctx.g
     und = [i for i in range(ctx.n) if val[i] == UND]
     und.sort(key=lambda i: (-sum(val[j] != UND for j in g.nbrs[i]), i))
     best: tuple[int, int, dict[str, Any], list[int]] | None = None
     tried = 0
-    screen = Screen(ctx, val, {} if wit is None else wit)
+    screen = Screen(ctx, val, ctx.wit)
     for i in und:
         trial = val[:]
         trial[i] = 1 - truth[i]
@@ -752,13 +753,12 @@ def trace(board: Board, answer: Answer, limit: int | None = None) -> list[dict[s
     truth = [NUM if v else BLANK for v in answer.flat()]
     val = ctx.start[:]
     steps: list[dict[str, Any]] = []
-    wit: dict[tuple[int, int], State] = {}
     while UND in val and (limit is None or len(steps) < limit):
         kind, st = deduce(ctx, val)
         if kind == "bad":
             raise ValueError("the board contradicts itself")
         if st is None:
-            st = _probe(ctx, val, truth, wit) or _search(ctx, val, truth)
+            st = _probe(ctx, val, truth) or _search(ctx, val, truth)
         for i in st["cells"]:
             if truth[i] != st["state"]:
                 raise AssertionError(f"hint step {st['key']} disagrees with the answer")
