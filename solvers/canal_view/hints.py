@@ -26,6 +26,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from solvers.bitconn import Grid, bits
+
 from .board import Answer, Board
 
 FLOODED, DRY = 1, 2
@@ -247,6 +249,8 @@ class Geo:
     blocks: list[tuple[int, int, int, int]]
     blocks_of: list[list[int]]
     seen_by: list[list[int]]            # cell -> numbers whose rays hold it
+    grid: Grid | None = None            # the bitmask connectivity of this shape
+    cert: dict[int, int] = field(default_factory=dict)   # its certificates (Grid.cuts)
 
 
 def make_geo(board: Board) -> Geo:
@@ -289,7 +293,7 @@ def make_geo(board: Board) -> Geo:
             for j in b:
                 blocks_of[j].append(len(blocks))
             blocks.append(b)
-    return Geo(h, w, n, nums, fixed, nbrs, blocks, blocks_of, seen_by)
+    return Geo(h, w, n, nums, fixed, nbrs, blocks, blocks_of, seen_by, Grid(h, w))
 
 
 @dataclass
@@ -496,7 +500,41 @@ def _cuts(g: Geo, st: list[int], comp: list[int], lab: list[int], c: int) -> lis
 
 def flow_deds(g: Geo, st: list[int], first_only: bool = False) -> list[Ded]:
     """Connectivity: raises Contra when flooded cells lie in two walled-off parts; else
-    the unreachable pockets (dry) and the cut cells (flooded)."""
+    the unreachable pockets (dry) and the cut cells (flooded). On bitmasks (the pockets
+    in order of their lowest cell, the cut cells lowest first, as the search below
+    lists them); a contradiction is named by the search."""
+    grid = g.grid
+    if grid is None:
+        return _flow_deds(g, st, first_only)
+    live = int("".join(["0" if v == DRY else "1" for v in reversed(st)]), 2)
+    wet = int("".join(["1" if v == FLOODED else "0" for v in reversed(st)]), 2)
+    if not wet:
+        return []
+    main = grid.flood(wet & -wet, live)
+    if wet & ~main:
+        return _flow_deds(g, st, first_only)
+    out = []
+    rest = live & ~main
+    if rest:
+        dry = int("".join(["1" if v == DRY else "0" for v in reversed(st)]), 2)
+        while rest:
+            comp = grid.flood(rest & -rest, rest)
+            rest &= ~comp
+            wall = grid.grow(comp, dry)
+            out.append(Ded("unreach", [(x, DRY) for x in bits(comp)], bits(wall), {}))
+            if first_only:
+                return out
+    got = grid.cuts(main, wet, g.cert, most=g.n)
+    assert got is not None
+    for x in got[1]:
+        out.append(Ded("cut", [(x, FLOODED)], [], {}))   # why filled in when shown
+        if first_only:
+            break
+    return out
+
+
+def _flow_deds(g: Geo, st: list[int], first_only: bool = False) -> list[Ded]:
+    """``flow_deds`` by a search over the cells."""
     lab, comps = _components(g, st)
     wet = [c for c, comp in enumerate(comps) if any(st[x] == FLOODED for x in comp)]
     if not wet:

@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .board import Answer, Board
-from .ladder import Geometry, flood, geometry, initial, propagate
+from .ladder import Geometry, State, flood, geometry, initial, propagate
 
 UND, BLANK, NUM = -1, 0, 1
 MAX_CELLS = 8          # a step decides at most this many cells
@@ -246,6 +246,8 @@ class Ctx:
         self.init = initial(board, g)   # the ladder's state of the printed clues
         # every 2×2 block, row by row (the order the block rule and check look in)
         w = self.w
+        # the probe screen's witnesses (Screen), kept across the states of one trace
+        self.wit: dict[tuple[int, int], State] = {}
         self.quads = [(r * w + c, r * w + c + 1, (r + 1) * w + c, (r + 1) * w + c + 1)
                       for r in range(self.h - 1) for c in range(w - 1)]
 
@@ -560,6 +562,46 @@ def _ladder_contradicts(ctx: Ctx, val: list[int]) -> bool:
     return not propagate(ctx.g, st, 3)
 
 
+class Screen:
+    """``_ladder_contradicts`` for each one-cell trial on the marks ``val``, from the
+    marks' own propagated state: the ladder's propagation is monotone (more decided,
+    more deduced; a state that propagates without contradiction has no part that
+    contradicts), so the marks with the trial contradict exactly when that state with
+    the trial does. A trial that propagated without contradiction is kept as a witness
+    (``wit``, shared across states): while a later state lies inside it, the trial
+    still holds. A trial on a cell the marks' state already decides is screened as
+    before, from the marks."""
+
+    def __init__(self, ctx: Ctx, val: list[int], wit: dict[tuple[int, int], State]) -> None:
+        self.ctx, self.wit = ctx, wit
+        self.st: State | None = None
+        if ctx.init is not None:
+            st = ctx.init.copy()
+            st.num |= _mask(val, NUM)
+            st.blank |= _mask(val, BLANK)
+            if not st.num & st.blank and propagate(ctx.g, st, 3):
+                self.st = st
+
+    def contradicts(self, trial: list[int], i: int) -> bool:
+        st = self.st
+        b = 1 << i
+        if st is None or (st.num | st.blank) & b:
+            return _ladder_contradicts(self.ctx, trial)
+        key = (i, trial[i])
+        w = self.wit.get(key)
+        if w is not None and not (st.num & ~w.num or st.blank & ~w.blank):
+            return False
+        t = st.copy()
+        if trial[i] == NUM:
+            t.num |= b
+        else:
+            t.blank |= b
+        if not propagate(self.ctx.g, t, 3):
+            return True
+        self.wit[key] = t
+        return False
+
+
 def _probe(ctx: Ctx, val: list[int], truth: list[int]) -> dict[str, Any] | None:
     """The undecided cell whose wrong value contradicts itself soonest, cells beside
     decided ones first."""
@@ -568,10 +610,11 @@ def _probe(ctx: Ctx, val: list[int], truth: list[int]) -> dict[str, Any] | None:
     und.sort(key=lambda i: (-sum(val[j] != UND for j in g.nbrs[i]), i))
     best: tuple[int, int, dict[str, Any], list[int]] | None = None
     tried = 0
+    screen = Screen(ctx, val, ctx.wit)
     for i in und:
         trial = val[:]
         trial[i] = 1 - truth[i]
-        if not _ladder_contradicts(ctx, trial):
+        if not screen.contradicts(trial, i):
             continue
         bad, chain = follow(ctx, trial)
         if bad is None:

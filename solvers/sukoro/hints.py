@@ -35,6 +35,7 @@ import heapq
 from collections.abc import Mapping
 from typing import Any
 
+from solvers.bitconn import Grid, bits
 from solvers.grid import neighbours
 
 from .board import Answer, Board
@@ -237,6 +238,17 @@ class Engine:
         self.h, self.w = board.h, board.w
         self.n = board.h * board.w
         self.nb = neighbours(board.h, board.w)
+        self.grid = Grid(board.h, board.w)
+        self.cert: dict[int, int] = {}   # Grid.cuts' certificates, kept across trials
+        self.split = (0, 0)              # (conn) the live and fixed cells at a split
+        # (base) the last marks asked about, their fixpoint and its masks
+        self.last: tuple[list[int], list[int], tuple[int, int]] | None = None
+        # the end of each trial (cell, state, digit) that ran to a fixpoint without a
+        # contradiction, with its masks: Trials.run tells from it, on a later base,
+        # that the trial still ends so
+        # (and the base it was found on)
+        self.ends: dict[tuple[int, int, int],
+                        tuple[list[int], tuple[int, int], list[int]]] = {}
         self.clues = board.flat()
         nb = self.nb
         # cells within two steps: a change there can alter this cell's deductions
@@ -377,18 +389,24 @@ class Engine:
 
     def connection(self, st: list[int]):
         """Cut-off cells (empty) and articulation cells (numbered), or a split."""
-        dom = [NUMS if s == NUM else BLANK if s == EMP else FULL for s in st]
-        ch = _conn(dom, self.nb)
-        if ch is None:
+        # what _conn finds on the marks, from bitmasks: the cells cut off, and the
+        # undecided cells whose emptiness would split the numbers
+        alive = int("".join(["0" if s == EMP else "1" for s in reversed(st)]), 2)
+        fixed = int("".join(["1" if s == NUM else "0" for s in reversed(st)]), 2)
+        if not fixed:
+            return None
+        got = self.grid.cuts(alive, fixed, self.cert, most=self.n)
+        assert got is not None
+        reach, forced = got
+        if fixed & ~reach:
             part = self._split(st)
             return ("contra", "x_split", part, {"x": part})
-        cut = sorted(i for i in ch if dom[i] == BLANK)
+        cut = bits(alive & ~reach)
         if cut:
             return ("cut", cut[:MAX_CELLS], EMP, self._wall(st, cut), {"cells": cut[:MAX_CELLS],
                                                                          "them": "it"})
-        bridge = sorted(i for i in ch if dom[i] == NUMS)
-        if bridge:
-            p = bridge[0]
+        if forced:
+            p = forced[0]
             a, b = self._sides(st, p)
             return ("bridge", [p], NUM, [a, b], {"cells": [p], "x": a, "y": b})
         return None
@@ -494,6 +512,91 @@ class Engine:
 
     # -- a trial followed on digits: the counts and touching numbers, value by value --
 
+    def again(self, st: list[int], base: list[int], diff: list[int], end: list[int],
+              masks: tuple[int, int]) -> tuple[list[int], tuple[int, int]] | None:
+        """A trial's end (``end``, a fixpoint of the closure with no empty domain, found
+        on an earlier base; ``diff`` the cells where ``base`` differs from that one)
+        narrowed by ``base`` and followed to a fixpoint again: (domains, masks) when
+        that fixpoint has no empty domain, else None. Every deduction narrows, and
+        narrows no less from narrower domains, so the fixpoints below (base with the
+        trial) lie below every state a run of the trial passes through: when one of
+        them has no empty domain, no run finds a contradiction."""
+        start, moves = [], []
+        dom = end
+        for j in diff:
+            e = end[j]
+            d = e & base[j]
+            if d != e:
+                if not d:
+                    return None
+                if not start:
+                    dom = end[:]
+                dom[j] = d
+                start.append(j)
+                if bool(d & NUMS) != bool(e & NUMS) or bool(d & BLANK) != bool(e & BLANK):
+                    moves.append(j)
+        if not start:
+            return end, masks
+        contra, _ = self.dclose(st, -1, UND, self.n, dom=dom, settled=True,
+                                again=(start, masks, moves))
+        if contra is not None:
+            return None
+        return dom, self.moved(masks, dom, moves)
+
+    def moved(self, masks: tuple[int, int], dom: list[int], moves: list[int]
+              ) -> tuple[int, int]:
+        """The live and fixed masks ``masks`` with the status of the cells ``moves``
+        read from ``dom``."""
+        alive, fixed = masks
+        for j in moves:
+            d = dom[j]
+            if not d & NUMS:
+                alive &= ~(1 << j)
+            elif not d & BLANK:
+                fixed |= 1 << j
+        return alive, fixed & alive
+
+    def conn(self, dom: list[int], moves: list[int] | None,
+             ref: tuple[int, int] | None) -> list[int] | None:
+        """``_conn(dom)``, the same return and the same changes to ``dom``, from
+        bitmasks (``_conn`` itself runs only where two or more cells are forced, for
+        the order its search finds them in). With ``moves`` (every cell whose
+        number/empty status moved since the state whose live and fixed masks are
+        ``ref``), the masks are those with the moves applied. On a split,
+        ``self.split`` is left holding the cells that may still hold a number and those
+        that must."""
+        if moves is None or ref is None:
+            alive, fixed = self.masks(dom)
+        else:
+            alive, fixed = self.moved(ref, dom, moves)
+        if not fixed:
+            return []
+        got = self.grid.cuts(alive, fixed, self.cert)
+        if got is None:
+            return _conn(dom, self.nb)
+        reach, forced = got
+        gone = alive & ~reach
+        miss = fixed & ~reach
+        if miss:
+            # _conn empties the cut-off cells below the first cut-off number, then fails
+            low = gone & ((miss & -miss) - 1)
+            for j in bits(low):
+                dom[j] = BLANK
+            self.split = (alive & ~low, fixed)
+            return None
+        changed = bits(gone)
+        for j in changed:
+            dom[j] = BLANK
+        for p in forced:
+            dom[p] &= NUMS
+        return changed + forced
+
+    def masks(self, dom: list[int]) -> tuple[int, int]:
+        """The cells that may hold a number, and those that must, as bitmasks."""
+        alive = int("".join(["1" if d & NUMS else "0" for d in reversed(dom)]), 2)
+        fixed = int("".join(["0" if d & BLANK or not d else "1" for d in reversed(dom)]), 2)
+        return alive, fixed
+
     def domains(self, st: list[int]) -> list[int]:
         dom = []
         for i, s in enumerate(st):
@@ -514,23 +617,46 @@ class Engine:
             return ("contra", "x_alone", [i], {"x": i})
         return ("contra", "x_value", [i, *by], {"x": i})
 
-    def base(self, st: list[int]) -> list[int]:
-        """The digit domains the marks imply, followed to a fixpoint (no trial)."""
-        dom = self.domains(st)
-        contra, _ = self.dclose(st, -1, UND, self.n, dom=dom)
-        if contra is not None:
-            raise ValueError("the marks contradict the board")
-        return dom
+    def base(self, st: list[int]) -> tuple[list[int], tuple[int, int]]:
+        """The digit domains the marks imply, followed to a fixpoint (no trial), and
+        their live and fixed masks. From the last marks asked about, when these only
+        add to them, the fixpoint is the last one narrowed by the new marks and
+        followed again from the cells they decide (the same fixpoint: every fixpoint
+        below the new marks lies below the last one)."""
+        last = self.last
+        if last is not None and all(a == b or b == UND for a, b in zip(st, last[0],
+                                                                          strict=True)):
+            diff = [j for j in range(self.n) if st[j] != last[0][j]]
+            got = self.again(st, self.domains(st), diff, last[1], last[2])
+            if got is None:
+                raise ValueError("the marks contradict the board")
+            dom, masks = got[0][:], got[1]
+        else:
+            dom = self.domains(st)
+            contra, _ = self.dclose(st, -1, UND, self.n, dom=dom)
+            if contra is not None:
+                raise ValueError("the marks contradict the board")
+            masks = self.masks(dom)
+        self.last = (st[:], dom[:], masks)
+        return dom, masks
 
     def dclose(self, st: list[int], cell: int, state: int, limit: int, digit: int = 0,
                dom: list[int] | None = None, settled: bool = False,
-               guard: ConnGuard | None = None):
+               ref: tuple[int, int] | None = None,
+               again: tuple[list[int], tuple[int, int], list[int]] | None = None,
+               track: list[int] | None = None):
         """Follow the trial ``cell`` := ``state`` on digit domains (``dom``, a copy of the
         base, is narrowed in place): (contradiction | None, the cells whose number/empty
         status it decided on the way). ``cell`` -1: no trial, follow everything.
         ``settled``: ``dom`` is a fixpoint of this very closure (``base``), so while no
         cell's number/empty status moves the connection pass has nothing to find (it
-        reads only those statuses) and is skipped; the result is the same."""
+        reads only those statuses) and is skipped; the result is the same. ``ref``
+        (with ``settled``): the live and fixed masks of ``dom`` as given.
+        ``again`` (with ``cell`` -1 and ``settled``): ``dom`` is such a fixpoint narrowed
+        at some cells, given as (those cells, the fixpoint's live and fixed masks, the
+        cells among them whose status moved); only they and their surroundings are
+        looked at. ``track`` (with ``settled``): the list that receives the cells whose
+        status moved."""
         nb = self.nb
         near = self.near
         if dom is None:
@@ -539,8 +665,15 @@ class Engine:
         # the cells to look at, smallest first (a heap with membership flags: the same
         # order as taking the least of a set)
         inq = [False] * self.n
-        moves: list[int] = []   # (settled) the cells whose number/empty status moved
-        if cell < 0:
+        # (settled) the cells whose number/empty status moved
+        moves: list[int] = [] if track is None else track
+        if again is not None:
+            start, ref, moves = again
+            heap = sorted({k for j in start for k in near[j]})
+            for k in heap:
+                inq[k] = True
+            moved = bool(moves)
+        elif cell < 0:
             heap = list(range(self.n))
             inq = [True] * self.n
             moved = True
@@ -560,7 +693,6 @@ class Engine:
             for k in heap:
                 inq[k] = True
         push, pop = heapq.heappush, heapq.heappop
-        first = True
 
         def touch(j: int) -> None:
             for k in near[j]:
@@ -629,19 +761,16 @@ class Engine:
                     return None, decided
             if not moved:
                 return None, decided
-            if settled and guard is not None and first and guard.clear(dom, moves):
-                return None, decided    # what _conn would say: nothing changes
-            first = False
-            ch = _conn(dom, nb)
+            ch = self.conn(dom, moves if settled else None, ref)
             if ch is None:
-                view = [NUM if d and not d & BLANK else EMP if not d & NUMS else UND
-                        for d in dom]
-                part = self._split(view)
+                # the numbered cells apart from the largest group (_split on the marks)
+                part = bits(self.grid.apart(*self.split))[:MAX_CELLS]
                 return ("contra", "x_split", part, {"x": part}), decided
             if not ch:
                 return None, decided
             for j in ch:
                 settle(j)
+                moves.append(j)
                 touch(j)
 
 
@@ -682,106 +811,6 @@ RUNG_OF = {"full_clue": "deg", "need_clue": "deg", "need_one": "deg", "empty_alo
            "bridge": "conn"}
 
 
-class ConnGuard:
-    """When ``_conn`` has nothing to say about a trial, told without running it.
-
-    The base (digit domains at the closure's fixpoint, with a numbered cell) has all its
-    possible-number cells connected and no undecided cell whose emptiness would split
-    the numbers. A trial that empties no cell leaves that graph as it is; a cell ``p``
-    still undecided becomes forced only if a newly numbered cell lies in a part of the
-    graph without ``p`` other than the one holding the base's numbers. Per cut vertex
-    ``p`` those other parts are found once (lazily, on the first question); ``clear``
-    says True only when ``_conn`` would return [] (no change)."""
-
-    def __init__(self, nb: list[list[int]], base: list[int]) -> None:
-        self.nb, self.base = nb, base
-        self.bad: dict[int, list[int]] | None = None
-
-    def _build(self) -> dict[int, list[int]]:
-        nb, base = self.nb, self.base
-        n = len(base)
-        alive = [bool(d & NUMS) for d in base]
-        fixed = [alive[i] and not base[i] & BLANK for i in range(n)]
-        bad: dict[int, list[int]] = {}
-        if not any(fixed):
-            return bad
-        src = fixed.index(True)
-        for p in _cut_vertices(nb, alive, src):
-            if fixed[p]:
-                continue
-            seen = [False] * n
-            seen[src] = seen[p] = True
-            queue = [src]
-            for i in queue:
-                for j in nb[i]:
-                    if alive[j] and not seen[j]:
-                        seen[j] = True
-                        queue.append(j)
-            for j in range(n):
-                if alive[j] and not seen[j]:
-                    bad.setdefault(j, []).append(p)
-        self.ready = True
-        return bad
-
-    ready = False
-
-    def clear(self, dom: list[int], moves: list[int]) -> bool:
-        if self.bad is None:
-            self.bad = self._build()
-        if not self.ready:
-            return False
-        for j in moves:
-            if not dom[j] & NUMS:
-                return False          # a cell emptied: the graph itself changed
-        bad = self.bad
-        for j in moves:
-            for p in bad.get(j, ()):
-                if dom[p] & BLANK:    # p still undecided, and j beyond it
-                    return False
-        return True
-
-
-def _cut_vertices(nb: list[list[int]], alive: list[bool], root: int) -> list[int]:
-    """The cut vertices of the graph of ``alive`` cells (the part holding ``root``)."""
-    n = len(alive)
-    disc = [0] * n
-    low = [0] * n
-    par = [-1] * n
-    ptr = [0] * n
-    kids = 0
-    disc[root] = low[root] = t = 1
-    cut = set()
-    stack = [root]
-    while stack:
-        v = stack[-1]
-        nbv = nb[v]
-        k = ptr[v]
-        if k < len(nbv):
-            ptr[v] = k + 1
-            u = nbv[k]
-            if not alive[u]:
-                continue
-            if not disc[u]:
-                t += 1
-                disc[u] = low[u] = t
-                par[u] = v
-                if v == root:
-                    kids += 1
-                stack.append(u)
-            elif u != par[v] and disc[u] < low[v]:
-                low[v] = disc[u]
-            continue
-        stack.pop()
-        p = par[v]
-        if p >= 0:
-            low[p] = min(low[p], low[v])
-            if p != root and low[v] >= disc[p]:
-                cut.add(p)
-    if kids > 1:
-        cut.add(root)
-    return sorted(cut)
-
-
 class Trials:
     """The trials of one base (the marks ``st`` and their digit domains at the
     closure's fixpoint), each followed once: a probe asks for the same trial again with
@@ -790,11 +819,15 @@ class Trials:
     A run stopped at its limit stands for any lower limit (it is None either way; a
     caller reads the chain of a contradiction only)."""
 
-    def __init__(self, eng: Engine, st: list[int], base: list[int] | None = None) -> None:
+    def __init__(self, eng: Engine, st: list[int], base: list[int] | None = None,
+                 masks: tuple[int, int] | None = None) -> None:
         self.eng, self.st = eng, st
-        self.base = eng.base(st) if base is None else base
+        if base is None:
+            base, masks = eng.base(st)
+        self.base = base
         self.memo: dict[tuple[int, int, int], tuple[int, Any, list[int]]] = {}
-        self.guard = ConnGuard(eng.nb, self.base)
+        self.masks = eng.masks(base) if masks is None else masks
+        self.diffs: dict[int, tuple[list[int], list[int]]] = {}
 
     def run(self, i: int, state: int, limit: int, digit: int = 0):
         key = (i, state, digit)
@@ -806,10 +839,36 @@ class Trials:
                     return None, dec
             elif limit >= min(was, len(dec)):         # ended on its own
                 return contra, dec
-        contra, dec = self.eng.dclose(self.st, i, state, limit, digit=digit,
-                                      dom=self.base[:], settled=True, guard=self.guard)
+        eng = self.eng
+        base = self.base
+        ends = eng.ends.get(key)
+        if ends is not None:
+            end, masks, was = ends
+            now = eng.again(self.st, base, self.diff(was), end, masks)
+            if now is not None:
+                # a fixpoint below this trial with no cell left empty: every run of
+                # the trial ends without a contradiction (its cells are not read then)
+                eng.ends[key] = (*now, base)
+                self.memo[key] = (limit, None, [])
+                return None, []
+        dom = base[:]
+        track: list[int] = []
+        contra, dec = eng.dclose(self.st, i, state, limit, digit=digit, dom=dom,
+                                 settled=True, ref=self.masks, track=track)
+        if contra is None and len(dec) <= limit:
+            eng.ends[key] = (dom, eng.moved(self.masks, dom, track), base)
         self.memo[key] = (limit, contra, dec)
         return contra, dec
+
+    def diff(self, was: list[int]) -> list[int]:
+        """The cells where this base differs from the earlier base ``was`` (found once
+        per earlier base)."""
+        got = self.diffs.get(id(was))
+        if got is None or got[0] is not was:
+            base = self.base
+            got = (was, [j for j in range(len(base)) if base[j] != was[j]])
+            self.diffs[id(was)] = got
+        return got[1]
 
 
 def _probe(eng: Engine, st: list[int], flat: list[int], limit: int,
@@ -872,12 +931,16 @@ def _deep_probe(eng: Engine, st: list[int], flat: list[int], limit: int,
                 contra, _ = trials.run(i, NUM, limit, digit=v)
                 if contra is None:
                     continue
+                was = base
+                base = was[:]
                 base[i] &= ~(1 << v)
                 notes.append((i, v, contra[2][0]))
-                again, _ = eng.dclose(st, -1, UND, eng.n, dom=base)
-                if again is not None:
+                # the fixpoint again, followed from the one cell narrowed
+                got = eng.again(st, base, [i], was, trials.masks)
+                if got is None:
                     raise ValueError("the marks contradict the board")
-                trials = Trials(eng, st, base[:])
+                base = got[0][:]
+                trials = Trials(eng, st, base[:], got[1])
                 found = _probe(eng, st, flat, limit, trials)
                 if found is not None:
                     return (*found, notes)
