@@ -31,6 +31,21 @@ CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
+
+@contextmanager
+def chromium(args: list[str] = ARGS) -> Iterator[Any]:
+    """Debian's chromium through Playwright (the browser download does not work here),
+    closed on the way out."""
+    from playwright import sync_api
+
+    with sync_api.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=args, headless=True)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
 REGISTERED = tuple(registry.slugs())
 FIXTURES = tuple(play_fixtures.PUZZLES)
 ALL = REGISTERED + FIXTURES

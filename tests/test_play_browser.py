@@ -15,8 +15,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from play_support import ALL, ARGS, CHROMIUM, REGISTERED, bank, dist_files, puzzle, serve_files
-from playwright import sync_api
+from play_support import ALL, REGISTERED, bank, chromium, dist_files, puzzle, serve_files
 
 from solvers.common import PuzzleError
 
@@ -29,10 +28,8 @@ def served(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+    with chromium() as b:
         yield b
-        b.close()
 
 
 def _pick(slug: str) -> dict:

@@ -7,9 +7,7 @@ scenario, one browser for the module."""
 from __future__ import annotations
 
 import pytest
-from play_support import ARGS, CHROMIUM, bank, dist_files, serve_files
-
-sync_api = pytest.importorskip("playwright.sync_api")
+from play_support import bank, chromium, dist_files, serve_files
 
 DIGITS = ("nanro", "sukoro")
 SLUGS = ("nanro", "sukoro", "sashigane", "canal-view")
@@ -25,10 +23,8 @@ def served(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+    with chromium() as b:
         yield b
-        b.close()
 
 
 def _smallest(slug: str) -> dict:

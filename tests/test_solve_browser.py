@@ -22,8 +22,8 @@ import zipfile
 from typing import Any
 
 import pytest
-from playwright import sync_api
-from solve_support import ARGS, CHROMIUM, ROOT, serve_files
+from play_support import chromium
+from solve_support import ARGS, ROOT, serve_files
 
 from site_builder import cli, runtime, solve_page, solve_web
 from site_builder.solve_page import JS_STRINGS
@@ -70,10 +70,8 @@ def served(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+    with chromium(ARGS) as b:
         yield b
-        b.close()
 
 
 OUTSIDE: list[str] = []  # every request that did not go to the local server
