@@ -661,9 +661,9 @@ class _Search:
         # number probing at every node; off for the node-capped surveys, whose counts
         # were measured with the plain search
         self.probe = node_cap is None and not ctx.rules.whole_line
-        # the node count past which the SAT step takes over (standard rules only)
-        self.sat_after = SAT_AFTER if self.probe and ctx.rules == STANDARD \
-            and sat_available() else None
+        # the node count past which the SAT step takes over (standard rules only; where
+        # python-sat is there, asked only then, so that a small solve never imports it)
+        self.sat_after = SAT_AFTER if self.probe and ctx.rules == STANDARD else None
         self.handed_off = False
 
     def run(self, F: int, D: int) -> None:
@@ -678,8 +678,10 @@ class _Search:
                 self.capped = True
                 return
             if self.sat_after is not None and self.nodes >= self.sat_after:
-                self.handed_off = True
-                return
+                if sat_available():
+                    self.handed_off = True
+                    return
+                self.sat_after = None
             F, D, ch, cache = stack.pop()
             cache = dict(cache)          # this node's probes; its children start from them
             self.nodes += 1
