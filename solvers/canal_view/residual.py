@@ -23,8 +23,13 @@ against the active ``Budget`` (``solvers.common.node``) and checks its time limi
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from solvers import common
 from solvers.common import BudgetExceeded, node
+
+if TYPE_CHECKING:
+    from .ladder import Ctx
 
 SOLVER = "cadical153"
 SLICE = 1000        # conflicts per solver slice (between budget checks)
@@ -46,7 +51,7 @@ class Residual:
     other than those in ``exclude``. ``ctx`` is the ladder's (``ladder.Ctx``): its
     numbers, rays and neighbour masks. Standard rules only."""
 
-    def __init__(self, ctx, F: int, D: int) -> None:
+    def __init__(self, ctx: Ctx, F: int, D: int) -> None:
         self.ctx, self.F, self.D = ctx, F, D
         self.calls = self.cuts = self.conflicts = 0
         self.var: dict[int, int] = {}
@@ -90,15 +95,9 @@ class Residual:
             p = ctx.full & ~D
             nbrs = ctx.nbrs
             for i, xi in var.items():
-                out = []
-                for j in nbrs[i]:
-                    if F >> j & 1:
-                        out = None
-                        break
-                    if p >> j & 1:
-                        out.append(var[j])
-                if out is not None:
-                    cls.append([-xi, *out])
+                if any(F >> j & 1 for j in nbrs[i]):
+                    continue            # beside a sure cell: nothing to ask
+                cls.append([-xi, *[var[j] for j in nbrs[i] if p >> j & 1]])
         return cls
 
     def _arm(self, ray: tuple[int, ...], cls: list[list[int]]) -> tuple[int, list[int]]:
@@ -192,7 +191,7 @@ class Residual:
                 s.add_clause([-var[i] if on >> i & 1 else var[i] for i in cells])
         return found
 
-    def _call(self, s) -> bool:
+    def _call(self, s: Any) -> bool:
         self.calls += 1
         while True:
             _tick()
@@ -202,7 +201,7 @@ class Residual:
             if res is not None:
                 return res
 
-    def _cut(self, s, parts: list[int], on: int) -> None:
+    def _cut(self, s: Any, parts: list[int], on: int) -> None:
         """Cuts that this model (its canal in ``parts``, several groups) breaks, so that
         no later model splits the canal the same way."""
         ctx, F, var = self.ctx, self.F, self.var
@@ -258,13 +257,13 @@ def _bits(m: int) -> list[int]:
     return out
 
 
-def _grow(ctx, x: int) -> int:
+def _grow(ctx: Ctx, x: int) -> int:
     w = ctx.w
     return (((x << 1) & ctx.not_left) | ((x >> 1) & ctx.not_right) | (x << w) | (x >> w)) \
         & ctx.full
 
 
-def _fill(ctx, seed: int, region: int) -> int:
+def _fill(ctx: Ctx, seed: int, region: int) -> int:
     """The cells of ``region`` joined to ``seed`` inside it."""
     w, nl, nr = ctx.w, ctx.not_left & region, ctx.not_right & region
     x = seed & region
@@ -275,7 +274,7 @@ def _fill(ctx, seed: int, region: int) -> int:
         x = y
 
 
-def _groups(ctx, on: int) -> list[int]:
+def _groups(ctx: Ctx, on: int) -> list[int]:
     out = []
     left = on
     while left:
@@ -285,11 +284,11 @@ def _groups(ctx, on: int) -> list[int]:
     return out
 
 
-def _connected(ctx, on: int) -> bool:
+def _connected(ctx: Ctx, on: int) -> bool:
     return not on or _fill(ctx, on & -on, on) == on
 
 
-def solve_residual(ctx, F: int, D: int, limit: int,
+def solve_residual(ctx: Ctx, F: int, D: int, limit: int,
                    exclude: list[int] | None = None) -> list[int]:
     """Up to ``limit`` answers extending (F, D) other than ``exclude`` (flooded masks)."""
     return Residual(ctx, F, D).solve(limit, exclude)
