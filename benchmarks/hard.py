@@ -219,7 +219,7 @@ def main() -> int:
                     help="time answers and verdict only, without the grade, where the "
                          "puzzle's solve can skip it (Puzzle.ungraded)")
     ap.add_argument("--no-sat", action="store_true",
-                    help="set PUZZLE_NO_SAT=1: solvers that honour it (Nanro) run as "
+                    help="set PUZZLE_NO_SAT=1: solvers that honour it (Nanro, Canal View) run as "
                          "where python-sat is missing")
     args = ap.parse_args()
     if args.no_sat:

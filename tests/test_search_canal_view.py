@@ -3,7 +3,10 @@
 * the probing search and the plain search find the same answers, and both agree with the
   second engine (brute) on random small boards, under every rule set;
 * a board whose search goes deeper than Python's recursion limit is solved;
-* the committed hard corpus: a few boards proved unique, with their stored answers.
+* the committed hard corpus: a few boards proved unique, with their stored answers;
+* the SAT step (``residual.py``) that takes boards past 12x12 from the rungs' fixpoint:
+  the same answer sets as brute and as the search alone, on random small boards and on
+  outside boards (unique, and with a clue taken away), and it stops at the time limit.
 """
 
 from __future__ import annotations
@@ -150,12 +153,133 @@ def test_sat_hand_off_finds_the_answers_the_search_finds(monkeypatch) -> None:
 
 
 def test_sat_hand_off_not_reached_on_studied_boards() -> None:
-    """The stored node counts (the studies' worst is a handful) stay the search's: the
-    hand-off budget is far above them."""
-    from solvers.canal_view.ladder import SAT_AFTER
-    p = ROOT / "benchmarks" / "hard" / "canal-view-20x20.json"
-    for e in json.loads(p.read_text())["boards"]:
-        assert solve(Board.from_json(e["board"]), limit=2).nodes < SAT_AFTER
+    """The stored node counts (the studies' worst, over the bank, is a handful) stay the
+    search's: no banked board is past SAT_MIN_CELLS, and each stays far below SAT_AFTER."""
+    from solvers.canal_view.ladder import SAT_AFTER, SAT_MIN_CELLS
+    bank = json.loads((ROOT / "content" / "canal-view" / "bank.json").read_text())
+    boards = bank["data"]["boards"]
+    assert len(boards) >= 50
+    for e in boards:
+        b = Board.from_json(e["board"])
+        assert b.h * b.w <= SAT_MIN_CELLS
+        res = solve(b)
+        assert res.nodes < SAT_AFTER and res.stats.get("engine") != "sat"
+
+
+def _outside(size: str) -> list[dict]:
+    p = ROOT / "benchmarks" / "outside" / f"canal-view-{size}.json"
+    return json.loads(p.read_text())["boards"]
+
+
+def _search_alone(monkeypatch, board: Board, limit: int):
+    """``solve`` as it runs where python-sat is missing: the search to its end."""
+    from solvers.canal_view import ladder
+    monkeypatch.setenv(ladder.NO_SAT_ENV, "1")
+    ladder._ctx_cached.cache_clear()
+    try:
+        return solve(board, limit=limit)
+    finally:
+        monkeypatch.delenv(ladder.NO_SAT_ENV)
+        ladder._ctx_cached.cache_clear()
+
+
+def test_sat_step_agrees_with_brute_on_answer_sets() -> None:
+    """From the rungs' fixpoint, the SAT step finds every answer brute finds (limit above
+    the count), under the standard rules; with a limit below, that many of them; boards
+    with no sure flooded cell after the rungs included (the cut then names two cells)."""
+    from solvers.canal_view.residual import solve_residual
+
+    rng = random.Random(47)
+    compared = several = unsure = 0
+    for _ in range(40):
+        b = _board(rng, 5)
+        want = [a.mask for a in brute(b, limit=300).solutions]
+        if len(want) >= 300:
+            continue
+        ctx = make_ctx(b)
+        try:
+            F, D = propagate(ctx, *start_state(ctx))
+        except Contradiction:
+            assert not want
+            continue
+        assert sorted(solve_residual(ctx, F, D, 300)) == want
+        two = solve_residual(ctx, F, D, 2)
+        assert len(two) == min(2, len(want)) and set(two) <= set(want)
+        if want:
+            rest = solve_residual(ctx, F, D, 300, exclude=want[:1])
+            assert sorted(rest) == want[1:]
+        compared += 1
+        several += len(want) > 1
+        unsure += not F
+    assert compared >= 25 and several >= 5 and unsure >= 1
+
+
+def test_outside_boards_go_to_sat_and_agree_with_the_search(monkeypatch) -> None:
+    """Outside 20x20 boards (drawn by answer-set models, not our generator): the solve
+    takes the SAT step (no search node), and gives the stored answer and the grade the
+    search alone gives."""
+    for e in _outside("20x20")[:4]:
+        b = Board.from_json(e["board"])
+        got = solve(b, limit=2)
+        assert got.stats.get("engine") == "sat" and got.nodes == 0
+        assert [a.rows() for a in got.solutions] == [Answer.from_json(e["answer"]).rows()]
+        alone = _search_alone(monkeypatch, b, 2)
+        assert alone.nodes > 0 and "engine" not in alone.stats
+        assert alone.solutions == got.solutions and alone.rung == got.rung == "search"
+
+
+# outside 20x20 boards with one clue taken away: a few answers each (3 to 7)
+DROPPED = [(0, (3, 18)), (0, (11, 9)), (2, (6, 6)), (2, (8, 11))]
+
+
+def test_sat_step_finds_every_answer_of_boards_with_several(monkeypatch) -> None:
+    """With a clue taken away, the SAT step and the search alone list the same answers
+    (limit above the count), each a real answer; with limit 2, two of them."""
+    from solvers.canal_view.rules import violations
+
+    boards = _outside("20x20")
+    for k, drop in DROPPED:
+        b = Board.from_json(boards[k]["board"])
+        clues = {c: b.clues[c[0]][c[1]] for c in b.clue_cells() if c != drop}
+        b2 = Board.from_dict(b.h, b.w, clues)
+        got = solve(b2, limit=40)
+        assert got.stats.get("engine") == "sat"
+        alone = _search_alone(monkeypatch, b2, 40)
+        assert 2 <= len(got.solutions) < 40
+        assert got.solutions == alone.solutions
+        assert all(not violations(b2, a) for a in got.solutions)
+        two = solve(b2, limit=2).solutions
+        assert len(two) == 2 and set(two) <= set(got.solutions)
+
+
+def test_sat_step_stops_at_the_time_limit() -> None:
+    """The SAT step checks the active budget's time limit itself between its slices (the
+    budget looks at the clock only every 256 nodes): with a limit already past, a solve
+    that reaches it stops there instead of finishing the board."""
+    from solvers.common import Budget, BudgetExceeded, active
+
+    # (a board the step proves in far fewer than 256 slices and calls)
+    b = Board.from_json(_outside("30x30")[1]["board"])
+    with active(Budget(timeout=0.0)), pytest.raises(BudgetExceeded, match="time limit"):
+        solve(b, limit=2)
+    assert len(solve(b, limit=2).solutions) == 1     # no budget: it finishes
+
+
+def test_without_python_sat_the_search_runs_to_its_end(monkeypatch) -> None:
+    """PUZZLE_NO_SAT=1 plays python-sat missing: no hand-off however deep the search
+    goes, and no SAT step on a large board."""
+    from solvers.canal_view import ladder
+
+    monkeypatch.setattr(ladder, "SAT_AFTER", 1)
+    rng = random.Random(31)
+    deep = 0
+    for _ in range(25):
+        b = _board(rng, 8)
+        res = _search_alone(monkeypatch, b, 200)
+        deep += res.nodes > 1
+    assert deep >= 3
+    big = _search_alone(monkeypatch, Board.from_json(_outside("20x20")[1]["board"]), 2)
+    assert big.nodes > 1 and "engine" not in big.stats
 
 
 def test_corpus_boards_proved_unique() -> None:
@@ -244,12 +368,13 @@ def test_probes_carried_to_a_later_state_stay_sound() -> None:
     assert tried >= 10
 
 
-def test_hard_corpus_20x20_is_proved_in_few_nodes() -> None:
+def test_hard_corpus_20x20_is_proved_in_few_nodes(monkeypatch) -> None:
     """The 20x20 board that took 21 nodes when each node probed afresh and branched on
-    the fewest compositions (8 with carried probes and the lookahead split): still proved
-    unique, in a small tree."""
+    the fewest compositions (8 with carried probes and the lookahead split): the search
+    alone (as without python-sat; with it, the SAT step takes boards this large) still
+    proves it unique, in a small tree."""
     p = ROOT / "benchmarks" / "hard" / "canal-view-20x20.json"
     e = json.loads(p.read_text())["boards"][4]
-    res = solve(Board.from_json(e["board"]), limit=2)
+    res = _search_alone(monkeypatch, Board.from_json(e["board"]), 2)
     assert [a.rows() for a in res.solutions] == [Answer.from_json(e["answer"]).rows()]
-    assert res.nodes <= 20
+    assert 0 < res.nodes <= 20

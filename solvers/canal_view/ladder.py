@@ -7,6 +7,7 @@ cell or the edge); a number is a composition of its value into four arm lengths.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -17,14 +18,32 @@ from .rules import violations
 
 RUNGS = ("arm", "block", "flow", "search")
 _LEVEL = {r: i for i, r in enumerate(RUNGS)}
-# A solve without a node cap (standard rules) that has spent this many search nodes
-# hands the rest of the proof to the SAT engine (sat.py: clause learning, connectivity
-# cut lazily) from the ladder's root state. The search's propagation is local to the
-# numbers it branches on; on boards drawn by other tools (benchmarks/outside/) its tree
-# grows past any budget where learning proves the board in a second. Far above what
-# any banked or studied board needs (their worst is a handful of nodes), so their
-# answers, grades and node counts are those of the search alone.
+# The SAT step (residual.py: clause learning on the cells the rungs left open, the
+# canal's connectivity cut lazily) takes over from the search on standard rules without
+# a node cap, where python-sat is there. A board of more than SAT_MIN_CELLS cells that
+# the rungs leave open goes to it straight from the rungs' fixpoint: the search's
+# propagation is local to the numbers it branches on, and on boards drawn by other tools
+# (benchmarks/outside/) its tree grows past any budget where learning proves the board
+# in a fraction of a second; from 16x16 up the SAT step is the quicker on our own hard
+# corpus too. Smaller boards (the bank's 8x8 and 12x12) keep the search, which hands the
+# rest to the SAT step past SAT_AFTER search nodes; no banked or studied board needs more
+# than a handful, so their answers, grades and node counts are those of the search alone.
+SAT_MIN_CELLS = 144
 SAT_AFTER = 64
+# the switch that plays python-sat missing (as Nanro's ladder reads it): the search alone
+NO_SAT_ENV = "PUZZLE_NO_SAT"
+
+
+def sat_available() -> bool:
+    """Whether the SAT step can run: python-sat importable and not switched off by
+    ``PUZZLE_NO_SAT=1`` (read at each solve, so a test or benchmark can set it late)."""
+    if os.environ.get(NO_SAT_ENV, "") not in ("", "0"):
+        return False
+    try:
+        import pysat.solvers  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 class Contradiction(Exception):
@@ -642,7 +661,8 @@ class _Search:
         # number probing at every node; off for the node-capped surveys, whose counts
         # were measured with the plain search
         self.probe = node_cap is None and not ctx.rules.whole_line
-        # the node count past which the SAT engine takes over (standard rules only)
+        # the node count past which the SAT step takes over (standard rules only; where
+        # python-sat is there, asked only then, so that a small solve never imports it)
         self.sat_after = SAT_AFTER if self.probe and ctx.rules == STANDARD else None
         self.handed_off = False
 
@@ -658,8 +678,10 @@ class _Search:
                 self.capped = True
                 return
             if self.sat_after is not None and self.nodes >= self.sat_after:
-                self.handed_off = True
-                return
+                if sat_available():
+                    self.handed_off = True
+                    return
+                self.sat_after = None
             F, D, ch, cache = stack.pop()
             cache = dict(cache)          # this node's probes; its children start from them
             self.nodes += 1
@@ -932,16 +954,25 @@ def solve(board: Board, level: str | None = None, limit: int = 2,
         return SolveResult([], 0, None, [], {"contradiction": True})
     if top < 3:
         return SolveResult([], 0, None, _cells(ctx, (F | D) & ~D0))
+    if node_cap is None and rules == STANDARD and ctx.n > SAT_MIN_CELLS \
+            and sat_available():
+        from .residual import Residual
+        res = Residual(ctx, F, D)
+        sols = [Answer(ctx.h, ctx.w, m) for m in sorted(res.solve(limit))]
+        return SolveResult(sols, 0, "search" if sols else None, _cells(ctx, ctx.full & ~D0),
+                           {"capped": False, "engine": "sat", "sat_calls": res.calls,
+                            "sat_cuts": res.cuts, "conflicts": res.conflicts})
     s = _Search(ctx, limit, node_cap)
     try:
         s.run(F, D)
     finally:
         ctx.extra.pop("arm", None)       # the memo is per solve: memory stays bounded
     if s.handed_off:
-        # every answer of the root state not found yet, by clause learning (sat.py)
-        from .sat import solve_sat
-        rest = solve_sat(board, limit - len(s.solutions), exclude=s.solutions, fixed=(F, D))
-        s.solutions.extend(rest.answers)
+        # every answer of the root state not found yet, by clause learning on the cells
+        # the rungs left open (residual.py)
+        from .residual import solve_residual
+        s.solutions.extend(solve_residual(ctx, F, D, limit - len(s.solutions),
+                                          exclude=s.solutions))
     sols = [Answer(ctx.h, ctx.w, m) for m in sorted(s.solutions)]
     return SolveResult(sols, s.nodes, "search" if sols else None,
                        _cells(ctx, ctx.full & ~D0), {"capped": s.capped})
