@@ -583,18 +583,29 @@ RECIPE = ("answer-set model in benchmarks/outside.py (clingo, one thread, fixed 
 
 
 def merge(slug: str, size: str, count: int, partial: bool = False) -> None:
-    """The corpus file of one size from its part files (all ``count`` of them, or with
-    ``partial`` whichever are there); part files go once the whole set is written."""
-    parts = [_part(slug, size, k) for k in range(count)]
-    if partial:
-        parts = [p for p in parts if p.exists()]
-    if parts and all(p.exists() for p in parts):
-        boards = [json.loads(p.read_text()) for p in parts]
-        for b in boards:
+    """The corpus file of one size from its part files, board ``k`` taken from the file
+    already written where its part file has gone (drawn and merged before); all
+    ``count`` boards, or with ``partial`` whichever are there. Part files go once the
+    whole set is written."""
+    old = corpus_file(slug, size)
+    banked = ({b["id"]: b for b in json.loads(old.read_text())["boards"]}
+              if old.exists() else {})
+    boards, parts = [], []
+    for k in range(count):
+        p = _part(slug, size, k)
+        if p.exists():
+            b = json.loads(p.read_text())
             b.pop("seconds", None)          # timings vary run to run; the file does not
-        _write(corpus_file(slug, size), {"schema": 1, "slug": slug, "size": size,
-                                         "recipe": RECIPE, "boards": boards})
-        if not partial:
+            boards.append(b)
+            parts.append(p)
+        elif f"{slug}-{size}-{k:02d}" in banked:
+            boards.append(banked[f"{slug}-{size}-{k:02d}"])
+        elif not partial:
+            return
+    if parts:
+        _write(old, {"schema": 1, "slug": slug, "size": size,
+                     "recipe": RECIPE, "boards": boards})
+        if len(boards) == count:
             for p in parts:
                 p.unlink()
 

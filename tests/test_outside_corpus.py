@@ -29,6 +29,30 @@ def test_corpus_is_there():
     assert {"canal-view", "sukoro"} <= got, f"20×20 outside files: {sorted(got)}"
 
 
+EVERY = sorted(OUTSIDE.glob("*.json"))
+
+
+@pytest.mark.parametrize("path", EVERY, ids=[p.stem for p in EVERY])
+def test_every_file_reads(path: Path):
+    """Every size (the 30×30 and 40×40 ones too, whose proofs are benchmarks/hard.py's):
+    the file is what hard.py and peers.py read, each board decodes to its URL and the
+    model's answer obeys our rule check. No solving, so it stays cheap."""
+    data = json.loads(path.read_text())
+    slug, size = path.stem.rsplit("-", 1)
+    assert (data["schema"], data["slug"], data["size"]) == (1, slug, size)
+    assert data["boards"]
+    h, w = (int(x) for x in size.split("x"))
+    puzzle = registry.get(slug)
+    ids = [e["id"] for e in data["boards"]]
+    assert len(set(ids)) == len(ids) and ids == sorted(ids)
+    for e in data["boards"]:
+        assert (e["slug"], e["size"]) == (slug, size), e["id"]
+        assert (e["board"]["h"], e["board"]["w"]) == (h, w), e["id"]
+        board = puzzle.board_from_json(e["board"])
+        assert puzzle.encode(board) == e["url"], e["id"]
+        assert puzzle.violations(board, puzzle.answer_from_json(e["answer"])) == [], e["id"]
+
+
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
 def test_our_solver_agrees(path: Path):
     data = json.loads(path.read_text())
