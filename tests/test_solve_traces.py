@@ -1,9 +1,9 @@
 """The hint traces the solve page explains with are the ones the bank stores: the trace
 engines were made faster for the page's hard boards (solvers/sukoro/hints.py: each trial
 of a base followed once, a heap for the queue, the connection pass on bitmasks, a trial
-that ended without a contradiction told so again from its kept end; solvers/nanro/hints.py: the 2×2 blocks listed once, the region domains'
-neighbour pairs gathered once per state, the probe's screen from the marks' own
-propagated state; solvers/canal_view/hints.py: the connection rule on bitmasks), and
+that ended without a contradiction told so again from its kept end; solvers/nanro/hints.py: the 2×2 blocks and region counts on bitmasks, the region
+domains' neighbour pairs gathered once per state, the probe's screen from the marks' own
+propagated state, the cut cells (and the ladder's reach rung's) from solvers/bitconn.py; solvers/canal_view/hints.py: the connection rule on bitmasks), and
 every banked board's trace must come out
 step for step as it was committed in content/<slug>/bank.json."""
 
