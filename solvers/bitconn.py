@@ -13,6 +13,8 @@ which stops as soon as the smaller side is known.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 
 class Grid:
     def __init__(self, h: int, w: int) -> None:
@@ -191,9 +193,27 @@ class Grid:
         reach = self.flood(fixed & -fixed, alive)
         if fixed & ~reach:
             return reach, []
+        out: list[int] = []
+        for i in self._splitting(reach, fixed, cert):
+            if len(out) == most:
+                return None
+            out.append(i)
+        return reach, out
+
+    def first_cut(self, alive: int, fixed: int, cert: dict[int, int] | None = None
+                  ) -> int | None:
+        """The lowest cell ``cuts`` would name (``alive`` connected and holding every
+        ``fixed`` cell), or None; the rest are not looked at."""
+        for i in self._splitting(alive, fixed, cert):
+            return i
+        return None
+
+    def _splitting(self, reach: int, fixed: int, cert: dict[int, int] | None
+                   ) -> Iterator[int]:
+        """The undecided cells of ``reach`` (connected) whose removal splits ``fixed``,
+        lowest first (see ``cuts`` for ``cert``)."""
         cand = self.local_cuts(reach) & reach & ~fixed
         nbm = self.nbmask
-        out: list[int] = []
         while cand:
             b = cand & -cand
             cand ^= b
@@ -204,12 +224,9 @@ class Grid:
                     continue
             got = self.splits(i, reach, fixed)
             if got < 0:
-                if len(out) == most:
-                    return None
-                out.append(i)
+                yield i
             elif got and cert is not None:
                 cert[i] = got
-        return reach, out
 
     def apart(self, live: int, num: int) -> int:
         """The ``num`` cells outside the part of ``live`` holding the most of them (the

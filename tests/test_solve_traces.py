@@ -1,9 +1,9 @@
 """The hint traces the solve page explains with are the ones the bank stores: the trace
 engines were made faster for the page's hard boards (solvers/sukoro/hints.py: each trial
 of a base followed once, a heap for the queue, the connection pass on bitmasks, a trial
-that ended without a contradiction told so again from its kept end; solvers/nanro/hints.py: the 2×2 blocks listed once, the region domains'
-neighbour pairs gathered once per state, the probe's screen from the marks' own
-propagated state; solvers/canal_view/hints.py: the connection rule on bitmasks), and
+that ended without a contradiction told so again from its kept end; solvers/nanro/hints.py: the 2×2 blocks and region counts on bitmasks, the region
+domains' neighbour pairs gathered once per state, the probe's screen from the marks' own
+propagated state, the cut cells (and the ladder's reach rung's) from solvers/bitconn.py; solvers/canal_view/hints.py: the connection rule on bitmasks), and
 every banked board's trace must come out
 step for step as it was committed in content/<slug>/bank.json."""
 
@@ -33,19 +33,22 @@ def test_every_banked_trace_is_unchanged(slug: str) -> None:
         assert got == e["trace"], e["id"]
 
 
-def test_nanro_first_cut_is_the_flood_per_cell() -> None:
-    """_first_cut (one depth-first search) names the cell the old loop found: the lowest
-    undecided cell whose removal floods the numbers apart."""
+def test_nanro_cuts_are_the_flood_per_cell() -> None:
+    """The hint's cut (Grid.first_cut) is the cell the old loop found, the lowest
+    undecided cell whose removal floods the numbers apart, and the ladder's reach rung
+    numbers exactly the cells that do, with certificates kept across the states as in
+    a trace."""
     import random
 
-    from solvers.nanro.hints import _bits, _first_cut
-    from solvers.nanro.ladder import flood, geometry
+    from solvers.nanro.hints import _bits
+    from solvers.nanro.ladder import State, _reach, cut_grid, flood, geometry
 
     rng = random.Random(3)
     h, w = 7, 8
     g = geometry(h, w, tuple(tuple(0 for _ in range(w)) for _ in range(h)))
+    cert: dict[int, int] = {}
     seen = {True: 0, False: 0}
-    for _ in range(400):
+    for _ in range(600):
         poss = sum(1 << i for i in range(g.n) if rng.random() < 0.7)
         if not poss:
             continue
@@ -53,11 +56,15 @@ def test_nanro_first_cut_is_the_flood_per_cell() -> None:
         seed = num & -num
         comp = flood(g, seed, poss)
         num &= comp
-        want = next((b for b in _bits(comp & ~num)
-                     if num & ~flood(g, seed, comp & ~(1 << b))), None)
-        assert _first_cut(g.nbrs, comp, num, seed.bit_length() - 1) == want
+        every = [b for b in _bits(comp & ~num) if num & ~flood(g, seed, comp & ~(1 << b))]
+        want = every[0] if every else None
+        assert cut_grid(g).first_cut(comp, num, cert) == want
+        st = State(num, g.full & ~comp, [0])
+        _reach(g, st)
+        assert st.num == num | sum(1 << b for b in every)
         seen[want is None] += 1
     assert seen[True] and seen[False]
+    assert cert
 
 
 def test_the_bitmask_connection_pass_is_the_search() -> None:

@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .board import Answer, Board
-from .ladder import Geometry, State, flood, geometry, initial, propagate
+from .ladder import Geometry, State, cut_certs, cut_grid, flood, geometry, initial, propagate
 
 UND, BLANK, NUM = -1, 0, 1
 MAX_CELLS = 8          # a step decides at most this many cells
@@ -244,12 +244,12 @@ class Ctx:
                 self.fix[r], self.src[r] = v, ("label", self.members[r][0])
         self.start = start
         self.init = initial(board, g)   # the ladder's state of the printed clues
-        # every 2×2 block, row by row (the order the block rule and check look in)
-        w = self.w
         # the probe screen's witnesses (Screen), kept across the states of one trace
         self.wit: dict[tuple[int, int], State] = {}
-        self.quads = [(r * w + c, r * w + c + 1, (r + 1) * w + c, (r + 1) * w + c + 1)
-                      for r in range(self.h - 1) for c in range(w - 1)]
+        # per cell, its neighbours in other regions (in neighbour order), with both ids
+        reg = g.region_of
+        self.cross = [tuple((j, reg[i], reg[j]) for j in g.nbrs[i] if reg[j] != reg[i])
+                      for i in range(g.n)]
 
     def src_words(self, r: int) -> tuple[str, str]:
         """How the sentences name a region's printed count."""
@@ -268,13 +268,11 @@ class Domains:
     def __init__(self, ctx: Ctx, val: list[int]) -> None:
         g = ctx.g
         k = len(ctx.members)
-        kn = [0] * k
-        ku = [0] * k
-        for i, v in enumerate(val):
-            if v == NUM:
-                kn[g.region_of[i]] += 1
-            elif v == UND:
-                ku[g.region_of[i]] += 1
+        self.num = num = _mask(val, NUM)
+        self.und = und = _mask(val, UND)
+        self.blank = g.full & ~(num | und)
+        kn = [(num & m).bit_count() for m in g.rmask]
+        ku = [(und & m).bit_count() for m in g.rmask]
         base = []
         for r in range(k):
             lo, hi = max(1, kn[r]), kn[r] + ku[r]
@@ -287,9 +285,8 @@ class Domains:
         dom = base[:]
         excl: list[dict[int, tuple[int, int]]] = [{} for _ in range(k)]
         # numbered neighbours in two regions, in the order the passes below visit them
-        reg, nbrs = g.region_of, g.nbrs
-        pairs = [(i, j, reg[i], reg[j]) for i, v in enumerate(val) if v == NUM
-                 for j in nbrs[i] if val[j] == NUM and reg[j] != reg[i]]
+        cross = ctx.cross
+        pairs = [(i, j, r, s) for i in _bits(num) for j, r, s in cross[i] if val[j] == NUM]
         changed = True
         while changed:
             changed = False
@@ -333,42 +330,51 @@ def _step(rung: str, key: str, cells: list[int], state: int, why: list[int],
 
 
 def _count(ctx: Ctx, val: list[int], d: Domains) -> dict[str, Any] | None:
+    rmask = ctx.g.rmask
     for r, mem in enumerate(ctx.members):
-        und = [i for i in mem if val[i] == UND]
-        if not und:
+        if not d.ku[r]:
             continue
         m = d.base[r]
         if not m:
             continue
         kn, room = d.kn[r], d.kn[r] + d.ku[r]
-        nums = [i for i in mem if val[i] == NUM]
-        blanks = [i for i in mem if val[i] == BLANK]
         if ctx.fix[r] is not None:
             src = ctx.src[r][1]  # type: ignore[index]
-            if m.bit_length() - 1 == kn and kn == 1 and nums == [src]:
+            top = m.bit_length() - 1 == kn
+            if not top and (m & -m).bit_length() - 1 != room:
+                continue
+            und = _bits(d.und & rmask[r])
+            nums = _bits(d.num & rmask[r])
+            if top and kn == 1 and nums == [src]:
                 return _step("count", "count_one", und, BLANK, [src], r=r, c=src)
-            if m.bit_length() - 1 == kn:
+            if top:
                 return _step("count", "count_full", und, BLANK, [src] + nums, r=r,
                              v=kn, nums=nums)
-            if (m & -m).bit_length() - 1 == room:
-                return _step("count", "count_fill", und, NUM, [src] + blanks, r=r,
-                             v=room, blanks=blanks, size=len(mem))
-        elif kn == 0 and len(und) == 1:
+            blanks = _bits(d.blank & rmask[r])
+            return _step("count", "count_fill", und, NUM, [src] + blanks, r=r,
+                         v=room, blanks=blanks, size=len(mem))
+        elif kn == 0 and d.ku[r] == 1:
+            und = _bits(d.und & rmask[r])
+            blanks = _bits(d.blank & rmask[r])
             return _step("count", "count_last", und, NUM, blanks or und, r=r, nums=blanks)
     return None
 
 
-def _block(ctx: Ctx, val: list[int]) -> dict[str, Any] | None:
-    for quad in ctx.quads:
-        i, j, k, m = quad
-        a, b, c, e = val[i], val[j], val[k], val[m]
-        # three numbered and the fourth undecided
-        if (a == NUM) + (b == NUM) + (c == NUM) + (e == NUM) == 3 and (
-                a == UND or b == UND or c == UND or e == UND):
-            nums = [i for i in quad if val[i] == NUM]
-            und = [i for i in quad if val[i] == UND]
-            return _step("block", "block", und, BLANK, nums, nums=nums)
-    return None
+def _block(ctx: Ctx, val: list[int], d: Domains) -> dict[str, Any] | None:
+    # the first 2×2 block (by its top-left cell, row by row) with three numbered cells
+    # and the fourth undecided
+    g, w = ctx.g, ctx.w
+    a, u = d.num, d.und
+    a1, aw, aw1 = a >> 1, a >> w, a >> (w + 1)
+    hit = ((u & a1 & aw & aw1) | (a & (u >> 1) & aw & aw1) | (a & a1 & (u >> w) & aw1)
+           | (a & a1 & aw & (u >> (w + 1)))) & g.top_left
+    if not hit:
+        return None
+    t = (hit & -hit).bit_length() - 1
+    quad = (t, t + 1, t + w, t + w + 1)
+    nums = [i for i in quad if val[i] == NUM]
+    und = [i for i in quad if val[i] == UND]
+    return _step("block", "block", und, BLANK, nums, nums=nums)
 
 
 def _clash_cell(ctx: Ctx, val: list[int], d: Domains) -> dict[str, Any] | None:
@@ -392,11 +398,12 @@ def _clash_cell(ctx: Ctx, val: list[int], d: Domains) -> dict[str, Any] | None:
 
 
 def _clash_count(ctx: Ctx, val: list[int], d: Domains) -> dict[str, Any] | None:
-    for r, mem in enumerate(ctx.members):
-        und = [i for i in mem if val[i] == UND]
+    rmask = ctx.g.rmask
+    for r in range(len(ctx.members)):
         m = d.dom[r]
-        if not und or not m or m == d.base[r]:
+        if not d.ku[r] or not m or m == d.base[r]:
             continue
+        und = _bits(d.und & rmask[r])
         kn, room = d.kn[r], d.kn[r] + d.ku[r]
         struck = sorted(v for v in d.excl[r] if d.base[r] >> v & 1)
         if m.bit_length() - 1 == kn:
@@ -411,12 +418,12 @@ def _clash_count(ctx: Ctx, val: list[int], d: Domains) -> dict[str, Any] | None:
     return None
 
 
-def _reach(ctx: Ctx, val: list[int]) -> dict[str, Any] | None:
+def _reach(ctx: Ctx, val: list[int], d: Domains) -> dict[str, Any] | None:
     g = ctx.g
-    num = _mask(val, NUM)
+    num = d.num
     if not num:
         return None
-    blank = _mask(val, BLANK)
+    blank = d.blank
     poss = g.full & ~blank
     comp = flood(g, num & -num, poss)
     dead = poss & ~comp
@@ -425,7 +432,7 @@ def _reach(ctx: Ctx, val: list[int]) -> dict[str, Any] | None:
         wall = _bits(g.spread(pocket) & blank)
         return _step("reach", "dead", _bits(pocket), BLANK, wall, wall=wall)
     seed = num & -num
-    b = _first_cut(g.nbrs, comp, num, seed.bit_length() - 1)
+    b = cut_grid(g).first_cut(comp, num, cut_certs(g))
     if b is None:
         return None
     side = flood(g, seed, comp & ~(1 << b))
@@ -434,54 +441,14 @@ def _reach(ctx: Ctx, val: list[int]) -> dict[str, Any] | None:
     return _step("reach", "cut", [b], NUM, [a, far], a=a, b=far)
 
 
-def _first_cut(nbrs: Any, comp: int, num: int, root: int) -> int | None:
-    """The lowest undecided cell of ``comp`` (a connected set, bits) whose removal cuts
-    a number off from the one at ``root``: the cut vertices with a numbered cell below
-    them in one depth-first search (what flooding from ``root`` without each undecided
-    cell in turn finds, in one pass)."""
-    n = len(nbrs)
-    inside = [False] * n
-    for i in _bits(comp):
-        inside[i] = True
-    disc = [0] * n
-    low = [0] * n
-    has = [0] * n
-    par = [-1] * n
-    disc[root] = low[root] = has[root] = t = 1
-    stack = [(root, iter(nbrs[root]))]
-    cuts = []
-    while stack:
-        v, it = stack[-1]
-        for u in it:
-            if not inside[u]:
-                continue
-            if not disc[u]:
-                t += 1
-                disc[u] = low[u] = t
-                has[u] = num >> u & 1
-                par[u] = v
-                stack.append((u, iter(nbrs[u])))
-                break
-            if u != par[v] and disc[u] < low[v]:
-                low[v] = disc[u]
-        else:
-            stack.pop()
-            p = par[v]
-            if p >= 0:
-                low[p] = min(low[p], low[v])
-                if has[v]:
-                    has[p] = 1
-                    if p != root and low[v] >= disc[p] and not num >> p & 1:
-                        cuts.append(p)
-    return min(cuts) if cuts else None
-
-
 def contradiction(ctx: Ctx, val: list[int], d: Domains) -> dict[str, Any] | None:
     """The first broken rule in a state no filling can mend (None: none found)."""
     w = ctx.w
-    for a, b, c, e in ctx.quads:
-        if val[a] == NUM and val[b] == NUM and val[c] == NUM and val[e] == NUM:
-            return {"kind": "block", "cells": [a, b, c, e], "at": [a]}
+    x = d.num
+    full = x & (x >> 1) & (x >> w) & (x >> (w + 1)) & ctx.g.top_left
+    if full:
+        a = (full & -full).bit_length() - 1
+        return {"kind": "block", "cells": [a, a + 1, a + w, a + w + 1], "at": [a]}
     for r, mem in enumerate(ctx.members):
         if d.dom[r]:
             continue
@@ -502,9 +469,9 @@ def contradiction(ctx: Ctx, val: list[int], d: Domains) -> dict[str, Any] | None
             return {"kind": "clash", "cells": [i, j], "at": [i, j], "v": v2}
         return {"kind": "empty", "cells": mem, "at": [mem[0]], "r": r}
     g = ctx.g
-    num = _mask(val, NUM)
+    num = d.num
     if num:
-        comp = flood(g, num & -num, g.full & ~_mask(val, BLANK))
+        comp = flood(g, num & -num, g.full & ~d.blank)
         if num & ~comp:
             lone = _bits(num & ~comp)[0]
             a = _near(lone, _bits(num & comp), w)
@@ -518,9 +485,9 @@ def deduce(ctx: Ctx, val: list[int]) -> tuple[str, dict[str, Any] | None]:
     bad = contradiction(ctx, val, d)
     if bad is not None:
         return "bad", bad
-    for fam in (lambda: _count(ctx, val, d), lambda: _block(ctx, val),
+    for fam in (lambda: _count(ctx, val, d), lambda: _block(ctx, val, d),
                 lambda: _clash_cell(ctx, val, d), lambda: _clash_count(ctx, val, d),
-                lambda: _reach(ctx, val)):
+                lambda: _reach(ctx, val, d)):
         st = fam()
         if st is not None:
             return "step", st

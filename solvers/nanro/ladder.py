@@ -12,8 +12,8 @@ numbers). Rungs, each including the ones before it:
             beside a number of another region removes v there; two regions both fixed
             at v make a cell beside the other's number blank.
 * ``reach`` one group: cells that cannot reach the sure numbers are blank; cells whose
-            removal would split the sure numbers are numbered (articulation points, one
-            lowlink pass).
+            removal would split the sure numbers are numbered (solvers/bitconn.py: a
+            ring test, then the arcs around each cell grown until they meet).
 * ``probe`` try each undecided cell both ways, propagate through ``reach``, keep the
             other way when one way contradicts itself.
 * ``search`` branch on numbered/blank only, propagating ``reach`` at every node.
@@ -28,6 +28,7 @@ import random
 from functools import lru_cache
 from typing import Any
 
+from solvers.bitconn import Grid
 from solvers.common import Frozen, SolveResult, node
 from solvers.grid import neighbours
 
@@ -36,8 +37,6 @@ from .board import Answer, Board
 RUNGS = ("count", "block", "clash", "reach", "probe", "search")
 LEVEL = {name: i for i, name in enumerate(RUNGS)}
 
-
-FLOOD_TESTS = 12   # up to this many candidate cut cells, test each by a flood
 
 
 class Capped(Exception):
@@ -251,82 +250,35 @@ def _reach(g: Geometry, st: State, cuts: bool = True) -> bool:
     und = comp & ~num
     if not und or not cuts:
         return changed
-    # a cell whose possible neighbours hang together around it cannot be a cut cell:
-    # keep those whose neighbours fall into two or more arcs of the ring around them
-    w, nf, nl, full = g.w, g.not_first, g.not_last, g.full
-    p = comp
-    north = (p << w) & full
-    south = p >> w
-    west = (p << 1) & nf
-    east = (p >> 1) & nl
-    a_n = north & ~(east & (p << (w - 1)) & nl & full)
-    a_e = east & ~(south & (p >> (w + 1)) & nl)
-    a_s = south & ~(west & (p >> (w - 1)) & nf)
-    a_w = west & ~(north & (p << (w + 1)) & nf & full)
-    cand = und & ((a_n & (a_e | a_s | a_w)) | (a_e & (a_s | a_w)) | (a_s & a_w))
-    if not cand:
-        return changed
-    if cand.bit_count() <= FLOOD_TESTS:
-        # few candidates: remove each in turn and see whether the numbers still meet
-        seed = num & -num
-        cut = 0
-        x = cand
-        while x:
-            b = x & -x
-            x ^= b
-            if num & ~flood(g, seed, comp & ~b):
-                cut |= b
-        if cut:
-            st.num |= cut
-            changed = True
-        return changed
-    # articulation points of the possible cells that separate sure numbers: one depth-
-    # first pass (lowlinks). Cells outside the group get a discovery time past every
-    # real one, so they never lower a lowlink and need no test; the edge back to the
-    # parent is not skipped either, as it cannot change which cells are cuts.
-    n = g.n
-    big = n + 2
-    disc = [0 if ch == "1" else big for ch in format(comp, "b").zfill(n)[::-1]]
-    isnum = format(num, "b").zfill(n)[::-1]
-    root = (num & -num).bit_length() - 1
-    low = [0] * n
-    sub = [False] * n
-    nbrs = g.nbrs
-    disc[root] = low[root] = 1
-    t = 1
-    stack = [(root, iter(nbrs[root]))]
-    cut = 0
-    while stack:
-        v, it = stack[-1]
-        for x in it:
-            dx = disc[x]
-            if dx:
-                lv = low[v]
-                low[v] = min(lv, dx)
-            else:
-                t += 1
-                disc[x] = low[x] = t
-                sub[x] = isnum[x] == "1"
-                stack.append((x, iter(nbrs[x])))
-                break
-        else:
-            stack.pop()
-            if stack and sub[v]:
-                p = stack[-1][0]
-                sub[p] = True
-                lv, lp = low[v], low[p]
-                low[p] = min(lp, lv)
-                if lv >= disc[p] and p != root:
-                    cut |= 1 << p
-            elif stack:
-                p = stack[-1][0]
-                lv, lp = low[v], low[p]
-                low[p] = min(lp, lv)
-    cut &= cand
+    # the undecided cells whose removal would split the sure numbers: only where a
+    # cell's possible neighbours fall into two or more arcs of the ring around it, each
+    # settled by growing those arcs until they meet (a certificate, kept per cell across
+    # states while it stays possible, spares the next look) or one side ends
+    got = cut_grid(g).cuts(comp, num, cut_certs(g), most=g.n)
+    assert got is not None
+    cut = sum(1 << i for i in got[1])
     if cut:
         st.num |= cut
         changed = True
     return changed
+
+
+# per grid size, each cell's certificate that it splits nothing (Grid.cuts): it rests on
+# the possible cells alone, so one store serves every state and board of that size
+_CERTS: dict[tuple[int, int], dict[int, int]] = {}
+
+
+@lru_cache(maxsize=32)  # bounded: one entry per grid size
+def _grid(h: int, w: int) -> Grid:
+    return Grid(h, w)
+
+
+def cut_grid(g: Geometry) -> Grid:
+    return _grid(g.h, g.w)
+
+
+def cut_certs(g: Geometry) -> dict[int, int]:
+    return _CERTS.setdefault((g.h, g.w), {})
 
 
 def propagate(g: Geometry, st: State, level: int, off: frozenset[str] = frozenset(),
