@@ -648,17 +648,46 @@ class Puzzle(Frozen):
         return self.rung_names.get(lang, {}).get(rung, rung)
 
     def code_hash(self) -> str:
-        """Hash of the code a stage can run: the puzzle package's source plus the shared
-        modules beside it, less the view-only files (``VIEW_ROLES``, ``VIEW_SHARED``)."""
+        """Hash of the code a stage can run: the puzzle package's source, less the
+        view-only roles (``VIEW_ROLES``), plus the shared ``solvers/*.py`` modules those
+        files import, directly or through each other (``shared_imports``), less the
+        view-only shared files (``VIEW_SHARED``). A change to a shared module restales
+        only the puzzles that import it."""
         import hashlib
-        from pathlib import Path
 
+        own = sorted(p for p in self.package_dir.rglob("*.py") if p.stem not in VIEW_ROLES)
         h = hashlib.sha256()
-        shared = sorted(p for p in Path(__file__).parent.glob("*.py")
-                        if p.name not in ("registry.py", *VIEW_SHARED))
-        files = sorted(p for p in self.package_dir.rglob("*.py")
-                       if p.stem not in VIEW_ROLES) + shared
-        for f in files:
+        for f in own + shared_imports(own):
             h.update(f.name.encode())
             h.update(f.read_bytes())
         return h.hexdigest()[:16]
+
+
+def shared_imports(files: list[Any]) -> list[Any]:
+    """The shared modules (``solvers/<name>.py``, ``VIEW_SHARED`` and the registry
+    aside) that ``files`` import, followed through the shared modules' own imports;
+    sorted by name. Imports are read from the source (``ast``), wherever they stand in
+    the file, so a lazy import inside a function counts too."""
+    import ast
+    from pathlib import Path
+
+    here = Path(__file__).parent
+    shared = {p.stem: p for p in here.glob("*.py")
+              if p.name not in ("registry.py", "__init__.py", *VIEW_SHARED)}
+    found: set[str] = set()
+    todo = list(files)
+    while todo:
+        tree = ast.parse(Path(todo.pop()).read_bytes())
+        for n in ast.walk(tree):
+            names: list[str] = []
+            if isinstance(n, ast.Import):
+                names = [a.name for a in n.names]
+            elif isinstance(n, ast.ImportFrom) and n.module and n.level == 0:
+                names = [n.module] + [f"{n.module}.{a.name}" for a in n.names]
+            for name in names:
+                parts = name.split(".")
+                if len(parts) >= 2 and parts[0] == "solvers" and parts[1] in shared \
+                        and parts[1] not in found:
+                    found.add(parts[1])
+                    todo.append(shared[parts[1]])
+    return [shared[m] for m in sorted(found)]
