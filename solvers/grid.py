@@ -4,6 +4,7 @@ and the JSON shape ``{"h": H, "w": W, "clues": [[null | int | "?", ...], ...]}``
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from typing import Any
@@ -154,4 +155,20 @@ def answer_grid(d: Any, symbols: Mapping[str, Any], expected: str) -> list[list[
                 raise PuzzleError(f"answer row {r}, column {c}: {ch!r} is not {expected}")
             cells.append(symbols[ch])
         out.append(cells)
+    return out
+
+
+# ---- the constructor help of a clue-grid board (Board JSON with a "clues" grid) --------
+
+def printed(board_type: Any, board: dict[str, Any]) -> list[Cell]:
+    """Every cell of ``board`` (JSON, read and checked by ``board_type.from_json``) that
+    holds a printed clue, in reading order."""
+    b = board_type.from_json(board)
+    return [(r, c) for r in range(b.h) for c in range(b.w) if b.clues[r][c] is not None]
+
+
+def without_clue(board: dict[str, Any], cell: Cell) -> dict[str, Any]:
+    """A copy of ``board`` (JSON) with the clue at ``cell`` removed."""
+    out = copy.deepcopy(board)
+    out["clues"][cell[0]][cell[1]] = None
     return out

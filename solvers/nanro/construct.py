@@ -9,6 +9,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from solvers.grid import printed, without_clue
+
 from .board import Answer, Board
 
 Cell = tuple[int, int]
@@ -23,15 +25,10 @@ EDIT: dict[str, Any] = {"field": "clues", "blank": {"clues": None, "regions": 0}
 def clues(board: dict[str, Any]) -> list[Cell]:
     """Every cell that holds a printed number, in reading order (the region borders are
     the board's shape, not clues)."""
-    b = Board.from_json(board)
-    return [(r, c) for r in range(b.h) for c in range(b.w) if b.clues[r][c] is not None]
+    return printed(Board, board)
 
 
-def without(board: dict[str, Any], cell: Cell) -> dict[str, Any]:
-    """The board with the number at ``cell`` removed."""
-    out = copy.deepcopy(board)
-    out["clues"][cell[0]][cell[1]] = None
-    return out
+without = without_clue  # the board with the clue at a cell removed
 
 
 def clue_from(board: dict[str, Any], answer: dict[str, Any], cell: Cell) -> dict[str, Any] | None:
