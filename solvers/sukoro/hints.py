@@ -936,15 +936,43 @@ def _probe(eng: Engine, st: list[int], flat: list[int], limit: int,
     return best
 
 
+DEEP_BATCH = 8      # digits the deep probe drops before it probes again
+
+
 def _deep_probe(eng: Engine, st: list[int], flat: list[int], limit: int,
                 trials: Trials | None = None):
     """A probe on the digits that trials rule out first: try each digit of each cell that
     may hold two or more, drop the ones that fail, and probe again after each.
-    (cell, cases, chain, notes), notes the (cell, digit, contradiction cell) dropped."""
+    (cell, cases, chain, notes), notes the (cell, digit, contradiction cell) dropped.
+
+    The probe after each drop is asked for lazily: the drops do not depend on it, and
+    with no chain limit (``limit`` the board's cells) a probe that finds a cell on one
+    base finds one on every narrower base (a trial that fails keeps failing), so the
+    probe runs after every ``DEEP_BATCH`` drops (and after the last), and when it finds
+    a cell, a bisection over the bases of the batch gives the first drop after which
+    it does: the same answer and notes as probing after each drop."""
     if trials is None:
         trials = Trials(eng, st)
     base = trials.base[:]
     notes: list[tuple[int, int, int]] = []
+    # the bases since the last probe that found nothing: (trials, notes so far)
+    pending: list[tuple[Trials, int]] = []
+
+    def settle():
+        found = _probe(eng, st, flat, limit, pending[-1][0])
+        if found is None:
+            pending.clear()
+            return None
+        lo, hi = 0, len(pending) - 1        # pending[hi] finds a cell
+        while lo < hi:
+            mid = (lo + hi) // 2
+            got = _probe(eng, st, flat, limit, pending[mid][0])
+            if got is not None:
+                hi, found = mid, got
+            else:
+                lo = mid + 1
+        return (*found, notes[:pending[hi][1]])
+
     progress = True
     while progress:
         progress = False
@@ -966,10 +994,14 @@ def _deep_probe(eng: Engine, st: list[int], flat: list[int], limit: int,
                     raise ValueError("the marks contradict the board")
                 base = got[0][:]
                 trials = Trials(eng, st, base[:], got[1])
-                found = _probe(eng, st, flat, limit, trials)
-                if found is not None:
-                    return (*found, notes)
+                pending.append((trials, len(notes)))
+                if len(pending) >= DEEP_BATCH:
+                    res = settle()
+                    if res is not None:
+                        return res
                 progress = True
+    if pending:
+        return settle()
     return None
 
 
