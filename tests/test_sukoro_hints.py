@@ -224,3 +224,49 @@ def test_irreparable_rules_and_cells():
     assert irreparable(b, [0, 1, 0, 0, 1, 0, 0, 2, 1]) == []
     for v in vs:
         assert v.en and v.ja
+
+
+# boards whose traces hold many digit trials of the deep probe (``trials`` in a step)
+DEEP = ("8x8-18", "10x10-15", "10x10-13")
+
+
+def test_a_kept_end_is_rechecked_to_the_closure_s_own_fixpoint(monkeypatch):
+    """Trials._still re-checks a trial's kept end on bitboards (search.propagate): the
+    fixpoint, and whether one exists, must be what the hint engine's own closure (dclose,
+    cell by cell) reaches from the same narrowed end."""
+    from solvers.sukoro import search as fast
+    real = hints.Trials._still
+    seen = []
+
+    def checked(self, key):
+        end = self.eng.ends.get(key)
+        got = real(self, key)
+        if end is not None:
+            x = tuple(a & b for a, b in zip(end, self.sbase, strict=True))
+            if x != end:
+                eng = self.eng
+                dom = fast.to_domains(x, eng.n)         # type: ignore[arg-type]
+                contra, _ = eng.dclose(self.st, -1, hints.UND, eng.n, dom=dom)
+                assert (contra is None) == got, key
+                if got:
+                    assert fast.to_domains(eng.ends[key], eng.n) == dom, key
+                seen.append(got)
+        return got
+
+    monkeypatch.setattr(hints.Trials, "_still", checked)
+    pairs = {ident: (b, a) for ident, b, a in _pairs()}
+    for ident in DEEP:
+        hints.trace(*pairs[ident])
+    assert True in seen and len(seen) > 50
+
+
+def test_the_deep_probe_in_batches_is_probing_after_every_drop(monkeypatch, traces):
+    """The deep probe probes after every DEEP_BATCH drops and bisects; probing after each
+    drop (a batch of one) and other batch sizes give the same steps."""
+    steps = {ident: traces[ident][2] for ident in DEEP}
+    assert all(any("trials" in s for s in steps[ident]) for ident in DEEP)
+    for batch in (1, 3):
+        monkeypatch.setattr(hints, "DEEP_BATCH", batch)
+        for ident in DEEP:
+            b, a, _ = traces[ident]
+            assert hints.trace(b, a) == steps[ident], (batch, ident)

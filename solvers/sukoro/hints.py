@@ -38,6 +38,7 @@ from typing import Any
 from solvers.bitconn import Grid, bits
 from solvers.grid import neighbours
 
+from . import search as fast
 from .board import Answer, Board
 from .ladder import BLANK, FULL, HIGH, LOW, NUMS, RANGE, SINGLE, _conn
 
@@ -244,11 +245,10 @@ class Engine:
         # (base) the last marks asked about, their fixpoint and its masks
         self.last: tuple[list[int], list[int], tuple[int, int]] | None = None
         # the end of each trial (cell, state, digit) that ran to a fixpoint without a
-        # contradiction, with its masks: Trials.run tells from it, on a later base,
-        # that the trial still ends so
-        # (and the base it was found on)
-        self.ends: dict[tuple[int, int, int],
-                        tuple[list[int], tuple[int, int], list[int]]] = {}
+        # contradiction, as a bitboard state: Trials.run tells from it, on a later
+        # base, that the trial still ends so
+        self.ends: dict[tuple[int, int, int], fast.State] = {}
+        self.g = fast.geo(board.h, board.w)
         self.clues = board.flat()
         nb = self.nb
         # cells within two steps: a change there can alter this cell's deductions
@@ -817,7 +817,13 @@ class Trials:
     another chain limit (the short probe, the long one, the digit trials of the deep
     probe), and a run that already ended within the new limit gives the same answer.
     A run stopped at its limit stands for any lower limit (it is None either way; a
-    caller reads the chain of a contradiction only)."""
+    caller reads the chain of a contradiction only).
+
+    A trial that ran to its end without a contradiction leaves that end in
+    ``Engine.ends`` as a bitboard state (``search.State``); on a later base, the end
+    narrowed by the base and followed to a fixpoint again on bitboards
+    (``search.propagate``: the same rules, so the same greatest fixpoint) tells whether
+    the trial still ends so, without following it cell by cell."""
 
     def __init__(self, eng: Engine, st: list[int], base: list[int] | None = None,
                  masks: tuple[int, int] | None = None) -> None:
@@ -825,9 +831,9 @@ class Trials:
         if base is None:
             base, masks = eng.base(st)
         self.base = base
+        self.sbase = fast.from_domains(base)
         self.memo: dict[tuple[int, int, int], tuple[int, Any, list[int]]] = {}
         self.masks = eng.masks(base) if masks is None else masks
-        self.diffs: dict[int, tuple[list[int], list[int]]] = {}
 
     def run(self, i: int, state: int, limit: int, digit: int = 0):
         key = (i, state, digit)
@@ -839,36 +845,51 @@ class Trials:
                     return None, dec
             elif limit >= min(was, len(dec)):         # ended on its own
                 return contra, dec
+        if self._still(key):
+            # a fixpoint below this trial with no cell left empty: every run of the
+            # trial ends without a contradiction (its cells are not read then)
+            self.memo[key] = (limit, None, [])
+            return None, []
         eng = self.eng
-        base = self.base
-        ends = eng.ends.get(key)
-        if ends is not None:
-            end, masks, was = ends
-            now = eng.again(self.st, base, self.diff(was), end, masks)
-            if now is not None:
-                # a fixpoint below this trial with no cell left empty: every run of
-                # the trial ends without a contradiction (its cells are not read then)
-                eng.ends[key] = (*now, base)
-                self.memo[key] = (limit, None, [])
-                return None, []
-        dom = base[:]
-        track: list[int] = []
+        dom = self.base[:]
         contra, dec = eng.dclose(self.st, i, state, limit, digit=digit, dom=dom,
-                                 settled=True, ref=self.masks, track=track)
+                                 settled=True, ref=self.masks)
         if contra is None and len(dec) <= limit:
-            eng.ends[key] = (dom, eng.moved(self.masks, dom, track), base)
+            eng.ends[key] = fast.from_domains(dom)
         self.memo[key] = (limit, contra, dec)
         return contra, dec
 
-    def diff(self, was: list[int]) -> list[int]:
-        """The cells where this base differs from the earlier base ``was`` (found once
-        per earlier base)."""
-        got = self.diffs.get(id(was))
-        if got is None or got[0] is not was:
-            base = self.base
-            got = (was, [j for j in range(len(base)) if base[j] != was[j]])
-            self.diffs[id(was)] = got
-        return got[1]
+    def _still(self, key: tuple[int, int, int]) -> bool:
+        """Whether the trial's end on an earlier base, narrowed by this base, is still a
+        fixpoint with no empty domain (kept as the trial's end from now on)."""
+        ends = self.eng.ends
+        end = ends.get(key)
+        if end is None:
+            return False
+        b = self.sbase
+        x = (end[0] & b[0], end[1] & b[1], end[2] & b[2], end[3] & b[3], end[4] & b[4])
+        if x != end:
+            got = fast.propagate(self.eng.g, x, True, True, True,
+                                 fast._joined_region(end))
+            if got is None:
+                return False
+            ends[key] = got
+        return True
+
+    def holds(self, i: int, state: int, digit: int = 0) -> bool:
+        """Whether the trial is known, without following it afresh, to end without a
+        contradiction: an earlier run of it on this base ran to its end, or its end on
+        an earlier base still ends so (``_still``). Such a trial's ``run`` is None at
+        every limit."""
+        key = (i, state, digit)
+        hit = self.memo.get(key)
+        if hit is not None:
+            was, contra, dec = hit
+            return contra is None and len(dec) <= was
+        if not self._still(key):
+            return False
+        self.memo[key] = (0, None, [])
+        return True
 
 
 def _probe(eng: Engine, st: list[int], flat: list[int], limit: int,
@@ -898,6 +919,10 @@ def _probe(eng: Engine, st: list[int], flat: list[int], limit: int,
         return best
     for i in later:
         vals = [v for v in range(1, 5) if base[i] >> v & 1]
+        if any(trials.holds(i, NUM, v) for v in vals):
+            # a digit that surely survives: the loop below would stop there with no
+            # best (following the digits before it only to drop them)
+            continue
         cases, chain = [], []
         for v in vals:
             contra, ch = trials.run(i, NUM, limit, digit=v)
@@ -911,15 +936,43 @@ def _probe(eng: Engine, st: list[int], flat: list[int], limit: int,
     return best
 
 
+DEEP_BATCH = 8      # digits the deep probe drops before it probes again
+
+
 def _deep_probe(eng: Engine, st: list[int], flat: list[int], limit: int,
                 trials: Trials | None = None):
     """A probe on the digits that trials rule out first: try each digit of each cell that
     may hold two or more, drop the ones that fail, and probe again after each.
-    (cell, cases, chain, notes), notes the (cell, digit, contradiction cell) dropped."""
+    (cell, cases, chain, notes), notes the (cell, digit, contradiction cell) dropped.
+
+    The probe after each drop is asked for lazily: the drops do not depend on it, and
+    with no chain limit (``limit`` the board's cells) a probe that finds a cell on one
+    base finds one on every narrower base (a trial that fails keeps failing), so the
+    probe runs after every ``DEEP_BATCH`` drops (and after the last), and when it finds
+    a cell, a bisection over the bases of the batch gives the first drop after which
+    it does: the same answer and notes as probing after each drop."""
     if trials is None:
         trials = Trials(eng, st)
     base = trials.base[:]
     notes: list[tuple[int, int, int]] = []
+    # the bases since the last probe that found nothing: (trials, notes so far)
+    pending: list[tuple[Trials, int]] = []
+
+    def settle():
+        found = _probe(eng, st, flat, limit, pending[-1][0])
+        if found is None:
+            pending.clear()
+            return None
+        lo, hi = 0, len(pending) - 1        # pending[hi] finds a cell
+        while lo < hi:
+            mid = (lo + hi) // 2
+            got = _probe(eng, st, flat, limit, pending[mid][0])
+            if got is not None:
+                hi, found = mid, got
+            else:
+                lo = mid + 1
+        return (*found, notes[:pending[hi][1]])
+
     progress = True
     while progress:
         progress = False
@@ -941,10 +994,14 @@ def _deep_probe(eng: Engine, st: list[int], flat: list[int], limit: int,
                     raise ValueError("the marks contradict the board")
                 base = got[0][:]
                 trials = Trials(eng, st, base[:], got[1])
-                found = _probe(eng, st, flat, limit, trials)
-                if found is not None:
-                    return (*found, notes)
+                pending.append((trials, len(notes)))
+                if len(pending) >= DEEP_BATCH:
+                    res = settle()
+                    if res is not None:
+                        return res
                 progress = True
+    if pending:
+        return settle()
     return None
 
 
