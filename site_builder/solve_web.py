@@ -106,14 +106,17 @@ def classify(puzzle: Any, text: str) -> dict[str, Any] | None:
 def solve_text(slug: str, text: str, *, timeout: float = DEFAULT_TIMEOUT,
                max_nodes: int | None = None, trace: bool = True,
                progress: Callable[[int, float], None] | None = None,
-               cell: int = CELL) -> dict[str, Any]:
+               cell: int = CELL, split: bool = False) -> dict[str, Any]:
     """Solve the board ``text`` (a puzz.link URL in any form the CLI takes, or the bare
     ``pid/W/H/body``) as ``build-site solve SLUG TEXT --json [--trace]`` does.
 
     ``{"ok": True, "result": <the CLI's JSON>, "board": <board JSON>, "url": <puzz.link
-    URL>, "svg": {"board": ..., "answers": [...]}}``, or ``{"ok": False, "error": kind,
-    "message": ...}`` with kind one of empty, other, unknown, size, malformed, bound,
-    recursion."""
+    URL>, "svg": {"board": ..., "answers": [...]}, "timing": {phase: ms}}``, or ``{"ok":
+    False, "error": kind, "message": ...}`` with kind one of empty, other, unknown, size,
+    malformed, bound, recursion. ``timing`` (beside the result, never in it) is what the
+    benchmark reports: ``decode``, ``solve`` (solve_bounded: the verdict and the grade, one
+    ladder), ``json`` (result_json), ``svg``; with ``split``, ``verdict`` too: an ungraded
+    solve of the same board afterwards, timed alone (the benchmark's, not the page's)."""
     from site_builder.solve import looks_like_url
     from solvers import registry
 
@@ -124,12 +127,22 @@ def solve_text(slug: str, text: str, *, timeout: float = DEFAULT_TIMEOUT,
     bad = classify(puzzle, text)
     if bad is not None:
         return bad
+    timing: dict[str, float] = {}
+    clock = time.perf_counter()
+
+    def lap(name: str) -> None:
+        nonlocal clock
+        now = time.perf_counter()
+        timing[name] = round((now - clock) * 1000, 1)
+        clock = now
+
     try:
         board = puzzle.decode(text)  # as load_board reads a URL
     except (PuzzleError, UserError) as e:
         return _error("malformed", str(e))
-    t0 = time.perf_counter()
+    lap("decode")
     try:
+        t0 = time.perf_counter()
         res = solve_bounded(puzzle, board, timeout=timeout, max_nodes=max_nodes,
                             progress=progress)
     except BudgetExceeded as e:
@@ -137,7 +150,9 @@ def solve_text(slug: str, text: str, *, timeout: float = DEFAULT_TIMEOUT,
     except RecursionError:
         return _error("recursion", "the board is too large for this solver's recursion")
     ms = (time.perf_counter() - t0) * 1000
+    lap("solve")
     out = result_json(puzzle, res, ms, board=board, trace=trace)
+    lap("json")
     _LAST.clear()
     _LAST.update(slug=slug, board=board, solutions=res.solutions)
     bj = board.to_json()
@@ -145,7 +160,12 @@ def solve_text(slug: str, text: str, *, timeout: float = DEFAULT_TIMEOUT,
             for i, a in enumerate(res.solutions)]
     reply = {"ok": True, "result": out, "board": bj, "url": puzzle.encode(board),
              "svg": {"board": puzzle.draw_board(bj, None, cell, "board"), "answers": svgs},
-             "clues": len(construct(slug).clues(bj))}
+             "clues": len(construct(slug).clues(bj)), "timing": timing}
+    lap("svg")
+    if split:   # after the page's own work, so that work is timed as the page does it
+        with contextlib.suppress(BudgetExceeded, RecursionError):
+            solve_bounded(puzzle, board, timeout=timeout, max_nodes=max_nodes, grade=False)
+            lap("verdict")
     if len(res.solutions) == 1:
         reply["answerJson"] = res.solutions[0].to_json()   # what the player checks against
     if len(res.solutions) >= 2:
@@ -203,7 +223,7 @@ def warm(slug: str) -> None:
 
 def solve_json(slug: str, text: str, timeout: float, max_nodes: int, trace: bool,
                progress: Callable[[int, float], None] | None = None,
-               board_json: str = "") -> str:
+               board_json: str = "", split: bool = False) -> str:
     """``solve_text`` as a JSON string (what crosses from Python to the worker's script);
     ``max_nodes`` 0 means no node limit. With ``board_json`` (the editor's board), that
     board is written as its puzz.link URL first and the URL solved, as the CLI would."""
@@ -214,7 +234,7 @@ def solve_json(slug: str, text: str, timeout: float, max_nodes: int, trace: bool
         text = made["url"]
     try:
         reply = solve_text(slug, text, timeout=timeout, max_nodes=max_nodes or None,
-                           trace=trace, progress=progress)
+                           trace=trace, progress=progress, split=split)
     except WheelNeeded as e:
         return _wheel(e)
     except Exception as e:  # noqa: BLE001 (a bug, not bad input: say so, leave no spinner)

@@ -84,6 +84,10 @@ function onMessage(m, t0) {
       queued = null; queuedBoard = null;
       solve(t || "", b);
     }
+  } else if (m.type === "installed") {
+    window.__solve.wheelMs = m.ms;
+  } else if (m.type === "warmed") {
+    window.__solve.warmMs = m.ms;
   } else if (m.type === "fail") {
     fail(fill(T.bootFailed, { message: m.message }));
   } else if (m.type === "installing" && pending && m.id === pending.id) {
@@ -109,6 +113,8 @@ function onMessage(m, t0) {
     }
     window.__solve.solveMs = ms;
     window.__solve.traceMs = null;
+    // the worker's split of this solve, and the Python side's (benchmarks/solve_page.py)
+    window.__solve.timing = { ...(m.timing || {}), ...((m.reply && m.reply.timing) || {}) };
     if (m.reply.ok) {
       $("solve-input").value = m.reply.url;
       if (fromEditor) {
@@ -125,6 +131,7 @@ function onMessage(m, t0) {
     clearPending();
     $("solve-cancel").hidden = true;
     window.__solve.traceMs = m.ms;
+    for (const [k, v] of Object.entries(m.timing || {})) window.__solve.timing["trace " + k] = v;
     lastReply.result.trace = m.trace;
     $("solve-result").textContent = resultText(lastReply.result);
     showSteps();
@@ -170,7 +177,7 @@ function solve(text, board = null) {
   };
   pending.watchdog = setTimeout(pending.watch, (timeout + cfg.grace) * 1000);
   worker.postMessage({ type: "solve", id, slug: cfg.slug, text, timeout, maxNodes, trace: true,
-    board: board === null ? "" : JSON.stringify(board) });
+    board: board === null ? "" : JSON.stringify(board), split: !!window.__solve.split });
 }
 
 function restart() {

@@ -5,17 +5,21 @@
 //       library's zip, zip: URL of solvers.zip, wheels: [URL, ...],
 //       modules: the wheels' top-level modules (installed when a solve first imports one),
 //       slug: the page's puzzle, whose modules are imported once the runtime is up}
-//      {type: "solve", id, slug, text, timeout, maxNodes, trace, board}
-//        (board: the editor's board JSON as a string, solved as its puzz.link URL)
+//      {type: "solve", id, slug, text, timeout, maxNodes, trace, board, split}
+//        (board: the editor's board JSON as a string, solved as its puzz.link URL;
+//        split: the benchmark's, an ungraded solve timed first, see solve_web.solve_text)
 //      {type: "help", id, slug, text, budget}   constructor help (solve_web.help_text)
 // out: {type: "ready", ms, marks}  {type: "fail", message}
 //        (marks: ms from the worker's start to each phase of its start, and each file's
 //        fetch as [start, end, bytes over the wire]; the benchmark reports them)
 //      {type: "installing", id}   a wheel goes in, then the same call starts over
+//      {type: "installed", ms}   the wheels are in (ms: the install's own time)
+//      {type: "warmed", ms}   the page's puzzle's modules imported (solve_web.warm)
 //      {type: "progress", id, nodes, seconds}
-//      {type: "done", id, reply}   reply: site_builder/solve_web.py solve_text's dict
-//        (for a unique board reply.tracing is true and "traced" follows with its trace)
-//      {type: "traced", id, trace, ms}
+//      {type: "done", id, reply, ms, timing}   reply: site_builder/solve_web.py
+//        solve_text's dict (for a unique board reply.tracing is true and "traced" follows
+//        with its trace); timing: where the worker's ms went (call's laps)
+//      {type: "traced", id, trace, ms, timing}
 //      {type: "helped", id, reply} {type: "helping", id, done, total}
 // The page ends a long solve by terminating this worker and starting another.
 
@@ -66,6 +70,7 @@ async function boot(msg) {
       installing = py.loadPackage(msg.wheels, quiet).then(() => {
         web.undefer();
         self.marks.wheels = Math.round(performance.now() - t1);
+        self.postMessage({ type: "installed", ms: performance.now() - t1 });
       });
     }
     return installing;
@@ -82,16 +87,26 @@ async function boot(msg) {
 }
 
 // One call into Python; when it asked for a wheel not installed yet, install it and make
-// the same call again (the solve starts over, as if the wheel had been there).
-async function call(fn, id) {
+// the same call again (the solve starts over, as if the wheel had been there). ``lap``
+// (optional) hears each phase's ms: "aborted" (the call that asked for the wheel),
+// "wheel" (the wait for its install), "python" (the call that answered).
+async function call(fn, id, lap = () => {}) {
+  let t = performance.now();
   let reply = JSON.parse(fn());
   if (reply && reply.error === "wheel") {
+    lap("aborted", performance.now() - t);
     self.postMessage({ type: "installing", id });
+    t = performance.now();
     await installWheels();
+    lap("wheel", performance.now() - t);
+    t = performance.now();
     reply = JSON.parse(fn());
   }
+  lap("python", performance.now() - t);
   return reply;
 }
+
+const round1 = (ms) => Math.round(ms * 10) / 10;
 
 self.onmessage = async (e) => {
   const msg = e.data;
@@ -100,7 +115,11 @@ self.onmessage = async (e) => {
       const ms = await boot(msg);
       self.postMessage({ type: "ready", ms, marks: self.marks });
       // the puzzle's own modules, before its first solve asks for them
-      if (msg.slug) self.warm(msg.slug);
+      if (msg.slug) {
+        const t = performance.now();
+        self.warm(msg.slug);
+        self.postMessage({ type: "warmed", ms: performance.now() - t });
+      }
     } catch (err) {
       self.postMessage({ type: "fail", message: String(err && err.message || err) });
     }
@@ -113,10 +132,14 @@ self.onmessage = async (e) => {
     const progress = (nodes, seconds) =>
       self.postMessage({ type: "progress", id: msg.id, nodes, seconds });
     const t0 = performance.now();
+    // where this solve's time went (ms), for the benchmark: see call's lap, and the
+    // Python side's own split in reply.timing
+    const timing = {};
+    const lap = (name, ms) => { timing[name] = round1((timing[name] || 0) + ms); };
     let reply;
     try {
       reply = await call(() => solveJson(msg.slug, msg.text || "", msg.timeout,
-        msg.maxNodes || 0, false, progress, msg.board || ""), msg.id);
+        msg.maxNodes || 0, false, progress, msg.board || "", !!msg.split), msg.id, lap);
       if (reply.ok && msg.trace !== false) reply.result.trace = null;
     } catch (err) {
       reply = { ok: false, error: "internal", message: String(err && err.message || err) };
@@ -125,15 +148,18 @@ self.onmessage = async (e) => {
     const solved = performance.now() - t0;
     const later = msg.trace !== false && reply.ok && reply.result.solutions === 1;
     if (later) reply.tracing = true;
-    self.postMessage({ type: "done", id: msg.id, reply, ms: solved });
+    self.postMessage({ type: "done", id: msg.id, reply, ms: solved, timing });
     if (later) {
       let trace = null;
+      const traced = {};
       try {
-        trace = await call(() => traceJson(), msg.id);
+        trace = await call(() => traceJson(), msg.id,
+          (name, ms) => { traced[name] = round1((traced[name] || 0) + ms); });
       } catch (err) {
         trace = null;
       }
-      self.postMessage({ type: "traced", id: msg.id, trace, ms: performance.now() - t0 });
+      self.postMessage({ type: "traced", id: msg.id, trace, ms: performance.now() - t0,
+        timing: traced });
     }
   }
   if (msg.type === "help") {
