@@ -256,7 +256,8 @@ def main() -> int:
 
 
 # the page's phases (worker.js call's laps, solve_web.solve_text's timing), in order
-_PHASES = (("aborted", "aborted"), ("wheel", "wheel wait"), ("decode", "decode"),
+_PHASES = (("aborted", "aborted"), ("wheel", "wheel wait"), ("python", "python call"),
+           ("setup", "setup"), ("decode", "decode"),
            ("solve", "verdict+grade"), ("json", "json"), ("svg", "svg"),
            ("verdict", "verdict alone"), ("trace python", "trace"),
            ("trace aborted", "trace aborted"), ("trace wheel", "trace wheel wait"))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib.abc
+import importlib.machinery
 import json
 import re
 import sys
@@ -26,30 +27,65 @@ from solvers.common import MAX_CELLS, BudgetExceeded, PuzzleError
 CELL = 32  # SVG units per cell (solvers/svg.py Canvas: a 1-unit margin)
 
 
-# ---- wheels installed on first use ------------------------------------------------------
+# ---- wheels installed in the background ------------------------------------------------
 
 class WheelNeeded(BaseException):
-    """A solve imported a module of a wheel the worker has not installed yet. Not an
-    Exception, so no solver's ``except ImportError`` (a fallback engine) or ``except
-    Exception`` takes it: the call ends, the worker installs the wheel and asks again,
-    and the board is solved from the start as if the wheel had been there all along."""
+    """A solve imported a module of a wheel the worker has not installed yet, and could not
+    wait for it. Not an Exception, so no solver's ``except ImportError`` (a fallback
+    engine) or ``except Exception`` takes it: the call ends, the worker waits for the
+    install and asks again, and the board is solved from the start as if the wheel had
+    been there all along."""
 
 
 class _Deferred(importlib.abc.MetaPathFinder):
-    def __init__(self, names: list[str]) -> None:
+    def __init__(self, names: list[str], install: Any = None) -> None:
         self.names = frozenset(names)
+        self.install = install
 
-    def find_spec(self, name: str, path: Any = None, target: Any = None) -> None:
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
         top = name.partition(".")[0]
-        if top in self.names:
+        if top not in self.names:
+            return None
+        if self.install is None or not _block(self.install):
             raise WheelNeeded(top)
+        # the wheel is in: this import goes on, found where the install put it
+        undefer()
+        importlib.invalidate_caches()
+        return importlib.machinery.PathFinder.find_spec(name, path, target)
 
 
-def defer(names: Any) -> None:
+def _block(install: Any) -> bool:
+    """Wait, in the middle of the solve, for the worker's install of the wheels
+    (``install()``: a JavaScript promise, the one install already under way); False when
+    this call cannot wait (no JavaScript promise integration in the browser, or the call
+    was not entered with ``callPromising``), so the solve ends with WheelNeeded instead.
+    The wait does not count against the solve's time limit."""
+    try:
+        from pyodide.ffi import can_run_sync, run_sync  # type: ignore[import-not-found]
+    except ImportError:
+        return False
+    if not can_run_sync():
+        return False
+    from solvers import common
+
+    t0 = time.perf_counter()
+    run_sync(install())
+    waited = time.perf_counter() - t0
+    _WAITED.append(waited * 1000)
+    if common._budget is not None:   # the CLI never waits: the wait is not the solve's
+        common._budget.start += waited
+    return True
+
+
+_WAITED: list[float] = []   # ms each wait for the install took (solve_text's timing)
+
+
+def defer(names: Any, install: Any = None) -> None:
     """Until ``undefer``, importing any of the top-level modules ``names`` (a wheel's, not
-    installed yet) raises WheelNeeded instead of running a fallback."""
+    installed yet) waits for ``install`` (the worker's, see ``_block``) where it can, and
+    raises WheelNeeded where it cannot, instead of running a fallback."""
     undefer()
-    sys.meta_path.insert(0, _Deferred(list(names)))
+    sys.meta_path.insert(0, _Deferred(list(names), install))
 
 
 def undefer() -> None:
@@ -114,9 +150,25 @@ def solve_text(slug: str, text: str, *, timeout: float = DEFAULT_TIMEOUT,
     URL>, "svg": {"board": ..., "answers": [...]}, "timing": {phase: ms}}``, or ``{"ok":
     False, "error": kind, "message": ...}`` with kind one of empty, other, unknown, size,
     malformed, bound, recursion. ``timing`` (beside the result, never in it) is what the
-    benchmark reports: ``decode``, ``solve`` (solve_bounded: the verdict and the grade, one
-    ladder), ``json`` (result_json), ``svg``; with ``split``, ``verdict`` too: an ungraded
-    solve of the same board afterwards, timed alone (the benchmark's, not the page's)."""
+    benchmark reports: ``setup`` (the puzzle looked up, the text checked), ``decode``,
+    ``solve`` (solve_bounded: the verdict and the grade, one ladder), ``json``
+    (result_json), ``svg``, ``wheel`` (a wait for the wheels' install, not counted in the
+    others); with ``split``, ``verdict`` too: an ungraded solve of the same board
+    afterwards, timed alone (the benchmark's, not the page's)."""
+    timing: dict[str, float] = {}
+    clock = time.perf_counter()
+    _WAITED.clear()
+
+    def lap(name: str) -> None:   # a wait for the wheels' install counts apart
+        nonlocal clock
+        now = time.perf_counter()
+        waited = sum(_WAITED)
+        _WAITED.clear()
+        timing[name] = round((now - clock) * 1000 - waited, 1)
+        if waited:
+            timing["wheel"] = round(timing.get("wheel", 0) + waited, 1)
+        clock = now
+
     from site_builder.solve import looks_like_url
     from solvers import registry
 
@@ -127,15 +179,7 @@ def solve_text(slug: str, text: str, *, timeout: float = DEFAULT_TIMEOUT,
     bad = classify(puzzle, text)
     if bad is not None:
         return bad
-    timing: dict[str, float] = {}
-    clock = time.perf_counter()
-
-    def lap(name: str) -> None:
-        nonlocal clock
-        now = time.perf_counter()
-        timing[name] = round((now - clock) * 1000, 1)
-        clock = now
-
+    lap("setup")
     try:
         board = puzzle.decode(text)  # as load_board reads a URL
     except (PuzzleError, UserError) as e:

@@ -114,7 +114,11 @@ function onMessage(m, t0) {
     window.__solve.solveMs = ms;
     window.__solve.traceMs = null;
     // the worker's split of this solve, and the Python side's (benchmarks/solve_page.py)
-    window.__solve.timing = { ...(m.timing || {}), ...((m.reply && m.reply.timing) || {}) };
+    const timing = { ...(m.timing || {}) };
+    for (const [k, v] of Object.entries((m.reply && m.reply.timing) || {})) {
+      timing[k] = (timing[k] || 0) + v;
+    }
+    window.__solve.timing = timing;
     if (m.reply.ok) {
       $("solve-input").value = m.reply.url;
       if (fromEditor) {
