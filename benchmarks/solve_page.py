@@ -7,8 +7,9 @@ The whole site is rendered from the committed JSON (no stages run) and served ov
 loopback; chromium resolves no other host. Figures:
 
 * runtime start: worker creation to "ready" (Pyodide and solvers.zip loaded,
-  site_builder.solve_web imported; the python-sat wheel is installed later, by the first
-  solve that imports it, and counts in that solve's time). Cold: a fresh browser context
+  site_builder.solve_web imported; the python-sat wheel goes in afterwards, in the
+  background, and a solve that needs it before it is in waits for it: that wait counts
+  in the solve's time, and the per-board split below shows it apart). Cold: a fresh browser context
   (empty HTTP cache), median of --cold runs. Warm: the same context reloaded (files from
   its in-memory HTTP cache), median of --warm runs. Revisit: a browser with a profile on
   disk, the page opened again in a new tab after a first visit (files from the disk
@@ -22,7 +23,16 @@ loopback; chromium resolves no other host. Figures:
   hard corpus (benchmarks/hard/) at 16×16 and 20×20, each run bounded by --timeout;
   target median under 2 s. The same boards in this CPython beside them, for the ratio.
 * bytes: the solve page before the runtime (HTML, CSS, scripts) and with it (the
-  worker's requests too), an article and a play page, which must load no runtime.
+  worker's requests too, the wheel among them), an article and a play page, which must
+  load no runtime.
+* per hard board (unless --no-split): where the page's time went, from the worker's
+  marks (solve_web.solve_text's timing and worker.js call's laps): an aborted attempt
+  and the wait for the wheel (each only when it happened), setup, decode, the verdict
+  with the grade (one ladder), the result JSON, the SVGs, the verdict alone (an ungraded
+  solve the benchmark adds after the page's own, left out of the other columns) and the
+  trace; the first board of each row also shows the runtime start, the import of the
+  puzzle's modules and the wheel's install. Beside it, the same phases in this CPython
+  (CPU time, best of --native-runs).
 
 The machine may be shared: the figures are medians, and the CPython column is measured
 in the same run for the ratio.
@@ -126,7 +136,7 @@ def main() -> int:
     ap.add_argument("--warm", type=int, default=3)
     ap.add_argument("--no-split", dest="split", action="store_false",
                     help="no per-board split (the split adds an ungraded solve of each "
-                         "board after the page's own, timed apart: the verdict column)")
+                         "board after the page's own, timed apart as 'verdict alone')")
     ap.add_argument("--native-runs", type=int, default=3,
                     help="CPython: best of this many (CPU time) per phase")
     args = ap.parse_args()
