@@ -265,6 +265,16 @@ def warm(slug: str) -> None:
         registry.get(slug)
 
 
+def warm_imports(names: Any) -> None:
+    """Import the wheels' modules the solvers import (``runtime.wheel_imports``), once the
+    wheels are in and before a solve asks: a wheel's modules are source, and compiling
+    python-sat's takes over a second in the page. One that fails is left for the solve
+    that needs it to meet and report."""
+    for name in names:
+        with contextlib.suppress(BaseException):
+            importlib.import_module(str(name))
+
+
 def solve_json(slug: str, text: str, timeout: float, max_nodes: int, trace: bool,
                progress: Callable[[int, float], None] | None = None,
                board_json: str = "", split: bool = False) -> str:

@@ -115,3 +115,12 @@ def test_a_solve_that_can_wait_for_the_wheel_goes_on_without_starting_over() -> 
                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
     got = json.loads(out.stdout.strip().splitlines()[-1])
     assert got == {"ok": True, "calls": 1, "deferred_left": [], "same": True}
+
+
+def test_the_wheel_modules_the_sources_import() -> None:
+    from site_builder.runtime import wheel_imports
+
+    app = _wheel({"solvers/a.py": "import pysat.card, os\nfrom pysat.solvers import Solver\n",
+                  "solvers/b.py": "from . import pysat\nimport pysatx\n# pysat.formula\n",
+                  "solvers/c.txt": "import pysat.formula\n"})
+    assert wheel_imports(app, ["pysat", "pysolvers"]) == ["pysat.card", "pysat.solvers"]

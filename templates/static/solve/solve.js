@@ -61,6 +61,7 @@ function startWorker() {
     type: "init", pyodide: abs(cfg.runtime.pyodide), zip: abs(cfg.runtime.zip),
     stdlib: abs(cfg.runtime.stdlib), slug: cfg.slug,
     wheels: cfg.runtime.wheels.map(abs), modules: cfg.runtime.modules || [],
+    imports: cfg.runtime.imports || [],
   });
 }
 
@@ -88,6 +89,8 @@ function onMessage(m, t0) {
     window.__solve.wheelMs = m.ms;
   } else if (m.type === "warmed") {
     window.__solve.warmMs = m.ms;
+  } else if (m.type === "warmedImports") {
+    window.__solve.importsMs = m.ms;
   } else if (m.type === "fail") {
     fail(fill(T.bootFailed, { message: m.message }));
   } else if (m.type === "installing" && pending && m.id === pending.id) {

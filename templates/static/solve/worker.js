@@ -3,11 +3,14 @@
 //
 // in:  {type: "init", pyodide: URL of the runtime folder, stdlib: URL of its standard
 //       library's zip, zip: URL of solvers.zip, wheels: [URL, ...],
-//       modules: the wheels' top-level modules (installed when a solve first imports one),
+//       modules: the wheels' top-level modules (a solve that imports one before the
+//       wheels are in waits for them), imports: those of their modules the solvers import
+//       (imported once the wheels are in),
 //       slug: the page's puzzle, whose modules are imported once the runtime is up}
 //      {type: "solve", id, slug, text, timeout, maxNodes, trace, board, split}
 //        (board: the editor's board JSON as a string, solved as its puzz.link URL;
-//        split: the benchmark's, an ungraded solve timed first, see solve_web.solve_text)
+//        split: the benchmark's, an ungraded solve timed afterwards, see
+//        solve_web.solve_text)
 //      {type: "help", id, slug, text, budget}   constructor help (solve_web.help_text)
 // out: {type: "ready", ms, marks}  {type: "fail", message}
 //        (marks: ms from the worker's start to each phase of its start, and each file's
@@ -16,6 +19,7 @@
 //        the solve, or, without promise integration, the same call then starts over)
 //      {type: "installed", ms}   the wheels are in (ms: the install's own time)
 //      {type: "warmed", ms}   the page's puzzle's modules imported (solve_web.warm)
+//      {type: "warmedImports", ms}   the wheels' modules imported (solve_web.warm_imports)
 //      {type: "progress", id, nodes, seconds}
 //      {type: "done", id, reply, ms, timing}   reply: site_builder/solve_web.py
 //        solve_text's dict (for a unique board reply.tracing is true and "traced" follows
@@ -92,6 +96,7 @@ async function boot(msg) {
     });
   } else if (msg.wheels.length) await installWheels();
   self.warm = (slug) => web.warm(slug);
+  self.warmImports = (names) => web.warm_imports(names);
   solveJson = web.solve_json;
   helpJson = web.help_json;
   traceJson = web.trace_json;
@@ -156,7 +161,13 @@ self.onmessage = async (e) => {
       // modules, before its first solve asks for them; every puzzle's ladder may reach
       // CaDiCaL on a hard board. A solve that arrives meanwhile runs at once.
       if (msg.wheels.length && msg.modules && msg.modules.length) {
-        installWheels().catch(() => {});   // a solve that needs it meets the error
+        // once in, the wheel's modules the solvers import are compiled and imported, in
+        // turn with the solves (one waiting for the install imports them itself first)
+        installWheels().then(() => inTurn(() => {
+          const t = performance.now();
+          self.warmImports(msg.imports || []);
+          self.postMessage({ type: "warmedImports", ms: performance.now() - t });
+        }), () => {});   // a solve that needs the wheel meets the error
       }
       if (msg.slug) {
         const t = performance.now();
