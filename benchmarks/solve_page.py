@@ -7,8 +7,9 @@ The whole site is rendered from the committed JSON (no stages run) and served ov
 loopback; chromium resolves no other host. Figures:
 
 * runtime start: worker creation to "ready" (Pyodide and solvers.zip loaded,
-  site_builder.solve_web imported; the python-sat wheel is installed later, by the first
-  solve that imports it, and counts in that solve's time). Cold: a fresh browser context
+  site_builder.solve_web imported; the python-sat wheel goes in afterwards, in the
+  background, and a solve that needs it before it is in waits for it: that wait counts
+  in the solve's time, and the per-board split below shows it apart). Cold: a fresh browser context
   (empty HTTP cache), median of --cold runs. Warm: the same context reloaded (files from
   its in-memory HTTP cache), median of --warm runs. Revisit: a browser with a profile on
   disk, the page opened again in a new tab after a first visit (files from the disk
@@ -22,7 +23,16 @@ loopback; chromium resolves no other host. Figures:
   hard corpus (benchmarks/hard/) at 16×16 and 20×20, each run bounded by --timeout;
   target median under 2 s. The same boards in this CPython beside them, for the ratio.
 * bytes: the solve page before the runtime (HTML, CSS, scripts) and with it (the
-  worker's requests too), an article and a play page, which must load no runtime.
+  worker's requests too, the wheel among them), an article and a play page, which must
+  load no runtime.
+* per hard board (unless --no-split): where the page's time went, from the worker's
+  marks (solve_web.solve_text's timing and worker.js call's laps): an aborted attempt
+  and the wait for the wheel (each only when it happened), setup, decode, the verdict
+  with the grade (one ladder), the result JSON, the SVGs, the verdict alone (an ungraded
+  solve the benchmark adds after the page's own, left out of the other columns) and the
+  trace; the first board of each row also shows the runtime start, the import of the
+  puzzle's modules and the wheel's install. Beside it, the same phases in this CPython
+  (CPU time, best of --native-runs).
 
 The machine may be shared: the figures are medians, and the CPython column is measured
 in the same run for the ratio.
@@ -84,8 +94,12 @@ class Tab:
         self.marks = self.page.evaluate("window.__solve.bootMarks")
         return float(self.page.evaluate("window.__solve.startMs"))
 
-    def solve(self, url: str, timeout: float) -> tuple[float | None, dict[str, Any]]:
+    def solve(self, url: str, timeout: float) -> tuple[float | None, float | None]:
+        """The worker's ms to the verdict and to the trace (None: bounded / traced out),
+        without the benchmark's own ungraded solve (--split); ``self.timing`` holds the
+        split."""
         p = self.page
+        self.timing: dict[str, float] = {}
         n = int(p.evaluate("Number(document.body.dataset.replies || 0)"))
         p.evaluate(f"document.getElementById('solve-timeout').value = '{timeout}'")
         p.evaluate(f"location.hash = {json.dumps(url)}")
@@ -95,11 +109,13 @@ class Tab:
         reply = p.evaluate("window.__solve.reply")
         if not reply.get("ok") or p.evaluate("document.body.dataset.solve") != "done":
             return None, None
-        verdict = p.evaluate("window.__solve.solveMs")
+        self.timing = p.evaluate("window.__solve.timing") or {}
+        extra = self.timing.get("verdict", 0.0)   # the ungraded solve the page would not do
+        verdict = p.evaluate("window.__solve.solveMs") - extra
         total = p.evaluate("window.__solve.traceMs")
         if total is None and reply["result"]["solutions"] == 1:
             return verdict, None   # the explanation ran past the bound
-        return verdict, total or verdict
+        return verdict, (total - extra) if total else verdict
 
 
 def _median(xs: list[float]) -> str:
@@ -118,6 +134,16 @@ def main() -> int:
     ap.add_argument("--timeout", type=float, default=20.0, help="bound of each hard solve (s)")
     ap.add_argument("--cold", type=int, default=3)
     ap.add_argument("--warm", type=int, default=3)
+    ap.add_argument("--no-split", dest="split", action="store_false",
+                    help="no per-board split (the split adds an ungraded solve of each "
+                         "board after the page's own, timed apart as 'verdict alone')")
+    ap.add_argument("--settle", action="store_true",
+                    help="before each row's first board, wait until the page has installed "
+                         "the wheels and imported their modules (a visitor who edits a "
+                         "while first); without it, the board is solved as soon as the "
+                         "runtime is up")
+    ap.add_argument("--native-runs", type=int, default=3,
+                    help="CPython: best of this many (CPU time) per phase")
     args = ap.parse_args()
 
     from playwright.sync_api import sync_playwright
@@ -152,11 +178,16 @@ def main() -> int:
             cold.append(t.ready())
             marks.append(t.marks)
             if i == 0:
+                # the wheels go in after "ready", in the background: wait for them too
+                t.page.wait_for_function("window.__solve.wheelMs !== undefined"
+                                         " || !window.__solve.cfg.runtime.wheels.length",
+                                         timeout=300_000)
                 t.page.wait_for_load_state("networkidle")
                 # the page's own files (HTML, CSS, scripts) apart from the runtime's
                 before = sum(s for u, s in t.bytes if "/static/runtime/" not in u
                              and "worker.js" not in u)
                 after = sum(s for _, s in t.bytes)
+                wheel_bytes = sum(s for u, s in t.bytes if u.endswith(".whl"))
                 runtime_files = sorted({u.rsplit("/", 1)[1] for u, _ in t.bytes
                                         if "/static/runtime/" in u})
             for _ in range(args.warm if i == 0 else 0):
@@ -187,27 +218,43 @@ def main() -> int:
             print(f"runtime start, {name}: median {_median(xs)} "
                   f"(runs: {', '.join(f'{x:,.0f}' for x in xs)})"
                   + (f"; in the worker: {_phases(ms)}" if ms else ""))
-        print("  (python-sat: installed when a solve first imports it)")
-        print(f"bytes: solve page before the runtime {_kb(before)}, with it {_kb(after)} "
-              f"({', '.join(runtime_files)}); article {_kb(sizes['article'])}, "
+        print(f"bytes: solve page before the runtime {_kb(before)}, with it and its "
+              f"wheels {_kb(after)} ({', '.join(runtime_files)}; the wheels "
+              f"{_kb(wheel_bytes)}, fetched after the runtime is up); "
+              f"article {_kb(sizes['article'])}, "
               f"play page {_kb(sizes['play page'])} (no runtime)")
 
         t = solver_tab
+        if args.split:
+            t.page.evaluate("window.__solve.split = true")
         print("\nsolve + grade + trace, in the page (Pyodide) and in this CPython "
               "(solve_web.solve_text, trace included):")
         print("(verdict: answers and grade shown; +trace: the explanation too; medians; "
               "bounded: no verdict within --timeout; trace>: the explanation past it)")
         print(f"{'puzzle':<12}{'boards':<12}{'n':>3}{'verdict':>12}{'+trace':>12}"
               f"{'cpython':>12}{'ratio':>7}{'bounded':>9}{'trace>':>8}")
+        splits: list[Any] = []
         for slug in args.slugs:
             for label, urls in (("bank " + _size(_boards(slug, 1)), _boards(slug, args.boards)),
                                 ("hard 16x16", _hard(slug, "16x16", args.hard)),
                                 ("hard 20x20", _hard(slug, "20x20", args.hard))):
                 t.open(f"en/{slug}/solve/index.html")
                 t.ready()
+                if args.split:
+                    t.page.evaluate("window.__solve.split = true")
+                if args.settle:
+                    t.page.wait_for_function("window.__solve.importsMs !== undefined"
+                                             " || !window.__solve.cfg.runtime.wheels.length",
+                                             timeout=300_000)
                 verdict_ms, page_ms, py_ms, bounded, traced_out = [], [], [], 0, 0
-                for url in urls:
+                for i, url in enumerate(urls):
                     verdict, total = t.solve(url, args.timeout)
+                    if args.split and label.startswith("hard"):
+                        splits.append((slug, label, i, verdict, total, t.timing,
+                                       t.page.evaluate("[window.__solve.startMs, "
+                                                       "window.__solve.warmMs, "
+                                                       "window.__solve.wheelMs]"),
+                                       _native(slug, url, args.timeout, args.native_runs)))
                     if verdict is None:
                         bounded += 1
                         continue
@@ -225,8 +272,67 @@ def main() -> int:
                       f"{_median(page_ms):>12}{_median(py_ms):>12}{ratio:>7}{bounded:>9}"
                       f"{traced_out:>8}",
                       flush=True)
+        if splits:
+            _print_splits(splits)
         browser.close()
     return 0
+
+
+# the page's phases (worker.js call's laps, solve_web.solve_text's timing), in order
+_PHASES = (("aborted", "aborted"), ("wheel", "wheel wait"), ("python", "python call"),
+           ("setup", "setup"), ("decode", "decode"),
+           ("solve", "verdict+grade"), ("json", "json"), ("svg", "svg"),
+           ("verdict", "verdict alone"), ("trace python", "trace"),
+           ("trace aborted", "trace aborted"), ("trace wheel", "trace wheel wait"))
+
+
+def _print_splits(rows: list[Any]) -> None:
+    print("\nper hard board, in the page (ms; the page opened afresh for each row's size, "
+          "so its first board meets a fresh worker; start: worker creation to ready, "
+          "warm: the puzzle's modules imported after ready, wheel install: loadPackage's "
+          "own time, whenever it ran) and in this CPython (process_time, best of "
+          "--native-runs):")
+    for slug, label, i, verdict, total, timing, (start, warm, wheel), native in rows:
+        page = ", ".join(f"{name} {timing[k]:,.0f}" for k, name in _PHASES if k in timing)
+        head = (f"{slug} {label} #{i + 1}: verdict {_ms(verdict)}, +trace {_ms(total)}"
+                + (f" [start {_ms(start)}, warm {_ms(warm)}, wheel install {_ms(wheel)}]"
+                   if i == 0 else ""))
+        print(f"  {head}\n    page: {page}\n    cpython: "
+              + ", ".join(f"{k} {_ms(v)}" for k, v in native.items()))
+
+
+def _ms(x: float | None) -> str:
+    return "—" if x is None else f"{x:,.0f}"
+
+
+def _native(slug: str, url: str, timeout: float, runs: int) -> dict[str, float | None]:
+    """CPython's CPU ms per phase on the board, best of ``runs``: the ungraded verdict,
+    the graded solve (as the page runs it) and the trace (None: past the bound, or no
+    single answer to trace)."""
+    from site_builder.solve import solve_bounded
+    from solvers.common import BudgetExceeded
+
+    puzzle = registry.get(slug)
+    board = puzzle.decode(url)
+
+    def best(fn: Any) -> tuple[float | None, Any]:
+        ms, got = None, None
+        for _ in range(max(1, runs)):
+            t0 = time.process_time()
+            try:
+                got = fn()
+            except BudgetExceeded:
+                return None, None
+            took = (time.process_time() - t0) * 1000
+            ms = took if ms is None else min(ms, took)
+        return ms, got
+
+    verdict, _ = best(lambda: solve_bounded(puzzle, board, timeout=timeout, grade=False))
+    graded, res = best(lambda: solve_bounded(puzzle, board, timeout=timeout))
+    trace = None
+    if res is not None and len(res.solutions) == 1:
+        trace, _ = best(lambda: puzzle.trace(board, res.solutions[0]))
+    return {"verdict alone": verdict, "verdict+grade": graded, "trace": trace}
 
 
 def _phases(marks: list[dict[str, Any]]) -> str:

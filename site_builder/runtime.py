@@ -25,6 +25,7 @@ before, and the build says so in one line.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import io
 import json
@@ -190,6 +191,8 @@ def site_files(root: Path) -> tuple[dict[str, bytes], dict[str, Any]]:
         app = out.pop(f"{OUT}/solvers.zip")
         return {_named("solvers", app): app}, {"available": False, "reason": str(e)}
     wheels = sorted(k.rsplit("/", 1)[1] for k in out if k.endswith(".whl"))
+    modules = sorted({m for w in wheels for m in wheel_modules(out[f"{OUT}/{w}"])})
+    imported = wheel_imports(out[f"{OUT}/solvers.zip"], modules)  # from the sources
     stdlib = f"{OUT}/pyodide-{version}/python_stdlib.zip"
     try:
         out[stdlib], out[f"{OUT}/solvers.zip"] = compiled(root, out[stdlib],
@@ -213,8 +216,7 @@ def site_files(root: Path) -> tuple[dict[str, bytes], dict[str, Any]]:
     return out, {"available": True, "pyodide": f"{OUT}/pyodide-{version}/",
                  "stdlib": named["python_stdlib"], "zip": named["solvers"],
                  "wheels": [f"{OUT}/{w}" for w in wheels],
-                 "bytecode": bytecode,
-                 "modules": sorted({m for w in wheels for m in wheel_modules(out[f"{OUT}/{w}"])})}
+                 "bytecode": bytecode, "modules": modules, "imports": imported}
 
 
 def _named(stem: str, data: bytes) -> str:
@@ -362,10 +364,34 @@ def compiled(root: Path, stdlib: bytes, app: bytes) -> tuple[bytes, bytes]:
     return (done / names[0]).read_bytes(), (done / names[1]).read_bytes()
 
 
+def wheel_imports(app: bytes, modules: list[str]) -> list[str]:
+    """The modules of the wheels (top-level names ``modules``) that the sources in the
+    ``app`` zip import, as written there (``pysat.solvers`` for ``from pysat.solvers
+    import Solver``), sorted: the worker imports them once the wheel is in, before a solve
+    asks (a wheel's modules are source, compiled on their first import: over a second
+    for python-sat's in the page)."""
+    tops = set(modules)
+    found: set[str] = set()
+    with zipfile.ZipFile(io.BytesIO(app)) as z:
+        for name in z.namelist():
+            text = z.read(name)
+            if not name.endswith(".py") or not any(t.encode() in text for t in tops):
+                continue
+            for node in ast.walk(ast.parse(text, name)):
+                if isinstance(node, ast.Import):
+                    got = [a.name for a in node.names]
+                elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                    got = [node.module]
+                else:
+                    continue
+                found.update(m for m in got if m.partition(".")[0] in tops)
+    return sorted(found)
+
+
 def wheel_modules(data: bytes) -> list[str]:
     """The top-level modules a wheel installs (its ``top_level.txt``, else the names at
-    the top of the archive): the worker installs the wheel only when a solve first
-    imports one of them."""
+    the top of the archive): until the wheel is in, the worker makes a solve that imports
+    one of them wait for it (site_builder.solve_web.defer)."""
     with zipfile.ZipFile(io.BytesIO(data)) as z:
         names = z.namelist()
         top = [n for n in names if n.count("/") == 1 and n.endswith(".dist-info/top_level.txt")]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib.abc
+import importlib.machinery
 import json
 import re
 import sys
@@ -26,30 +27,65 @@ from solvers.common import MAX_CELLS, BudgetExceeded, PuzzleError
 CELL = 32  # SVG units per cell (solvers/svg.py Canvas: a 1-unit margin)
 
 
-# ---- wheels installed on first use ------------------------------------------------------
+# ---- wheels installed in the background ------------------------------------------------
 
 class WheelNeeded(BaseException):
-    """A solve imported a module of a wheel the worker has not installed yet. Not an
-    Exception, so no solver's ``except ImportError`` (a fallback engine) or ``except
-    Exception`` takes it: the call ends, the worker installs the wheel and asks again,
-    and the board is solved from the start as if the wheel had been there all along."""
+    """A solve imported a module of a wheel the worker has not installed yet, and could not
+    wait for it. Not an Exception, so no solver's ``except ImportError`` (a fallback
+    engine) or ``except Exception`` takes it: the call ends, the worker waits for the
+    install and asks again, and the board is solved from the start as if the wheel had
+    been there all along."""
 
 
 class _Deferred(importlib.abc.MetaPathFinder):
-    def __init__(self, names: list[str]) -> None:
+    def __init__(self, names: list[str], install: Any = None) -> None:
         self.names = frozenset(names)
+        self.install = install
 
-    def find_spec(self, name: str, path: Any = None, target: Any = None) -> None:
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
         top = name.partition(".")[0]
-        if top in self.names:
+        if top not in self.names:
+            return None
+        if self.install is None or not _block(self.install):
             raise WheelNeeded(top)
+        # the wheel is in: this import goes on, found where the install put it
+        undefer()
+        importlib.invalidate_caches()
+        return importlib.machinery.PathFinder.find_spec(name, path, target)
 
 
-def defer(names: Any) -> None:
+def _block(install: Any) -> bool:
+    """Wait, in the middle of the solve, for the worker's install of the wheels
+    (``install()``: a JavaScript promise, the one install already under way); False when
+    this call cannot wait (no JavaScript promise integration in the browser, or the call
+    was not entered with ``callPromising``), so the solve ends with WheelNeeded instead.
+    The wait does not count against the solve's time limit."""
+    try:
+        from pyodide.ffi import can_run_sync, run_sync  # type: ignore[import-not-found]
+    except ImportError:
+        return False
+    if not can_run_sync():
+        return False
+    from solvers import common
+
+    t0 = time.perf_counter()
+    run_sync(install())
+    waited = time.perf_counter() - t0
+    _WAITED.append(waited * 1000)
+    if common._budget is not None:   # the CLI never waits: the wait is not the solve's
+        common._budget.start += waited
+    return True
+
+
+_WAITED: list[float] = []   # ms each wait for the install took (solve_text's timing)
+
+
+def defer(names: Any, install: Any = None) -> None:
     """Until ``undefer``, importing any of the top-level modules ``names`` (a wheel's, not
-    installed yet) raises WheelNeeded instead of running a fallback."""
+    installed yet) waits for ``install`` (the worker's, see ``_block``) where it can, and
+    raises WheelNeeded where it cannot, instead of running a fallback."""
     undefer()
-    sys.meta_path.insert(0, _Deferred(list(names)))
+    sys.meta_path.insert(0, _Deferred(list(names), install))
 
 
 def undefer() -> None:
@@ -106,14 +142,33 @@ def classify(puzzle: Any, text: str) -> dict[str, Any] | None:
 def solve_text(slug: str, text: str, *, timeout: float = DEFAULT_TIMEOUT,
                max_nodes: int | None = None, trace: bool = True,
                progress: Callable[[int, float], None] | None = None,
-               cell: int = CELL) -> dict[str, Any]:
+               cell: int = CELL, split: bool = False) -> dict[str, Any]:
     """Solve the board ``text`` (a puzz.link URL in any form the CLI takes, or the bare
     ``pid/W/H/body``) as ``build-site solve SLUG TEXT --json [--trace]`` does.
 
     ``{"ok": True, "result": <the CLI's JSON>, "board": <board JSON>, "url": <puzz.link
-    URL>, "svg": {"board": ..., "answers": [...]}}``, or ``{"ok": False, "error": kind,
-    "message": ...}`` with kind one of empty, other, unknown, size, malformed, bound,
-    recursion."""
+    URL>, "svg": {"board": ..., "answers": [...]}, "timing": {phase: ms}}``, or ``{"ok":
+    False, "error": kind, "message": ...}`` with kind one of empty, other, unknown, size,
+    malformed, bound, recursion. ``timing`` (beside the result, never in it) is what the
+    benchmark reports: ``setup`` (the puzzle looked up, the text checked), ``decode``,
+    ``solve`` (solve_bounded: the verdict and the grade, one ladder), ``json``
+    (result_json), ``svg``, ``wheel`` (a wait for the wheels' install, not counted in the
+    others); with ``split``, ``verdict`` too: an ungraded solve of the same board
+    afterwards, timed alone (the benchmark's, not the page's)."""
+    timing: dict[str, float] = {}
+    clock = time.perf_counter()
+    _WAITED.clear()
+
+    def lap(name: str) -> None:   # a wait for the wheels' install counts apart
+        nonlocal clock
+        now = time.perf_counter()
+        waited = sum(_WAITED)
+        _WAITED.clear()
+        timing[name] = round((now - clock) * 1000 - waited, 1)
+        if waited:
+            timing["wheel"] = round(timing.get("wheel", 0) + waited, 1)
+        clock = now
+
     from site_builder.solve import looks_like_url
     from solvers import registry
 
@@ -124,12 +179,14 @@ def solve_text(slug: str, text: str, *, timeout: float = DEFAULT_TIMEOUT,
     bad = classify(puzzle, text)
     if bad is not None:
         return bad
+    lap("setup")
     try:
         board = puzzle.decode(text)  # as load_board reads a URL
     except (PuzzleError, UserError) as e:
         return _error("malformed", str(e))
-    t0 = time.perf_counter()
+    lap("decode")
     try:
+        t0 = time.perf_counter()
         res = solve_bounded(puzzle, board, timeout=timeout, max_nodes=max_nodes,
                             progress=progress)
     except BudgetExceeded as e:
@@ -137,7 +194,9 @@ def solve_text(slug: str, text: str, *, timeout: float = DEFAULT_TIMEOUT,
     except RecursionError:
         return _error("recursion", "the board is too large for this solver's recursion")
     ms = (time.perf_counter() - t0) * 1000
+    lap("solve")
     out = result_json(puzzle, res, ms, board=board, trace=trace)
+    lap("json")
     _LAST.clear()
     _LAST.update(slug=slug, board=board, solutions=res.solutions)
     bj = board.to_json()
@@ -145,7 +204,12 @@ def solve_text(slug: str, text: str, *, timeout: float = DEFAULT_TIMEOUT,
             for i, a in enumerate(res.solutions)]
     reply = {"ok": True, "result": out, "board": bj, "url": puzzle.encode(board),
              "svg": {"board": puzzle.draw_board(bj, None, cell, "board"), "answers": svgs},
-             "clues": len(construct(slug).clues(bj))}
+             "clues": len(construct(slug).clues(bj)), "timing": timing}
+    lap("svg")
+    if split:   # after the page's own work, so that work is timed as the page does it
+        with contextlib.suppress(BudgetExceeded, RecursionError):
+            solve_bounded(puzzle, board, timeout=timeout, max_nodes=max_nodes, grade=False)
+            lap("verdict")
     if len(res.solutions) == 1:
         reply["answerJson"] = res.solutions[0].to_json()   # what the player checks against
     if len(res.solutions) >= 2:
@@ -201,9 +265,19 @@ def warm(slug: str) -> None:
         registry.get(slug)
 
 
+def warm_imports(names: Any) -> None:
+    """Import the wheels' modules the solvers import (``runtime.wheel_imports``), once the
+    wheels are in and before a solve asks: a wheel's modules are source, and compiling
+    python-sat's takes over a second in the page. One that fails is left for the solve
+    that needs it to meet and report."""
+    for name in names:
+        with contextlib.suppress(BaseException):
+            importlib.import_module(str(name))
+
+
 def solve_json(slug: str, text: str, timeout: float, max_nodes: int, trace: bool,
                progress: Callable[[int, float], None] | None = None,
-               board_json: str = "") -> str:
+               board_json: str = "", split: bool = False) -> str:
     """``solve_text`` as a JSON string (what crosses from Python to the worker's script);
     ``max_nodes`` 0 means no node limit. With ``board_json`` (the editor's board), that
     board is written as its puzz.link URL first and the URL solved, as the CLI would."""
@@ -214,7 +288,7 @@ def solve_json(slug: str, text: str, timeout: float, max_nodes: int, trace: bool
         text = made["url"]
     try:
         reply = solve_text(slug, text, timeout=timeout, max_nodes=max_nodes or None,
-                           trace=trace, progress=progress)
+                           trace=trace, progress=progress, split=split)
     except WheelNeeded as e:
         return _wheel(e)
     except Exception as e:  # noqa: BLE001 (a bug, not bad input: say so, leave no spinner)

@@ -1,7 +1,9 @@
-"""The solve page's worker installs a wheel (python-sat) only when a solve first imports
-it: site_builder.solve_web.defer turns that import into WheelNeeded, the worker installs
-the wheel and asks again. Here, in CPython: the reply that asks for the wheel, the same
-answer once it is there as a solve that never deferred, and the modules a wheel names."""
+"""The solve page's worker installs a wheel (python-sat) in the background once its
+interpreter is up; until it is in, site_builder.solve_web.defer makes a solve that imports
+it wait there for the install (where the browser can: solve_web._block), or else end
+with WheelNeeded, and the worker asks again once the wheel is in. Here, in CPython: the
+reply that asks for the wheel, the same answer once it is there as a solve that never
+deferred, a solve that waits and goes on, and the modules a wheel names."""
 
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ def untimed(text):
     d = json.loads(text)
     if d.get("ok"):
         d["result"].pop("ms", None)
+        d.pop("timing", None)
     return d
 
 slug, url = sys.argv[1], sys.argv[2]
@@ -79,3 +82,45 @@ def test_the_modules_a_wheel_installs() -> None:
     unlisted = _wheel({"pkg/__init__.py": "", "mod.cpython-314-wasm32-emscripten.so": "",
                        "x-1.0.data/scripts/tool": "", "x-1.0.dist-info/RECORD": ""})
     assert wheel_modules(unlisted) == ["mod", "pkg"]
+
+
+_WAITING = r"""
+import json, sys
+from site_builder import solve_web
+
+def untimed(text):
+    d = json.loads(text)
+    d["result"].pop("ms", None)
+    d.pop("timing", None)
+    return d
+
+slug, url = sys.argv[1], sys.argv[2]
+calls = []
+# as in the browser with promise integration: the import waits for the install (here a
+# stand-in that is done at once) and goes on, no WheelNeeded, no second attempt
+solve_web._block = lambda install: (install(), True)[1]
+solve_web.defer(["pysat", "pysolvers"], lambda: calls.append(1))
+first = json.loads(solve_web.solve_json(slug, url, 30, 0, True))
+left = [type(f).__name__ for f in sys.meta_path if isinstance(f, solve_web._Deferred)]
+plain = untimed(solve_web.solve_json(slug, url, 30, 0, True))
+print(json.dumps({"ok": first.get("ok"), "calls": len(calls), "deferred_left": left,
+                  "same": first.get("ok") and untimed(json.dumps(first)) == plain}))
+"""
+
+
+def test_a_solve_that_can_wait_for_the_wheel_goes_on_without_starting_over() -> None:
+    board = json.loads((ROOT / "benchmarks/hard/nanro-16x16.json").read_text())["boards"][0]
+    out = subprocess.run([sys.executable, "-c", _WAITING, "nanro", board["url"]], cwd=ROOT,
+                         check=True, capture_output=True, text=True, timeout=300,
+                         env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert got == {"ok": True, "calls": 1, "deferred_left": [], "same": True}
+
+
+def test_the_wheel_modules_the_sources_import() -> None:
+    from site_builder.runtime import wheel_imports
+
+    app = _wheel({"solvers/a.py": "import pysat.card, os\nfrom pysat.solvers import Solver\n",
+                  "solvers/b.py": "from . import pysat\nimport pysatx\n# pysat.formula\n",
+                  "solvers/c.txt": "import pysat.formula\n"})
+    assert wheel_imports(app, ["pysat", "pysolvers"]) == ["pysat.card", "pysat.solvers"]

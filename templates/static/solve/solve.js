@@ -61,6 +61,7 @@ function startWorker() {
     type: "init", pyodide: abs(cfg.runtime.pyodide), zip: abs(cfg.runtime.zip),
     stdlib: abs(cfg.runtime.stdlib), slug: cfg.slug,
     wheels: cfg.runtime.wheels.map(abs), modules: cfg.runtime.modules || [],
+    imports: cfg.runtime.imports || [],
   });
 }
 
@@ -84,6 +85,12 @@ function onMessage(m, t0) {
       queued = null; queuedBoard = null;
       solve(t || "", b);
     }
+  } else if (m.type === "installed") {
+    window.__solve.wheelMs = m.ms;
+  } else if (m.type === "warmed") {
+    window.__solve.warmMs = m.ms;
+  } else if (m.type === "warmedImports") {
+    window.__solve.importsMs = m.ms;
   } else if (m.type === "fail") {
     fail(fill(T.bootFailed, { message: m.message }));
   } else if (m.type === "installing" && pending && m.id === pending.id) {
@@ -109,6 +116,12 @@ function onMessage(m, t0) {
     }
     window.__solve.solveMs = ms;
     window.__solve.traceMs = null;
+    // the worker's split of this solve, and the Python side's (benchmarks/solve_page.py)
+    const timing = { ...(m.timing || {}) };
+    for (const [k, v] of Object.entries((m.reply && m.reply.timing) || {})) {
+      timing[k] = (timing[k] || 0) + v;
+    }
+    window.__solve.timing = timing;
     if (m.reply.ok) {
       $("solve-input").value = m.reply.url;
       if (fromEditor) {
@@ -125,6 +138,7 @@ function onMessage(m, t0) {
     clearPending();
     $("solve-cancel").hidden = true;
     window.__solve.traceMs = m.ms;
+    for (const [k, v] of Object.entries(m.timing || {})) window.__solve.timing["trace " + k] = v;
     lastReply.result.trace = m.trace;
     $("solve-result").textContent = resultText(lastReply.result);
     showSteps();
@@ -170,7 +184,7 @@ function solve(text, board = null) {
   };
   pending.watchdog = setTimeout(pending.watch, (timeout + cfg.grace) * 1000);
   worker.postMessage({ type: "solve", id, slug: cfg.slug, text, timeout, maxNodes, trace: true,
-    board: board === null ? "" : JSON.stringify(board) });
+    board: board === null ? "" : JSON.stringify(board), split: !!window.__solve.split });
 }
 
 function restart() {

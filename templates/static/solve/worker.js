@@ -3,19 +3,28 @@
 //
 // in:  {type: "init", pyodide: URL of the runtime folder, stdlib: URL of its standard
 //       library's zip, zip: URL of solvers.zip, wheels: [URL, ...],
-//       modules: the wheels' top-level modules (installed when a solve first imports one),
+//       modules: the wheels' top-level modules (a solve that imports one before the
+//       wheels are in waits for them), imports: those of their modules the solvers import
+//       (imported once the wheels are in),
 //       slug: the page's puzzle, whose modules are imported once the runtime is up}
-//      {type: "solve", id, slug, text, timeout, maxNodes, trace, board}
-//        (board: the editor's board JSON as a string, solved as its puzz.link URL)
+//      {type: "solve", id, slug, text, timeout, maxNodes, trace, board, split}
+//        (board: the editor's board JSON as a string, solved as its puzz.link URL;
+//        split: the benchmark's, an ungraded solve timed afterwards, see
+//        solve_web.solve_text)
 //      {type: "help", id, slug, text, budget}   constructor help (solve_web.help_text)
 // out: {type: "ready", ms, marks}  {type: "fail", message}
 //        (marks: ms from the worker's start to each phase of its start, and each file's
 //        fetch as [start, end, bytes over the wire]; the benchmark reports them)
-//      {type: "installing", id}   a wheel goes in, then the same call starts over
+//      {type: "installing", id}   call id waits for the wheels' install (in the middle of
+//        the solve, or, without promise integration, the same call then starts over)
+//      {type: "installed", ms}   the wheels are in (ms: the install's own time)
+//      {type: "warmed", ms}   the page's puzzle's modules imported (solve_web.warm)
+//      {type: "warmedImports", ms}   the wheels' modules imported (solve_web.warm_imports)
 //      {type: "progress", id, nodes, seconds}
-//      {type: "done", id, reply}   reply: site_builder/solve_web.py solve_text's dict
-//        (for a unique board reply.tracing is true and "traced" follows with its trace)
-//      {type: "traced", id, trace, ms}
+//      {type: "done", id, reply, ms, timing}   reply: site_builder/solve_web.py
+//        solve_text's dict (for a unique board reply.tracing is true and "traced" follows
+//        with its trace); timing: where the worker's ms went (call's laps)
+//      {type: "traced", id, trace, ms, timing}
 //      {type: "helped", id, reply} {type: "helping", id, done, total}
 // The page ends a long solve by terminating this worker and starting another.
 
@@ -60,63 +69,132 @@ async function boot(msg) {
   self.marks = marks;
   const quiet = { messageCallback: () => {}, errorCallback: () => {} };
   let installing = null;
+  // one install for the worker's life: a solve that needs the wheels before they are in
+  // waits for this one (a failed install is tried again by the next solve that needs it)
   installWheels = () => {
     if (!installing) {
       const t1 = performance.now();
       installing = py.loadPackage(msg.wheels, quiet).then(() => {
         web.undefer();
         self.marks.wheels = Math.round(performance.now() - t1);
+        self.postMessage({ type: "installed", ms: performance.now() - t1 });
+      }, (err) => {
+        installing = null;
+        throw err;
       });
     }
     return installing;
   };
-  // python-sat (CaDiCaL) is only for the hard boards' last step: installed when a solve
-  // first imports it (solve_web.defer), not before every page's first solve
-  if (msg.wheels.length && msg.modules && msg.modules.length) web.defer(msg.modules);
-  else if (msg.wheels.length) await installWheels();
+  // python-sat (CaDiCaL) is only for the hard boards' last step: it goes in in the
+  // background once the interpreter is up (see "init" below), and until it is in, a
+  // solve that imports it waits there for the install under way (solve_web.defer)
+  if (msg.wheels.length && msg.modules && msg.modules.length) {
+    // (the page hears "installing": its watchdog does not count the wait)
+    web.defer(msg.modules, () => {
+      self.postMessage({ type: "installing", id: current });
+      return installWheels();
+    });
+  } else if (msg.wheels.length) await installWheels();
   self.warm = (slug) => web.warm(slug);
+  self.warmImports = (names) => web.warm_imports(names);
   solveJson = web.solve_json;
   helpJson = web.help_json;
   traceJson = web.trace_json;
   return performance.now() - t0;
 }
 
-// One call into Python; when it asked for a wheel not installed yet, install it and make
-// the same call again (the solve starts over, as if the wheel had been there).
-async function call(fn, id) {
-  let reply = JSON.parse(fn());
+// One call into Python; when it asked for a wheel not installed yet (it could not wait
+// for it: no promise integration), wait for the install (the one under way, else a new
+// one) and make the same call again (the solve starts over, as if the wheel had been
+// there). ``lap``
+// (optional) hears each phase's ms: "aborted" (the call that asked for the wheel),
+// "wheel" (the wait for its install), "python" (the call that answered).
+async function call(fn, id, lap = () => {}) {
+  let t = performance.now();
+  let reply = JSON.parse(await enter(fn));
   if (reply && reply.error === "wheel") {
+    lap("aborted", performance.now() - t);
     self.postMessage({ type: "installing", id });
+    t = performance.now();
     await installWheels();
-    reply = JSON.parse(fn());
+    lap("wheel", performance.now() - t);
+    t = performance.now();
+    reply = JSON.parse(await enter(fn));
   }
+  lap("python", performance.now() - t);
   return reply;
+}
+
+// With JavaScript promise integration (WebAssembly.Suspending), Python is entered with
+// callPromising, so an import of a wheel not in yet can wait for its install in the
+// middle of the solve (solve_web._block); without it, a plain call, and such an import
+// ends the call (WheelNeeded) and call() above starts it over once the wheel is in.
+const JSPI = typeof WebAssembly.Suspending === "function";
+function enter([f, ...args]) {
+  return JSPI ? f.callPromising(...args) : f(...args);
+}
+
+const round1 = (ms) => Math.round(ms * 10) / 10;
+
+// One request in Python at a time, in the order they came: a call that waits for the
+// wheels' install (solve_web._block) lets the worker's event loop run, and a request that
+// arrived meanwhile must not start in the middle of it (solve_web keeps the last board).
+let queue = Promise.resolve();
+let current = null;   // the id of the request in Python
+function inTurn(task) {
+  const run = queue.then(task);
+  queue = run.catch(() => {});
+  return run;
 }
 
 self.onmessage = async (e) => {
   const msg = e.data;
+  if (msg.type === "solve" || msg.type === "help") {
+    await booting;
+    return inTurn(() => { current = msg.id; return handle(msg); });
+  }
   if (msg.type === "init") {
     try {
       const ms = await boot(msg);
       self.postMessage({ type: "ready", ms, marks: self.marks });
-      // the puzzle's own modules, before its first solve asks for them
-      if (msg.slug) self.warm(msg.slug);
+      // the wheels' fetch starts first (the network meanwhile), then the puzzle's own
+      // modules, before its first solve asks for them; every puzzle's ladder may reach
+      // CaDiCaL on a hard board. A solve that arrives meanwhile runs at once.
+      if (msg.wheels.length && msg.modules && msg.modules.length) {
+        // once in, the wheel's modules the solvers import are compiled and imported, in
+        // turn with the solves (one waiting for the install imports them itself first)
+        installWheels().then(() => inTurn(() => {
+          const t = performance.now();
+          self.warmImports(msg.imports || []);
+          self.postMessage({ type: "warmedImports", ms: performance.now() - t });
+        }), () => {});   // a solve that needs the wheel meets the error
+      }
+      if (msg.slug) {
+        const t = performance.now();
+        self.warm(msg.slug);
+        self.postMessage({ type: "warmed", ms: performance.now() - t });
+      }
     } catch (err) {
       self.postMessage({ type: "fail", message: String(err && err.message || err) });
     }
     self.bootResolve();
-    return;
   }
+};
+
+async function handle(msg) {
   if (msg.type === "solve") {
-    await booting;
     if (!solveJson) return;
     const progress = (nodes, seconds) =>
       self.postMessage({ type: "progress", id: msg.id, nodes, seconds });
     const t0 = performance.now();
+    // where this solve's time went (ms), for the benchmark: see call's lap, and the
+    // Python side's own split in reply.timing
+    const timing = {};
+    const lap = (name, ms) => { timing[name] = round1((timing[name] || 0) + ms); };
     let reply;
     try {
-      reply = await call(() => solveJson(msg.slug, msg.text || "", msg.timeout,
-        msg.maxNodes || 0, false, progress, msg.board || ""), msg.id);
+      reply = await call([solveJson, msg.slug, msg.text || "", msg.timeout,
+        msg.maxNodes || 0, false, progress, msg.board || "", !!msg.split], msg.id, lap);
       if (reply.ok && msg.trace !== false) reply.result.trace = null;
     } catch (err) {
       reply = { ok: false, error: "internal", message: String(err && err.message || err) };
@@ -125,28 +203,30 @@ self.onmessage = async (e) => {
     const solved = performance.now() - t0;
     const later = msg.trace !== false && reply.ok && reply.result.solutions === 1;
     if (later) reply.tracing = true;
-    self.postMessage({ type: "done", id: msg.id, reply, ms: solved });
+    self.postMessage({ type: "done", id: msg.id, reply, ms: solved, timing });
     if (later) {
       let trace = null;
+      const traced = {};
       try {
-        trace = await call(() => traceJson(), msg.id);
+        trace = await call([traceJson], msg.id,
+          (name, ms) => { traced[name] = round1((traced[name] || 0) + ms); });
       } catch (err) {
         trace = null;
       }
-      self.postMessage({ type: "traced", id: msg.id, trace, ms: performance.now() - t0 });
+      self.postMessage({ type: "traced", id: msg.id, trace, ms: performance.now() - t0,
+        timing: traced });
     }
   }
   if (msg.type === "help") {
-    await booting;
     if (!helpJson) return;
     const progress = (done, total) =>
       self.postMessage({ type: "helping", id: msg.id, done, total });
     let reply;
     try {
-      reply = await call(() => helpJson(msg.slug, msg.text, msg.budget, progress), msg.id);
+      reply = await call([helpJson, msg.slug, msg.text, msg.budget, progress], msg.id);
     } catch (err) {
       reply = { ok: false, error: "internal", message: String(err && err.message || err) };
     }
     self.postMessage({ type: "helped", id: msg.id, reply });
   }
-};
+}
