@@ -20,7 +20,13 @@ code with ``solvers/``:
    doubling ``k`` after a success and halving it after a failure, one at a time before a
    clue is kept; every clue kept was tested alone, so the clue set is minimal. One
    clingo control serves every test (clues are assumptions), so what it learns carries
-   over.
+   over. Two shortcuts change how a verdict is reached, never the verdict, so they
+   draw the same boards: every second answer clingo finds is kept with the clues it
+   breaks, and a test that one of them already answers (it breaks none of the clues
+   still on) is not asked again; and a test still open after ``CONFLICTS`` conflicts
+   in the shared control (near the end of a removal, its learnt clauses and the clues
+   held as assumptions can make a proof many times slower than from scratch) runs to
+   its end in a control of its own, grounded with the clues on as facts.
 
 Deterministic: the same seeds and the same sequence of one-thread clingo calls give the
 same files. Output: ``benchmarks/outside/<slug>-<H>x<W>.json`` in the format of
@@ -47,6 +53,7 @@ SIZES = ("20x20", "30x30", "40x40")
 PER_SIZE = 5
 RAND_FREQ = "0.05"
 PARTIAL = 0.06           # share of cells our RNG fixes before clingo draws an answer
+CONFLICTS = 5000         # one uniqueness test's conflicts before its control is rebuilt
 
 
 def seed_of(slug: str, size: str, k: int) -> str:
@@ -190,38 +197,60 @@ class Model:
         the clues together do not make it unique."""
         import clingo
         clues = self.clues(true)
-        ctl = _control(seed, rand=False)
-        parts = [self.program()]
         body = ", ".join(a if a in true else f"not {a}" for a in self.shown())
-        parts.append(f":- {body}.")
-        for k, clue in enumerate(clues):
-            parts.append(f"#external given({k}). [free]")
-            parts.extend(self.clue_rules(k, clue))
-        ctl.add("base", [], "\n".join(parts))
-        ctl.ground([("base", [])])
-        lit = [ctl.symbolic_atoms[clingo.Function("given", [clingo.Number(k)])].literal
-               for k in range(len(clues))]
+        head = [self.program(), f":- {body}."]
         on = [True] * len(clues)
-        shown = [(a, sa.literal) for a in self.shown()
-                 if (sa := ctl.symbolic_atoms[clingo.parse_term(a)]) is not None]
         index = {c: k for k, c in enumerate(clues)}
         broken: list[set[int]] = []     # per second answer found: the clues it breaks
 
+        def build(facts: bool = False) -> Any:
+            """A control over the program and every clue, each behind an external
+            ``given``; with ``facts``, the clues on as facts and no others."""
+            ctl = _control(seed, rand=False)
+            parts = list(head)
+            live = [k for k in range(len(clues)) if on[k] or not facts]
+            for k in live:
+                parts.append(f"given({k})." if facts else f"#external given({k}). [free]")
+                parts.extend(self.clue_rules(k, clues[k]))
+            ctl.add("base", [], "\n".join(parts))
+            ctl.ground([("base", [])])
+            atoms = ctl.symbolic_atoms
+            return {"ctl": ctl, "lit": {} if facts else {
+                        k: atoms[clingo.Function("given", [clingo.Number(k)])].literal
+                        for k in live},
+                    "shown": [(a, sa.literal) for a in self.shown()
+                              if (sa := atoms[clingo.parse_term(a)]) is not None]}
+
         def second(m: Any) -> bool:
-            other = {a for a, x in shown if m.is_true(x)}
+            other = {a for a, x in prover["shown"] if m.is_true(x)}
             kept = {index[c] for c in self.clues(other) if c in index}
             broken.append(set(range(len(clues))) - kept)
             return False
+
+        def solve(limit: str) -> Any:
+            ctl = prover["ctl"]
+            ctl.configuration.solve.solve_limit = limit
+            return ctl.solve(assumptions=[x if on[k] else -x for k, x in prover["lit"].items()],
+                             on_model=second)
 
         def unique() -> bool:
             # A second answer already found that breaks none of the clues on settles
             # the test without clingo: same verdict, so the same board, fewer calls.
             if any(not any(on[k] for k in b) for b in broken):
                 return False
-            return ctl.solve(assumptions=[lit[k] if on[k] else -lit[k]
-                                          for k in range(len(clues))],
-                             on_model=second).unsatisfiable
+            res = solve(str(CONFLICTS))
+            if res.unknown:
+                # What one control learns over hundreds of tests, and clues held as
+                # assumptions, can make a hard proof many times slower than from
+                # scratch: past CONFLICTS the test runs to the end in a control of its
+                # own with the clues on as facts; the shared one serves the next test.
+                shared = prover.copy()
+                prover.update(build(facts=True))
+                res = solve("umax")
+                prover.update(shared)
+            return res.unsatisfiable
 
+        prover = build()
         if not unique():
             return None
         order = list(range(len(clues)))
