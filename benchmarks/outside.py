@@ -25,8 +25,10 @@ code with ``solvers/``:
    breaks, and a test that one of them already answers (it breaks none of the clues
    still on) is not asked again; and a test still open after ``CONFLICTS`` conflicts
    in the shared control (near the end of a removal, its learnt clauses and the clues
-   held as assumptions can make a proof many times slower than from scratch) runs to
-   its end in a control of its own, grounded with the clues on as facts.
+   held as assumptions can make a proof many times slower than from scratch) moves to
+   controls of its own, grounded with the clues on as facts, one per clingo
+   configuration of ``PORTFOLIO``, which take turns with doubling conflict budgets
+   until one decides it (all counts of conflicts, so still deterministic).
 
 Deterministic: the same seeds and the same sequence of one-thread clingo calls give the
 same files. Output: ``benchmarks/outside/<slug>-<H>x<W>.json`` in the format of
@@ -53,7 +55,8 @@ SIZES = ("20x20", "30x30", "40x40")
 PER_SIZE = 5
 RAND_FREQ = "0.05"
 PARTIAL = 0.06           # share of cells our RNG fixes before clingo draws an answer
-CONFLICTS = 5000         # one uniqueness test's conflicts before its control is rebuilt
+CONFLICTS = 5000         # one uniqueness test's conflicts in the shared control
+PORTFOLIO = ("auto", "trendy")   # clingo configurations a hard test takes turns with
 
 
 def seed_of(slug: str, size: str, k: int) -> str:
@@ -65,13 +68,15 @@ def _hw(size: str) -> tuple[int, int]:
     return int(a), int(b)
 
 
-def _control(seed: int, rand: bool = True) -> Any:
+def _control(seed: int, rand: bool = True, config: str = "auto") -> Any:
     """One-thread clingo; with ``rand``, seeded random signs and decisions (to draw an
     answer). The uniqueness tests run without: their verdict (UNSAT or not) is all the
-    removal reads, and the default heuristics reach it faster."""
+    removal reads, and the default heuristics reach it faster. ``config``: clingo's
+    ``--configuration`` (``auto`` is its default)."""
     import clingo
     rnd = ["--rand-freq", RAND_FREQ, "--sign-def", "rnd"] if rand else []
-    return clingo.Control(["--seed", str(seed), *rnd, "-t", "1", "--warn", "none"])
+    conf = [] if config == "auto" else [f"--configuration={config}"]
+    return clingo.Control(["--seed", str(seed), *rnd, *conf, "-t", "1", "--warn", "none"])
 
 
 class Grid:
@@ -203,10 +208,10 @@ class Model:
         index = {c: k for k, c in enumerate(clues)}
         broken: list[set[int]] = []     # per second answer found: the clues it breaks
 
-        def build(facts: bool = False) -> Any:
+        def build(facts: bool = False, config: str = "auto") -> Any:
             """A control over the program and every clue, each behind an external
             ``given``; with ``facts``, the clues on as facts and no others."""
-            ctl = _control(seed, rand=False)
+            ctl = _control(seed, rand=False, config=config)
             parts = list(head)
             live = [k for k in range(len(clues)) if on[k] or not facts]
             for k in live:
@@ -227,9 +232,9 @@ class Model:
             broken.append(set(range(len(clues))) - kept)
             return False
 
-        def solve(limit: str) -> Any:
+        def solve(limit: int | None) -> Any:
             ctl = prover["ctl"]
-            ctl.configuration.solve.solve_limit = limit
+            ctl.configuration.solve.solve_limit = "umax" if limit is None else str(limit)
             return ctl.solve(assumptions=[x if on[k] else -x for k, x in prover["lit"].items()],
                              on_model=second)
 
@@ -238,15 +243,26 @@ class Model:
             # the test without clingo: same verdict, so the same board, fewer calls.
             if any(not any(on[k] for k in b) for b in broken):
                 return False
-            res = solve(str(CONFLICTS))
+            res = solve(CONFLICTS)
             if res.unknown:
                 # What one control learns over hundreds of tests, and clues held as
                 # assumptions, can make a hard proof many times slower than from
-                # scratch: past CONFLICTS the test runs to the end in a control of its
-                # own with the clues on as facts; the shared one serves the next test.
-                shared = prover.copy()
-                prover.update(build(facts=True))
-                res = solve("umax")
+                # scratch, and which configuration finds a rare second answer first
+                # varies: past CONFLICTS the test moves to controls of its own, one per
+                # configuration of PORTFOLIO with the clues on as facts, which take
+                # turns with budgets doubling until one of them decides it. The shared
+                # control serves the next test.
+                shared, own = prover.copy(), []
+                budget = max(CONFLICTS, 1)
+                while res.unknown:
+                    for i, config in enumerate(PORTFOLIO):
+                        if len(own) == i:
+                            own.append(build(facts=True, config=config))
+                        prover.update(own[i])
+                        res = solve(budget)
+                        if not res.unknown:
+                            break
+                    budget *= 2
                 prover.update(shared)
             return res.unsatisfiable
 

@@ -108,7 +108,8 @@ def test_shortcuts_keep_the_verdicts(slug: str, monkeypatch: pytest.MonkeyPatch)
     made = []
     control = outside._control
     monkeypatch.setattr(outside, "_control",
-                        lambda seed, rand=True: made.append(rand) or control(seed, rand))
+                        lambda seed, rand=True, config="auto":
+                        made.append(rand) or control(seed, rand, config))
     shared = outside.make_board(slug, "7x7", 3)
     assert made.count(False) == 1              # one control for every test
     monkeypatch.setattr(outside, "CONFLICTS", 0)
