@@ -20,7 +20,15 @@ code with ``solvers/``:
    doubling ``k`` after a success and halving it after a failure, one at a time before a
    clue is kept; every clue kept was tested alone, so the clue set is minimal. One
    clingo control serves every test (clues are assumptions), so what it learns carries
-   over.
+   over. Two shortcuts change how a verdict is reached, never the verdict, so they
+   draw the same boards: every second answer clingo finds is kept with the clues it
+   breaks, and a test that one of them already answers (it breaks none of the clues
+   still on) is not asked again; and a test still open after ``CONFLICTS`` conflicts
+   in the shared control (near the end of a removal, its learnt clauses and the clues
+   held as assumptions can make a proof many times slower than from scratch) moves to
+   controls of its own, grounded with the clues on as facts, one per clingo
+   configuration of ``PORTFOLIO``, which take turns with doubling conflict budgets
+   until one decides it (all counts of conflicts, so still deterministic).
 
 Deterministic: the same seeds and the same sequence of one-thread clingo calls give the
 same files. Output: ``benchmarks/outside/<slug>-<H>x<W>.json`` in the format of
@@ -47,6 +55,8 @@ SIZES = ("20x20", "30x30", "40x40")
 PER_SIZE = 5
 RAND_FREQ = "0.05"
 PARTIAL = 0.06           # share of cells our RNG fixes before clingo draws an answer
+CONFLICTS = 5000         # one uniqueness test's conflicts in the shared control
+PORTFOLIO = ("auto", "trendy")   # clingo configurations a hard test takes turns with
 
 
 def seed_of(slug: str, size: str, k: int) -> str:
@@ -58,13 +68,15 @@ def _hw(size: str) -> tuple[int, int]:
     return int(a), int(b)
 
 
-def _control(seed: int, rand: bool = True) -> Any:
+def _control(seed: int, rand: bool = True, config: str = "auto") -> Any:
     """One-thread clingo; with ``rand``, seeded random signs and decisions (to draw an
     answer). The uniqueness tests run without: their verdict (UNSAT or not) is all the
-    removal reads, and the default heuristics reach it faster."""
+    removal reads, and the default heuristics reach it faster. ``config``: clingo's
+    ``--configuration`` (``auto`` is its default)."""
     import clingo
     rnd = ["--rand-freq", RAND_FREQ, "--sign-def", "rnd"] if rand else []
-    return clingo.Control(["--seed", str(seed), *rnd, "-t", "1", "--warn", "none"])
+    conf = [] if config == "auto" else [f"--configuration={config}"]
+    return clingo.Control(["--seed", str(seed), *rnd, *conf, "-t", "1", "--warn", "none"])
 
 
 class Grid:
@@ -190,23 +202,71 @@ class Model:
         the clues together do not make it unique."""
         import clingo
         clues = self.clues(true)
-        ctl = _control(seed, rand=False)
-        parts = [self.program()]
         body = ", ".join(a if a in true else f"not {a}" for a in self.shown())
-        parts.append(f":- {body}.")
-        for k, clue in enumerate(clues):
-            parts.append(f"#external given({k}). [free]")
-            parts.extend(self.clue_rules(k, clue))
-        ctl.add("base", [], "\n".join(parts))
-        ctl.ground([("base", [])])
-        lit = [ctl.symbolic_atoms[clingo.Function("given", [clingo.Number(k)])].literal
-               for k in range(len(clues))]
+        head = [self.program(), f":- {body}."]
         on = [True] * len(clues)
+        index = {c: k for k, c in enumerate(clues)}
+        broken: list[set[int]] = []     # per second answer found: the clues it breaks
+
+        def build(facts: bool = False, config: str = "auto") -> Any:
+            """A control over the program and every clue, each behind an external
+            ``given``; with ``facts``, the clues on as facts and no others."""
+            ctl = _control(seed, rand=False, config=config)
+            parts = list(head)
+            live = [k for k in range(len(clues)) if on[k] or not facts]
+            for k in live:
+                parts.append(f"given({k})." if facts else f"#external given({k}). [free]")
+                parts.extend(self.clue_rules(k, clues[k]))
+            ctl.add("base", [], "\n".join(parts))
+            ctl.ground([("base", [])])
+            atoms = ctl.symbolic_atoms
+            return {"ctl": ctl, "lit": {} if facts else {
+                        k: atoms[clingo.Function("given", [clingo.Number(k)])].literal
+                        for k in live},
+                    "shown": [(a, sa.literal) for a in self.shown()
+                              if (sa := atoms[clingo.parse_term(a)]) is not None]}
+
+        def second(m: Any) -> bool:
+            other = {a for a, x in prover["shown"] if m.is_true(x)}
+            kept = {index[c] for c in self.clues(other) if c in index}
+            broken.append(set(range(len(clues))) - kept)
+            return False
+
+        def solve(limit: int | None) -> Any:
+            ctl = prover["ctl"]
+            ctl.configuration.solve.solve_limit = "umax" if limit is None else str(limit)
+            return ctl.solve(assumptions=[x if on[k] else -x for k, x in prover["lit"].items()],
+                             on_model=second)
 
         def unique() -> bool:
-            return ctl.solve(assumptions=[lit[k] if on[k] else -lit[k]
-                                          for k in range(len(clues))]).unsatisfiable
+            # A second answer already found that breaks none of the clues on settles
+            # the test without clingo: same verdict, so the same board, fewer calls.
+            if any(not any(on[k] for k in b) for b in broken):
+                return False
+            res = solve(CONFLICTS)
+            if res.unknown:
+                # What one control learns over hundreds of tests, and clues held as
+                # assumptions, can make a hard proof many times slower than from
+                # scratch, and which configuration finds a rare second answer first
+                # varies: past CONFLICTS the test moves to controls of its own, one per
+                # configuration of PORTFOLIO with the clues on as facts, which take
+                # turns with budgets doubling until one of them decides it. The shared
+                # control serves the next test.
+                shared, own = prover.copy(), []
+                budget = max(CONFLICTS, 1)
+                while res.unknown:
+                    for i, config in enumerate(PORTFOLIO):
+                        if len(own) == i:
+                            own.append(build(facts=True, config=config))
+                        prover.update(own[i])
+                        res = solve(budget)
+                        if not res.unknown:
+                            break
+                    budget *= 2
+                prover.update(shared)
+            return res.unsatisfiable
 
+        prover = build()
         if not unique():
             return None
         order = list(range(len(clues)))

@@ -94,3 +94,25 @@ def test_generator_is_deterministic_valid_and_minimal(slug: str):
         rows[r][c] = empty
         fewer = puzzle.board_from_json({**data, key: rows})
         assert len(puzzle.solve(fewer, limit=2, **kw).solutions) == 2, (slug, r, c)
+
+
+@pytest.mark.parametrize("slug", ["canal-view", "sukoro"])
+def test_shortcuts_keep_the_verdicts(slug: str, monkeypatch: pytest.MonkeyPatch):
+    """The removal's shortcuts (second answers kept, a hard test moved to a control of
+    its own) may change how long a draw takes, never its board: with a conflict budget
+    of 0 every clingo test runs in its own control with the clues as facts, and the
+    board is the one the shared control draws."""
+    pytest.importorskip("clingo")
+    import outside
+
+    made = []
+    control = outside._control
+    monkeypatch.setattr(outside, "_control",
+                        lambda seed, rand=True, config="auto":
+                        made.append(rand) or control(seed, rand, config))
+    shared = outside.make_board(slug, "7x7", 3)
+    assert made.count(False) == 1              # one control for every test
+    monkeypatch.setattr(outside, "CONFLICTS", 0)
+    made.clear()
+    assert outside.make_board(slug, "7x7", 3) == shared
+    assert made.count(False) > 10              # the tests moved to controls of their own
