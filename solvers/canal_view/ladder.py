@@ -7,7 +7,6 @@ cell or the edge); a number is a composition of its value into four arm lengths.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -20,7 +19,7 @@ RUNGS = ("arm", "block", "flow", "search")
 _LEVEL = {r: i for i, r in enumerate(RUNGS)}
 # The SAT step (residual.py: clause learning on the cells the rungs left open, the
 # canal's connectivity cut lazily) takes over from the search on standard rules without
-# a node cap, where python-sat is there. A board of more than SAT_MIN_CELLS cells that
+# a node cap. A board of more than SAT_MIN_CELLS cells that
 # the rungs leave open goes to it straight from the rungs' fixpoint: the search's
 # propagation is local to the numbers it branches on, and on boards drawn by other tools
 # (benchmarks/outside/) its tree grows past any budget where learning proves the board
@@ -28,22 +27,22 @@ _LEVEL = {r: i for i, r in enumerate(RUNGS)}
 # corpus too. Smaller boards (the bank's 8x8 and 12x12) keep the search, which hands the
 # rest to the SAT step past SAT_AFTER search nodes; no banked or studied board needs more
 # than a handful, so their answers, grades and node counts are those of the search alone.
+# Without python-sat the same step, at the same points, runs on the pure-Python solver
+# (solvers/cdcl.py): outside 30x30 2.6-8.5 s of CPU straight from the rungs, against
+# 4.2-10.1 s with the search first (handing over past SAT_AFTER nodes), where the plain
+# search alone did not finish one board in 60 s.
 SAT_MIN_CELLS = 144
 SAT_AFTER = 64
-# the switch that plays python-sat missing (as Nanro's ladder reads it): the search alone
+# the switch that plays python-sat missing (read by ``satcut.sat_available``)
 NO_SAT_ENV = "PUZZLE_NO_SAT"
 
 
 def sat_available() -> bool:
-    """Whether the SAT step can run: python-sat importable and not switched off by
-    ``PUZZLE_NO_SAT=1`` (read at each solve, so a test or benchmark can set it late)."""
-    if os.environ.get(NO_SAT_ENV, "") not in ("", "0"):
-        return False
-    try:
-        import pysat.solvers  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    """Whether python-sat serves the SAT step (``satcut.sat_available``: importable and
+    not switched off by ``PUZZLE_NO_SAT=1``); without it the same step runs on the
+    pure-Python solver (``solvers.cdcl``)."""
+    from solvers.satcut import sat_available as available
+    return available()
 
 
 class Contradiction(Exception):
@@ -678,10 +677,8 @@ class _Search:
                 self.capped = True
                 return
             if self.sat_after is not None and self.nodes >= self.sat_after:
-                if sat_available():
-                    self.handed_off = True
-                    return
-                self.sat_after = None
+                self.handed_off = True      # (to CaDiCaL, or without it to solvers.cdcl)
+                return
             F, D, ch, cache = stack.pop()
             cache = dict(cache)          # this node's probes; its children start from them
             self.nodes += 1
@@ -954,14 +951,14 @@ def solve(board: Board, level: str | None = None, limit: int = 2,
         return SolveResult([], 0, None, [], {"contradiction": True})
     if top < 3:
         return SolveResult([], 0, None, _cells(ctx, (F | D) & ~D0))
-    if node_cap is None and rules == STANDARD and ctx.n > SAT_MIN_CELLS \
-            and sat_available():
+    if node_cap is None and rules == STANDARD and ctx.n > SAT_MIN_CELLS:
         from .residual import Residual
         res = Residual(ctx, F, D)
         sols = [Answer(ctx.h, ctx.w, m) for m in sorted(res.solve(limit))]
         return SolveResult(sols, 0, "search" if sols else None, _cells(ctx, ctx.full & ~D0),
-                           {"capped": False, "engine": "sat", "sat_calls": res.calls,
-                            "sat_cuts": res.cuts, "conflicts": res.conflicts})
+                           {"capped": False, "engine": "sat" if sat_available() else "learn",
+                            "sat_calls": res.calls, "sat_cuts": res.cuts,
+                            "conflicts": res.conflicts})
     s = _Search(ctx, limit, node_cap)
     try:
         s.run(F, D)

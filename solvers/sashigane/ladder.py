@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 from solvers import common
+from solvers.bitconn import bits
 from solvers.common import BudgetExceeded, PuzzleError, Record, SolveResult, node
 
 from .board import Answer, Board
@@ -364,7 +365,8 @@ def _standard_search(board: Board, rules: Rules, p: Problem, alive: list[int],
     Whatever is still open (no seed answer, or no such local second answer) goes to the
     exact cover over the whole board, which finds every answer or proves there is none;
     past EXACT_CAP branches of it (with no cap of the caller's), the same cover goes to a
-    SAT solver where python-sat is installed (``residual``)."""
+    SAT solver (``residual``: CaDiCaL where python-sat is installed, else the pure-Python
+    one)."""
     nodes = 0
     if limit is not None and limit <= 2:
         try:
@@ -392,9 +394,6 @@ def _standard_search(board: Board, rules: Rules, p: Problem, alive: list[int],
             raise
         from . import residual
 
-        if not residual.available():
-            sols, n = exact(p.cand.masks, alive, board.h, board.w, limit)
-            return sols, nodes + EXACT_CAP + n
         sols, calls = residual.cover(p.cand.masks, alive, board.h, board.w, limit)
         return sols, nodes + EXACT_CAP + calls
     return sols, nodes + n
@@ -447,7 +446,7 @@ def _second(p: Problem, alive: list[int], first: list[int]) -> tuple[list[int] |
         u = 0
         for a in g:
             u |= masks[a]
-        inside = sorted({i for a in g for c in _cells(masks[a]) for i in by_cell[c]
+        inside = sorted({i for a in g for c in bits(masks[a]) for i in by_cell[c]
                          if not masks[i] & ~u})
         sols, n = exact(masks, inside, p.cand.h, w, 2, target=u)
         nodes += n
@@ -455,15 +454,6 @@ def _second(p: Problem, alive: list[int], first: list[int]) -> tuple[list[int] |
             if set(s) != g:
                 return sorted(set(first) - g | set(s)), nodes
     return None, nodes
-
-
-def _cells(m: int) -> list[int]:
-    out = []
-    while m:
-        low = m & -m
-        m ^= low
-        out.append(low.bit_length() - 1)
-    return out
 
 
 def _budget_state() -> tuple[int, float]:
