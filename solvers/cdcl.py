@@ -45,7 +45,8 @@ class Cdcl:
     """Literals inside: variable v is 2v (true) and 2v + 1 (false); ``l ^ 1`` negates.
     Clauses come in and models go out as signed integers (DIMACS style)."""
 
-    def __init__(self, nv: int = 0) -> None:
+    def __init__(self, nv: int = 0, keep: bool = False) -> None:
+        self.keep = keep                    # see ``add``
         self.nv = 0
         self.lval = [0, 0]                  # per literal: 1 true, -1 false, 0 free
         self.level = [0]
@@ -82,16 +83,20 @@ class Cdcl:
 
     # -- clauses -----------------------------------------------------------------------
     def add(self, clause: Iterable[int]) -> None:
-        """Add a clause (signed integers) at level 0."""
+        """Add a clause (signed integers). At level 0; with ``keep``, the trail of the
+        last model is kept instead as far as the clause allows (``_add_kept``)."""
         if not self.ok:
             return
-        self._backtrack(0)
-        lits: list[int] = []
+        clause = list(clause)
         top = 0
         for x in clause:
             top = max(top, abs(x))
         if top > self.nv:
             self.grow(top)
+        if self.keep and self.lim and self._add_kept(clause):
+            return
+        self._backtrack(0)
+        lits: list[int] = []
         lval = self.lval
         for x in clause:
             lit = 2 * x if x > 0 else -2 * x + 1
@@ -108,6 +113,47 @@ class Cdcl:
         else:
             self.watch[lits[0]].append(lits)
             self.watch[lits[1]].append(lits)
+
+    def _add_kept(self, clause: list[int]) -> bool:
+        """Add a clause of two literals or more without undoing the whole trail: the
+        engines add cuts and blocking clauses that the last model breaks, and going
+        back only to where the clause stops being false spares the next call the
+        descent to a full assignment again (most of its time on a Canal View board of
+        hundreds of calls). Watched first: two free literals, or the free one (then
+        implied), or the two false ones of the highest levels, after going back to
+        below the highest (it is then implied, when alone there). Returns False, to
+        add at level 0, when a literal is true or fewer than two are left."""
+        lval, level = self.lval, self.level
+        lits: list[int] = []
+        for x in clause:
+            lit = 2 * x if x > 0 else -2 * x + 1
+            if lval[lit] == 1:
+                return False
+            if lit ^ 1 in lits:
+                return True                   # a tautology
+            if lit not in lits:
+                lits.append(lit)
+        if len(lits) < 2:
+            return False
+        free = [q for q in lits if not lval[q]]
+        false = sorted((q for q in lits if lval[q]), key=lambda q: -level[q >> 1])
+        c = free + false
+        if len(free) == 1:
+            self._backtrack(level[false[0] >> 1])
+            self._assign(c[0], c)
+        elif not free:
+            a1, a2 = level[c[0] >> 1], level[c[1] >> 1]
+            if a1 == 0:
+                self.ok = False
+                return True
+            if a1 > a2:
+                self._backtrack(a2)
+                self._assign(c[0], c)
+            else:
+                self._backtrack(a1 - 1)
+        self.watch[c[0]].append(c)
+        self.watch[c[1]].append(c)
+        return True
 
     # -- trail ---------------------------------------------------------------------------
     def _assign(self, lit: int, why: list[int] | None) -> None:
@@ -139,6 +185,7 @@ class Cdcl:
     def _propagate(self) -> list[int] | None:
         """Unit propagation; the conflicting clause, or None."""
         lval, watch, trail = self.lval, self.watch, self.trail
+        level, reason, dl = self.level, self.reason, len(self.lim)
         while self.qhead < len(trail):
             false = trail[self.qhead] ^ 1
             self.qhead += 1
@@ -168,7 +215,11 @@ class Cdcl:
                         watch[false] = keep
                         self.qhead = len(trail)
                         return c
-                    self._assign(first, c)
+                    lval[first] = 1             # (_assign, inline: the hot loop)
+                    lval[first ^ 1] = -1
+                    level[first >> 1] = dl
+                    reason[first >> 1] = c
+                    trail.append(first)
             watch[false] = keep
         return None
 
@@ -239,12 +290,13 @@ class Cdcl:
         (the next call goes on from the same restart schedule)."""
         if not self.ok:
             return False
-        self._backtrack(0)
-        if self._propagate() is not None:
-            self.ok = False
-            return False
-        node()
         assume = [2 * x if x > 0 else -2 * x + 1 for x in assumptions]
+        if not (self.keep and not assume):
+            self._backtrack(0)              # (kept: the loop goes on from the trail)
+            if self._propagate() is not None:
+                self.ok = False
+                return False
+        node()
         top = max((lit >> 1 for lit in assume), default=0)
         if top > self.nv:
             self.grow(top)
@@ -307,7 +359,7 @@ class Solver:
     def __init__(self, name: str = "cdcl", bootstrap_with: Iterable[Iterable[int]] = ()
                  ) -> None:
         self.name = name
-        self.s = Cdcl()
+        self.s = Cdcl(keep=True)
         self.budget: int | None = None
         for c in bootstrap_with:
             self.s.add(c)

@@ -365,8 +365,7 @@ def _standard_search(board: Board, rules: Rules, p: Problem, alive: list[int],
     Whatever is still open (no seed answer, or no such local second answer) goes to the
     exact cover over the whole board, which finds every answer or proves there is none;
     past EXACT_CAP branches of it (with no cap of the caller's), the same cover goes to a
-    SAT solver (``residual``: CaDiCaL where python-sat is installed, else the pure-Python
-    one)."""
+    SAT solver where python-sat is installed (``residual``)."""
     nodes = 0
     if limit is not None and limit <= 2:
         try:
@@ -394,6 +393,9 @@ def _standard_search(board: Board, rules: Rules, p: Problem, alive: list[int],
             raise
         from . import residual
 
+        if not residual.available():
+            sols, n = exact(p.cand.masks, alive, board.h, board.w, limit)
+            return sols, nodes + EXACT_CAP + n
         sols, calls = residual.cover(p.cand.masks, alive, board.h, board.w, limit)
         return sols, nodes + EXACT_CAP + calls
     return sols, nodes + n

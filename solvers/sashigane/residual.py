@@ -9,9 +9,10 @@ its pieces again) before the next call, so that ``limit`` answers, or all of the
 out. A cell no candidate covers makes the cover empty at once. The solver runs in slices
 of conflicts with a search node counted between them, so the solve's budget stops it.
 
-Imported only when a board needs it. python-sat is an optional wheel: without it (or
-with ``PUZZLE_NO_SAT=1``) the same cover runs on the pure-Python solver
-(``solvers.cdcl``), its "at most one" written out here (``at_most_one``).
+Imported only when a board needs it (python-sat is an optional wheel; without it, or
+with ``PUZZLE_NO_SAT=1``, the pure-Python cover goes on alone: the same clauses on the
+pure-Python solver, ``solvers.cdcl``, were tried and are far slower there, an outside
+20x20 board not finished in 200 s where the cover takes 2 s).
 """
 
 from __future__ import annotations
@@ -20,12 +21,11 @@ from solvers.common import node
 
 SOLVER = "cadical153"
 SLICE = 2000        # conflicts per solver slice (between budget checks)
-PAIRWISE = 6        # at most one of this many literals or fewer: every pair (fallback)
 
 
 def available() -> bool:
     """Whether python-sat serves (``satcut.sat_available``: importable, and not switched
-    off by ``PUZZLE_NO_SAT=1``); else ``cover`` runs on the pure-Python solver."""
+    off by ``PUZZLE_NO_SAT=1``)."""
     from solvers.satcut import sat_available
     return sat_available()
 
@@ -35,9 +35,9 @@ def cover(masks: list[int], alive: list[int], h: int, w: int, limit: int | None,
     """Up to ``limit`` (None: every) exact covers of the h×w cells (or of ``target``) by
     the candidates ``alive`` (indices into ``masks``): (answers as sorted index lists,
     solver calls)."""
-    from solvers.satcut import solver
+    from pysat.card import CardEnc, EncType
+    from pysat.solvers import Solver
 
-    sat = available()
     goal = (1 << (h * w)) - 1 if target is None else target
     through: list[list[int]] = [[] for _ in range(h * w)]
     for j, i in enumerate(alive):
@@ -56,16 +56,12 @@ def cover(masks: list[int], alive: list[int], h: int, w: int, limit: int | None,
             return [], 0
         clauses.append(lits)
         if len(lits) > 1:
-            if sat:
-                from pysat.card import CardEnc, EncType
-                amo = CardEnc.atmost(lits, 1, top_id=top, encoding=EncType.seqcounter)
-                top = max(top, amo.nv)
-                clauses.extend(amo.clauses)
-            else:
-                top = at_most_one(lits, top, clauses)
+            amo = CardEnc.atmost(lits, 1, top_id=top, encoding=EncType.seqcounter)
+            top = max(top, amo.nv)
+            clauses.extend(amo.clauses)
     found: list[list[int]] = []
     calls = 0
-    with solver(SOLVER, clauses) as s:
+    with Solver(name=SOLVER, bootstrap_with=clauses) as s:
         while limit is None or len(found) < limit:
             calls += 1
             if not _call(s):
@@ -75,23 +71,6 @@ def cover(masks: list[int], alive: list[int], h: int, w: int, limit: int | None,
             found.append(sorted(alive[j] for j in chosen))
             s.add_clause([-(j + 1) for j in chosen])
     return found, calls
-
-
-def at_most_one(lits: list[int], top: int, clauses: list[list[int]]) -> int:
-    """Append "at most one of ``lits``" to ``clauses``, for the pure-Python solver (where
-    python-sat's card encoder is missing too): every pair for a few literals, else a
-    sequential counter (``s_k``: one of the first k is true) over new variables from
-    ``top`` + 1. Returns the new top."""
-    if len(lits) <= PAIRWISE:
-        clauses.extend([-a, -b] for j, a in enumerate(lits) for b in lits[j + 1:])
-        return top
-    prev = lits[0]                  # s_1 is x_1 itself
-    for x in lits[1:-1]:
-        top += 1
-        clauses += [[-x, top], [-prev, top], [-prev, -x]]
-        prev = top
-    clauses.append([-prev, -lits[-1]])
-    return top
 
 
 def _call(s: object) -> bool:
