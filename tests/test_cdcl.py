@@ -136,8 +136,8 @@ def _outside(slug: str, size: str) -> list[dict]:
 
 def test_canal_view_residual_without_python_sat(monkeypatch) -> None:
     """The SAT step on the pure-Python solver: the same answers as CaDiCaL's on random
-    residues (a random partial state of a small board, so that several answers, none or
-    one come out) and on an outside 20x20 board, whose solve then names the engine."""
+    residues (the rungs' start state of small boards with a few clues: none or several
+    answers) and on an outside 20x20 board (the search first, then the hand-off)."""
     pytest.importorskip("pysat")
     from solvers.canal_view import ladder
     from solvers.canal_view.board import Answer, Board
@@ -147,10 +147,12 @@ def test_canal_view_residual_without_python_sat(monkeypatch) -> None:
     b = Board.from_json(e["board"])
     with_sat = ladder.solve(b, limit=2)
     monkeypatch.setenv("PUZZLE_NO_SAT", "1")
+    monkeypatch.setattr(ladder, "SAT_AFTER", 0)     # (the search needs 1 node: hand over)
     ladder._ctx_cached.cache_clear()
     without = ladder.solve(b, limit=2)
     assert without.solutions == with_sat.solutions == [Answer.from_json(e["answer"])]
     assert without.stats["engine"] == "learn" and with_sat.stats["engine"] == "sat"
+    assert without.nodes == 0
     assert without.fixed == with_sat.fixed and without.rung == with_sat.rung
 
     rng = random.Random(4)

@@ -27,10 +27,12 @@ _LEVEL = {r: i for i, r in enumerate(RUNGS)}
 # corpus too. Smaller boards (the bank's 8x8 and 12x12) keep the search, which hands the
 # rest to the SAT step past SAT_AFTER search nodes; no banked or studied board needs more
 # than a handful, so their answers, grades and node counts are those of the search alone.
-# Without python-sat the same step, at the same points, runs on the pure-Python solver
-# (solvers/cdcl.py): outside 30x30 2.6-8.5 s of CPU straight from the rungs, against
-# 4.2-10.1 s with the search first (handing over past SAT_AFTER nodes), where the plain
-# search alone did not finish one board in 60 s.
+# Without python-sat the step runs on the pure-Python solver (solvers/cdcl.py), and
+# large boards too go to the search first, which hands over past SAT_AFTER nodes: from
+# the rungs' fixpoint that solver took 2.6-8.5 s of CPU on the outside 30x30 boards
+# (4.2-10.1 s with the search first) but more than 10 s on a hard 30x30 board the
+# search proves in 3 nodes; the plain search alone did not finish outside 30x30-00
+# within 60 s.
 SAT_MIN_CELLS = 144
 SAT_AFTER = 64
 # the switch that plays python-sat missing (read by ``satcut.sat_available``)
@@ -951,25 +953,27 @@ def solve(board: Board, level: str | None = None, limit: int = 2,
         return SolveResult([], 0, None, [], {"contradiction": True})
     if top < 3:
         return SolveResult([], 0, None, _cells(ctx, (F | D) & ~D0))
-    if node_cap is None and rules == STANDARD and ctx.n > SAT_MIN_CELLS:
+    if node_cap is None and rules == STANDARD and ctx.n > SAT_MIN_CELLS and sat_available():
         from .residual import Residual
         res = Residual(ctx, F, D)
         sols = [Answer(ctx.h, ctx.w, m) for m in sorted(res.solve(limit))]
         return SolveResult(sols, 0, "search" if sols else None, _cells(ctx, ctx.full & ~D0),
-                           {"capped": False, "engine": "sat" if sat_available() else "learn",
-                            "sat_calls": res.calls, "sat_cuts": res.cuts,
-                            "conflicts": res.conflicts})
+                           {"capped": False, "engine": "sat", "sat_calls": res.calls,
+                            "sat_cuts": res.cuts, "conflicts": res.conflicts})
     s = _Search(ctx, limit, node_cap)
     try:
         s.run(F, D)
     finally:
         ctx.extra.pop("arm", None)       # the memo is per solve: memory stays bounded
+    stats: dict[str, object] = {"capped": s.capped}
     if s.handed_off:
         # every answer of the root state not found yet, by clause learning on the cells
         # the rungs left open (residual.py)
         from .residual import solve_residual
         s.solutions.extend(solve_residual(ctx, F, D, limit - len(s.solutions),
                                           exclude=s.solutions))
+        if not sat_available():
+            stats["engine"] = "learn"       # (the pure-Python solver took over)
     sols = [Answer(ctx.h, ctx.w, m) for m in sorted(s.solutions)]
     return SolveResult(sols, s.nodes, "search" if sols else None,
-                       _cells(ctx, ctx.full & ~D0), {"capped": s.capped})
+                       _cells(ctx, ctx.full & ~D0), stats)
