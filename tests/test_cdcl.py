@@ -190,3 +190,24 @@ def test_the_others_without_python_sat(monkeypatch, slug: str, size: str, k: int
     got = p.solve(b, limit=2)
     assert got.solutions == want.solutions == [p.answer_from_json(e["answer"])]
     assert got.rung == want.rung
+
+
+def test_sukoro_fallback_residual_gives_python_sat_answers(monkeypatch) -> None:
+    """solvers/sukoro/fallback.py: Sukoro's residual clauses on the pure-Python solver,
+    taken the way the ladder's hook would (the residual class swapped in), give the
+    answer and rung CaDiCaL gives on an outside board."""
+    pytest.importorskip("pysat")
+    from solvers import registry
+    from solvers.sukoro import fallback, residual
+
+    p = registry.get("sukoro")
+    e = _outside("sukoro", "20x20")[4]
+    b = p.board_from_json(e["board"])
+    want = p.solve(b, limit=2)
+    assert want.stats.get("engine") == "sat"
+    monkeypatch.setenv("PUZZLE_NO_SAT", "1")
+    monkeypatch.setattr(residual, "available", lambda: True)
+    monkeypatch.setattr(residual, "Residual", fallback.Residual)
+    got = p.solve(b, limit=2)
+    assert got.solutions == want.solutions == [p.answer_from_json(e["answer"])]
+    assert got.rung == want.rung and got.stats["engine"] == "sat"
