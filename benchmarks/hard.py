@@ -4,6 +4,7 @@
     .venv/bin/python benchmarks/hard.py --repeat 5       # best of 5 per board
     .venv/bin/python benchmarks/hard.py --no-grade       # answers and verdict, no grade
     .venv/bin/python benchmarks/hard.py --no-sat         # as if python-sat were missing
+    .venv/bin/python benchmarks/hard.py --no-sat --timeout 60 --clock cpu   # the fallback's bar
     .venv/bin/python benchmarks/hard.py --regenerate     # redraw the corpus (slow), then time
     .venv/bin/python benchmarks/hard.py --regenerate --only sukoro --sizes 30x30
     .venv/bin/python benchmarks/hard.py --corpus outside --clock cpu   # one corpus only
@@ -177,11 +178,14 @@ def solver_cache(puzzle: Any) -> Any:
     return getattr(puzzle.solve, "__globals__", {}).get("_ctx_cached")
 
 
-def time_board(e: dict[str, Any], repeat: int, clock=time.perf_counter, grade: bool = True
-               ) -> tuple[float, int, bool]:
-    """(best time in ms, search nodes, proved unique with the stored answer).
+def time_board(e: dict[str, Any], repeat: int, clock=time.perf_counter, grade: bool = True,
+               timeout: float | None = None) -> tuple[float, int, bool | None]:
+    """(best time in ms, search nodes, proved unique with the stored answer; None when
+    the solve ran past ``timeout`` seconds, as ``--timeout`` stops the CLI's: then the
+    time is that of the stopped run and no repeat follows).
     ``grade=False``: answers and verdict only, where the puzzle's solve can skip the
     grade (``Puzzle.ungraded``)."""
+    from solvers.common import Budget, BudgetExceeded, active
     puzzle = registry.get(e["slug"])
     kw = {} if grade else {"grade": False}
     board = puzzle.board_from_json(e["board"])
@@ -191,7 +195,14 @@ def time_board(e: dict[str, Any], repeat: int, clock=time.perf_counter, grade: b
         if cached is not None:
             cached.cache_clear()       # no state carried over from an earlier run
         t0 = clock()
-        res = puzzle.solve(board, limit=2, **kw)
+        try:
+            if timeout is None:
+                res = puzzle.solve(board, limit=2, **kw)
+            else:
+                with active(Budget(timeout=timeout)):
+                    res = puzzle.solve(board, limit=2, **kw)
+        except BudgetExceeded as ex:
+            return (clock() - t0) * 1000, ex.nodes, None
         dt = (clock() - t0) * 1000
         best = dt if best is None else min(best, dt)
     ok = len(res.solutions) == 1 and res.solutions[0] == puzzle.answer_from_json(e["answer"])
@@ -219,8 +230,11 @@ def main() -> int:
                     help="time answers and verdict only, without the grade, where the "
                          "puzzle's solve can skip it (Puzzle.ungraded)")
     ap.add_argument("--no-sat", action="store_true",
-                    help="set PUZZLE_NO_SAT=1: solvers that honour it (Nanro, Canal View) run as "
-                         "where python-sat is missing")
+                    help="set PUZZLE_NO_SAT=1: every puzzle runs as where python-sat is "
+                         "missing (its pure-Python engines, solvers/cdcl.py)")
+    ap.add_argument("--timeout", type=float,
+                    help="stop a board's solve after this many seconds of wall time, as "
+                         "the CLI's --timeout does (counted as not decided; no repeat)")
     args = ap.parse_args()
     if args.no_sat:
         import os
@@ -251,7 +265,8 @@ def main() -> int:
               "--regenerate (hard) or benchmarks/outside.py", file=sys.stderr)
         return 2
     if bad:
-        print(f"{bad} board(s) not proved unique with the stored answer", file=sys.stderr)
+        print(f"{bad} board(s) not proved unique with the stored answer (or past "
+              "--timeout)", file=sys.stderr)
         return 1
     return 0
 
@@ -268,18 +283,22 @@ def time_corpus(boards: list[dict[str, Any]], slugs: tuple[str, ...], sizes: lis
             if not es:
                 continue
             ms, nodes = [], []
+            stopped = 0
             for e in es:
-                dt, nd, ok = time_board(e, args.repeat, clock, grade)
+                dt, nd, ok = time_board(e, args.repeat, clock, grade, args.timeout)
+                stopped += ok is None
                 bad += not ok
                 ms.append(dt)
                 nodes.append(nd)
                 if args.per_board:
-                    print(f"  {e['id']}: {dt:8.1f} ms  {nd:6d} nodes  "
-                          f"{'unique' if ok else 'NOT PROVED UNIQUE'}")
+                    verdict = ("TIMED OUT" if ok is None
+                               else "unique" if ok else "NOT PROVED UNIQUE")
+                    print(f"  {e['id']}: {dt:8.1f} ms  {nd:6d} nodes  {verdict}", flush=True)
+            late = f", {stopped} past --timeout {args.timeout:g} s" if stopped else ""
             print(f"{corpus} {slug} {size}{'' if grade else ' (not graded)'}: boards "
                   f"{len(es)}, median {statistics.median(ms):.1f} ms, "
-                  f"worst {max(ms):.1f} ms; nodes median {statistics.median_low(nodes)}, "
-                  f"worst {max(nodes)}", flush=True)
+                  f"worst {max(ms):.1f} ms{late}; nodes median "
+                  f"{statistics.median_low(nodes)}, worst {max(nodes)}", flush=True)
     return bad
 
 

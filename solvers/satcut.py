@@ -6,17 +6,51 @@ models; when the shaded cells fall into several groups, each group G gets the cu
 cell of G and a shaded cell outside G are both shaded, some neighbour of G is shaded",
 which every connected answer obeys; a connected model is an answer, and blocking its
 shape asks for the next. Shares no code with the ladders or the second engines.
+
+Also the one switch every puzzle asks whether python-sat is there (``sat_available``),
+and the solver a residual engine gets (``solver``): CaDiCaL through python-sat, else the
+pure-Python ``solvers.cdcl.Solver`` with the same calls.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from pysat.solvers import Solver
-
 SOLVER = "cadical153"
+# the switch that plays python-sat missing (read at each call, so that a test or a
+# benchmark can set it late): every puzzle's engines then run as under Pyodide
+NO_SAT_ENV = "PUZZLE_NO_SAT"
+_importable: bool | None = None     # whether python-sat imports (asked once)
+
+
+def sat_available() -> bool:
+    """Whether python-sat can serve: importable and not switched off by
+    ``PUZZLE_NO_SAT=1``. The one place every puzzle decides it."""
+    global _importable
+    if os.environ.get(NO_SAT_ENV, "") not in ("", "0"):
+        return False
+    if _importable is None:
+        try:
+            import pysat.card
+            import pysat.solvers  # noqa: F401
+        except ImportError:
+            _importable = False
+        else:
+            _importable = True
+    return _importable
+
+
+def solver(name: str, clauses: Iterable[list[int]]) -> Any:
+    """A SAT solver holding ``clauses``, for ``with``: python-sat's ``name`` where
+    ``sat_available``, else the pure-Python one (``solvers.cdcl``)."""
+    if sat_available():
+        from pysat.solvers import Solver
+        return Solver(name=name, bootstrap_with=clauses)
+    from solvers.cdcl import Solver as Fallback
+    return Fallback(name="cdcl", bootstrap_with=clauses)
 
 
 @dataclass
@@ -65,6 +99,8 @@ def solve_with_cuts(clauses: Iterable[list[int]], h: int, w: int, limit: int,
                     decode: Callable[[list[int], set[int]], Any], *,
                     connect: bool = True) -> SatResult:
     """Up to ``limit`` answers: ``decode(model, shaded cells)`` of each connected model."""
+    from pysat.solvers import Solver
+
     n = h * w
     found: list[Any] = []
     calls = cuts = 0

@@ -172,15 +172,17 @@ def _outside(size: str) -> list[dict]:
 
 
 def _search_alone(monkeypatch, board: Board, limit: int):
-    """``solve`` as it runs where python-sat is missing: the search to its end."""
+    """``solve`` with no SAT step at all: the search to its end (an engine of its own,
+    beside the SAT step; without python-sat that step runs on solvers/cdcl.py)."""
     from solvers.canal_view import ladder
-    monkeypatch.setenv(ladder.NO_SAT_ENV, "1")
-    ladder._ctx_cached.cache_clear()
-    try:
-        return solve(board, limit=limit)
-    finally:
-        monkeypatch.delenv(ladder.NO_SAT_ENV)
+    with monkeypatch.context() as m:
+        m.setattr(ladder, "SAT_MIN_CELLS", 1 << 30)
+        m.setattr(ladder, "SAT_AFTER", 1 << 30)
         ladder._ctx_cached.cache_clear()
+        try:
+            return solve(board, limit=limit)
+        finally:
+            ladder._ctx_cached.cache_clear()
 
 
 def test_sat_step_agrees_with_brute_on_answer_sets() -> None:
@@ -265,9 +267,9 @@ def test_sat_step_stops_at_the_time_limit() -> None:
     assert len(solve(b, limit=2).solutions) == 1     # no budget: it finishes
 
 
-def test_without_python_sat_the_search_runs_to_its_end(monkeypatch) -> None:
-    """PUZZLE_NO_SAT=1 plays python-sat missing: no hand-off however deep the search
-    goes, and no SAT step on a large board."""
+def test_without_python_sat_the_sat_step_runs_on_the_fallback(monkeypatch) -> None:
+    """PUZZLE_NO_SAT=1 plays python-sat missing: the hand-off and the SAT step happen at
+    the same points, on the pure-Python solver, with the search's answers."""
     from solvers.canal_view import ladder
 
     monkeypatch.setattr(ladder, "SAT_AFTER", 1)
@@ -275,11 +277,19 @@ def test_without_python_sat_the_search_runs_to_its_end(monkeypatch) -> None:
     deep = 0
     for _ in range(25):
         b = _board(rng, 8)
-        res = _search_alone(monkeypatch, b, 200)
-        deep += res.nodes > 1
+        alone = _search_alone(monkeypatch, b, 200)
+        monkeypatch.setenv(ladder.NO_SAT_ENV, "1")
+        ladder._ctx_cached.cache_clear()
+        res = solve(b, limit=200)
+        monkeypatch.delenv(ladder.NO_SAT_ENV)
+        assert len(res.solutions) == len(alone.solutions)
+        if len(alone.solutions) < 200:          # (past the limit: any 200 of them)
+            assert res.solutions == alone.solutions
+            deep += alone.nodes > 1
     assert deep >= 3
-    big = _search_alone(monkeypatch, Board.from_json(_outside("20x20")[1]["board"]), 2)
-    assert big.nodes > 1 and "engine" not in big.stats
+    monkeypatch.setenv(ladder.NO_SAT_ENV, "1")
+    big = solve(Board.from_json(_outside("20x20")[1]["board"]), limit=2)
+    assert big.nodes == ladder.SAT_AFTER and big.stats["engine"] == "learn"
 
 
 def test_corpus_boards_proved_unique() -> None:

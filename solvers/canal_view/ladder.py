@@ -7,7 +7,6 @@ cell or the edge); a number is a composition of its value into four arm lengths.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -20,7 +19,7 @@ RUNGS = ("arm", "block", "flow", "search")
 _LEVEL = {r: i for i, r in enumerate(RUNGS)}
 # The SAT step (residual.py: clause learning on the cells the rungs left open, the
 # canal's connectivity cut lazily) takes over from the search on standard rules without
-# a node cap, where python-sat is there. A board of more than SAT_MIN_CELLS cells that
+# a node cap. A board of more than SAT_MIN_CELLS cells that
 # the rungs leave open goes to it straight from the rungs' fixpoint: the search's
 # propagation is local to the numbers it branches on, and on boards drawn by other tools
 # (benchmarks/outside/) its tree grows past any budget where learning proves the board
@@ -28,22 +27,24 @@ _LEVEL = {r: i for i, r in enumerate(RUNGS)}
 # corpus too. Smaller boards (the bank's 8x8 and 12x12) keep the search, which hands the
 # rest to the SAT step past SAT_AFTER search nodes; no banked or studied board needs more
 # than a handful, so their answers, grades and node counts are those of the search alone.
+# Without python-sat the step runs on the pure-Python solver (solvers/cdcl.py), and
+# large boards too go to the search first, which hands over past SAT_AFTER nodes: from
+# the rungs' fixpoint that solver took 2.6-8.5 s of CPU on the outside 30x30 boards
+# (4.2-10.1 s with the search first) but more than 10 s on a hard 30x30 board the
+# search proves in 3 nodes; the plain search alone did not finish outside 30x30-00
+# within 60 s.
 SAT_MIN_CELLS = 144
 SAT_AFTER = 64
-# the switch that plays python-sat missing (as Nanro's ladder reads it): the search alone
+# the switch that plays python-sat missing (read by ``satcut.sat_available``)
 NO_SAT_ENV = "PUZZLE_NO_SAT"
 
 
 def sat_available() -> bool:
-    """Whether the SAT step can run: python-sat importable and not switched off by
-    ``PUZZLE_NO_SAT=1`` (read at each solve, so a test or benchmark can set it late)."""
-    if os.environ.get(NO_SAT_ENV, "") not in ("", "0"):
-        return False
-    try:
-        import pysat.solvers  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    """Whether python-sat serves the SAT step (``satcut.sat_available``: importable and
+    not switched off by ``PUZZLE_NO_SAT=1``); without it the same step runs on the
+    pure-Python solver (``solvers.cdcl``)."""
+    from solvers.satcut import sat_available as available
+    return available()
 
 
 class Contradiction(Exception):
@@ -678,10 +679,8 @@ class _Search:
                 self.capped = True
                 return
             if self.sat_after is not None and self.nodes >= self.sat_after:
-                if sat_available():
-                    self.handed_off = True
-                    return
-                self.sat_after = None
+                self.handed_off = True      # (to CaDiCaL, or without it to solvers.cdcl)
+                return
             F, D, ch, cache = stack.pop()
             cache = dict(cache)          # this node's probes; its children start from them
             self.nodes += 1
@@ -954,8 +953,7 @@ def solve(board: Board, level: str | None = None, limit: int = 2,
         return SolveResult([], 0, None, [], {"contradiction": True})
     if top < 3:
         return SolveResult([], 0, None, _cells(ctx, (F | D) & ~D0))
-    if node_cap is None and rules == STANDARD and ctx.n > SAT_MIN_CELLS \
-            and sat_available():
+    if node_cap is None and rules == STANDARD and ctx.n > SAT_MIN_CELLS and sat_available():
         from .residual import Residual
         res = Residual(ctx, F, D)
         sols = [Answer(ctx.h, ctx.w, m) for m in sorted(res.solve(limit))]
@@ -967,12 +965,15 @@ def solve(board: Board, level: str | None = None, limit: int = 2,
         s.run(F, D)
     finally:
         ctx.extra.pop("arm", None)       # the memo is per solve: memory stays bounded
+    stats: dict[str, object] = {"capped": s.capped}
     if s.handed_off:
         # every answer of the root state not found yet, by clause learning on the cells
         # the rungs left open (residual.py)
         from .residual import solve_residual
         s.solutions.extend(solve_residual(ctx, F, D, limit - len(s.solutions),
                                           exclude=s.solutions))
+        if not sat_available():
+            stats["engine"] = "learn"       # (the pure-Python solver took over)
     sols = [Answer(ctx.h, ctx.w, m) for m in sorted(s.solutions)]
     return SolveResult(sols, s.nodes, "search" if sols else None,
-                       _cells(ctx, ctx.full & ~D0), {"capped": s.capped})
+                       _cells(ctx, ctx.full & ~D0), stats)

@@ -1,5 +1,6 @@
 """The rest of a proof the ladder's search hands off: the cells its rungs left undecided,
-on a SAT solver (python-sat, CaDiCaL), with the canal's connectivity cut lazily.
+on a SAT solver (python-sat's CaDiCaL; without python-sat, or with ``PUZZLE_NO_SAT=1``,
+the pure-Python ``solvers.cdcl``, same clauses), with the canal's connectivity cut lazily.
 
 Only the undecided cells become variables; the cells the rungs decided are constants.
 A number's ray is a chain of prefix variables ``p_k`` ("the first k cells are flooded",
@@ -27,7 +28,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from solvers import common
+from solvers.bitconn import bits
 from solvers.common import BudgetExceeded, node
+from solvers.satcut import solver
 
 if TYPE_CHECKING:
     from .ladder import Ctx
@@ -77,7 +80,7 @@ class Residual:
         for b in ctx.blocks:
             if b & D:
                 continue
-            lits = [-var[i] for i in _bits(b & und)]
+            lits = [-var[i] for i in bits(b & und)]
             cls.append(lits)          # all four sure: [] (the ladder never leaves that)
         # the numbers: the sum of four unary arms
         for _, v, rays, _, _ in ctx.nums:
@@ -159,8 +162,6 @@ class Residual:
         return off, out
 
     def solve(self, limit: int, exclude: list[int] | None = None) -> list[int]:
-        from pysat.solvers import Solver
-
         ctx, F = self.ctx, self.F
         cls = self._encode()
         var = self.var
@@ -172,7 +173,7 @@ class Residual:
             if F not in (exclude or []) and _connected(ctx, F):
                 found.append(F)
             return found
-        with Solver(name=SOLVER, bootstrap_with=cls) as s:
+        with solver(SOLVER, cls) as s:
             # flooded first: a model then floods widely and the 2x2 and number clauses
             # carve it, so its canal is seldom in pieces (outside 30x30: about half the
             # time of the solver's own phases; dry first strands pieces and creeps)
@@ -219,7 +220,7 @@ class Residual:
                 other = on & ~grp
                 y = (grp & -grp).bit_length() - 1
                 z = (other & -other).bit_length() - 1
-                s.add_clause([-var[y], -var[z], *[var[i] for i in _bits(ring)]])
+                s.add_clause([-var[y], -var[z], *[var[i] for i in bits(ring)]])
                 self.cuts += 1
                 continue
             # The layers of cells around the group (by distance through cells that may be
@@ -238,28 +239,19 @@ class Residual:
                     break
                 ball |= layer
                 gate = layer & _grow(ctx, _fill(ctx, F & ~ball, p & ~ball))
-                lits = [var[i] for i in _bits(gate)]
+                lits = [var[i] for i in bits(gate)]
                 self.cuts += 1
                 if grp & F:
                     s.add_clause(lits)
                     continue
                 nxt = self._new()
                 s.add_clause([-nxt, *lits])
-                for i in _bits(fresh):
+                for i in bits(fresh):
                     s.add_clause([-var[i], nxt])
                 if pocket:
                     s.add_clause([-pocket, nxt])
                 pocket = nxt
                 fresh = layer
-
-
-def _bits(m: int) -> list[int]:
-    out = []
-    while m:
-        low = m & -m
-        m ^= low
-        out.append(low.bit_length() - 1)
-    return out
 
 
 def _grow(ctx: Ctx, x: int) -> int:

@@ -23,7 +23,6 @@ Every rung is sound: it never decides a cell against an answer that exists.
 
 from __future__ import annotations
 
-import os
 import random
 from functools import lru_cache
 from typing import Any
@@ -505,7 +504,8 @@ def sat_disabled() -> bool:
     """The one switch that plays python-sat missing: ``PUZZLE_NO_SAT=1`` in the
     environment (read at each solve, so a test or benchmark can set it late) makes the
     ladder take its pure-Python learning solver (``learn.py``), as under Pyodide."""
-    return os.environ.get(NO_SAT_ENV, "") not in ("", "0")
+    from solvers.satcut import sat_available
+    return not sat_available()
 
 
 def _in_sat_range(board: Board) -> bool:

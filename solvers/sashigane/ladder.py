@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 from solvers import common
+from solvers.bitconn import bits
 from solvers.common import BudgetExceeded, PuzzleError, Record, SolveResult, node
 
 from .board import Answer, Board
@@ -447,7 +448,7 @@ def _second(p: Problem, alive: list[int], first: list[int]) -> tuple[list[int] |
         u = 0
         for a in g:
             u |= masks[a]
-        inside = sorted({i for a in g for c in _cells(masks[a]) for i in by_cell[c]
+        inside = sorted({i for a in g for c in bits(masks[a]) for i in by_cell[c]
                          if not masks[i] & ~u})
         sols, n = exact(masks, inside, p.cand.h, w, 2, target=u)
         nodes += n
@@ -455,15 +456,6 @@ def _second(p: Problem, alive: list[int], first: list[int]) -> tuple[list[int] |
             if set(s) != g:
                 return sorted(set(first) - g | set(s)), nodes
     return None, nodes
-
-
-def _cells(m: int) -> list[int]:
-    out = []
-    while m:
-        low = m & -m
-        m ^= low
-        out.append(low.bit_length() - 1)
-    return out
 
 
 def _budget_state() -> tuple[int, float]:

@@ -33,11 +33,8 @@ SLICE = 2000        # conflicts per solver slice (between budget checks)
 
 
 def available() -> bool:
-    try:
-        import pysat.solvers  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    from solvers.satcut import sat_available
+    return sat_available()
 
 
 class Residual:
