@@ -192,13 +192,12 @@ def test_the_others_without_python_sat(monkeypatch, slug: str, size: str, k: int
     assert got.rung == want.rung
 
 
-def test_sukoro_fallback_residual_gives_python_sat_answers(monkeypatch) -> None:
-    """solvers/sukoro/fallback.py: Sukoro's residual clauses on the pure-Python solver,
-    taken the way the ladder's hook would (the residual class swapped in), give the
-    answer and rung CaDiCaL gives on an outside board."""
+def test_sukoro_without_python_sat_runs_its_clauses_on_cdcl(monkeypatch) -> None:
+    """Sukoro's residual clauses without python-sat (``satcut.solver`` gives the
+    pure-Python solver) give the answer and rung CaDiCaL gives on an outside board,
+    where the plain search was what was left before."""
     pytest.importorskip("pysat")
     from solvers import registry
-    from solvers.sukoro import fallback, residual
 
     p = registry.get("sukoro")
     e = _outside("sukoro", "20x20")[4]
@@ -206,8 +205,6 @@ def test_sukoro_fallback_residual_gives_python_sat_answers(monkeypatch) -> None:
     want = p.solve(b, limit=2)
     assert want.stats.get("engine") == "sat"
     monkeypatch.setenv("PUZZLE_NO_SAT", "1")
-    monkeypatch.setattr(residual, "available", lambda: True)
-    monkeypatch.setattr(residual, "Residual", fallback.Residual)
     got = p.solve(b, limit=2)
     assert got.solutions == want.solutions == [p.answer_from_json(e["answer"])]
     assert got.rung == want.rung and got.stats["engine"] == "sat"

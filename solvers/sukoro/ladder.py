@@ -583,12 +583,12 @@ def _below(g, st, limit: int, rules: Rules, engine: str):
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; engines are {', '.join(ENGINES)}")
     if engine != "search":
+        # CaDiCaL where python-sat is there, else the same clauses on solvers.cdcl
         from . import residual
-        if engine == "sat" or residual.available():
-            r = residual.Residual(g, st, rules.neq, rules.connect)
-            found = r.solve(limit)
-            return found, r.conflicts, {"engine": "sat", "nodes": "solver conflicts",
-                                        "calls": r.calls, "cuts": r.cuts}
+        r = residual.Residual(g, st, rules.neq, rules.connect)
+        found = r.solve(limit)
+        return found, r.conflicts, {"engine": "sat", "nodes": "solver conflicts",
+                                    "calls": r.calls, "cuts": r.cuts}
     s = fast.Search(g, limit, rules.neq, rules.connect)
     s.run(st)
     return s.solutions, s.nodes, {"engine": "search", "nodes": "search nodes"}

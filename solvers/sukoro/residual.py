@@ -104,7 +104,9 @@ class Residual:
         return cls, var, val
 
     def solve(self, limit: int) -> list[State]:
-        from pysat.solvers import Solver
+        """Up to ``limit`` answers, on CaDiCaL where python-sat is there, else on the
+        pure-Python solver (``satcut.solver``: the same clauses, cuts and blocking)."""
+        from solvers.satcut import solver
 
         g, st = self.g, self.st
         cls, var, val = self._encode()
@@ -115,12 +117,15 @@ class Residual:
         found: list[State] = []
         if any(not c for c in cls):
             return found
-        with Solver(name=SOLVER, bootstrap_with=cls) as s:
+        top = max([*var.values(), *val.values()], default=0)
+        with solver(SOLVER, cls) as s:
             while len(found) < limit:
                 ok = self._call(s)
                 if not ok:
                     break
                 model = s.get_model()
+                # a variable in no clause is left out of the model: false
+                model += [-v for v in range(len(model) + 1, top + 1)]
                 on = sure
                 for i, v in var.items():
                     if model[v - 1] > 0:
