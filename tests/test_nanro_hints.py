@@ -266,3 +266,56 @@ def test_cut_names_the_blank_cells_between_the_parts():
     assert [v.rule for v in got] == ["nanro.cut"]
     assert got[0].cells == ((0, 1), (0, 2), (1, 1)) and got[0].params == {"groups": 2}
     assert irreparable(board, [1, 2, 1, 0, 0, 0]) == []
+
+
+def test_resumed_trials_end_where_fresh_ones_do():
+    """The probe screen reruns a trial from its last outcome joined with the grown state
+    (``ladder.resume``): that must propagate to exactly the fresh trial's outcome, and
+    contradict exactly when it does, on every cell of a hard board as its state grows
+    towards the answer."""
+    from solvers.nanro.ladder import resume
+
+    data = json.loads((ROOT / "benchmarks" / "hard" / "nanro-16x16.json").read_text())
+    board = Board.from_json(data["boards"][0]["board"])
+    answer = PUZZLE.solve(board).solutions[0]
+    g = geometry(board.h, board.w, board.regions)
+    truth = sum(1 << i for i, v in enumerate(answer.flat()) if v)
+    rng = random.Random(7)
+    order = list(range(g.n))
+    rng.shuffle(order)
+
+    def base(k: int):
+        st = initial(board, g)
+        for i in order[:k]:
+            if truth >> i & 1:
+                st.num |= 1 << i
+            else:
+                st.blank |= 1 << i
+        assert propagate(g, st, 3)
+        return st
+
+    def trial(st, i):
+        t = st.copy()
+        if truth >> i & 1:
+            t.blank |= 1 << i
+        else:
+            t.num |= 1 << i
+        return t if propagate(g, t, 3) else None
+
+    early, late = base(12), base(30)
+    assert late.num & ~early.num or late.blank & ~early.blank
+    kinds = set()
+    for i in range(g.n):
+        if (early.num | early.blank) >> i & 1:
+            continue
+        w = trial(early, i)
+        if w is None:
+            continue
+        fresh = trial(late, i) if not (late.num | late.blank) >> i & 1 else None
+        join = resume(g, w, late)
+        got = join if join is not None and propagate(g, join, 3) else None
+        assert (got is None) == (fresh is None), i
+        if fresh is not None:
+            assert (got.num, got.blank, got.dom) == (fresh.num, fresh.blank, fresh.dom), i
+        kinds.add(fresh is None)
+    assert kinds == {True, False}      # both outcomes were met

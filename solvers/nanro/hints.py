@@ -26,7 +26,17 @@ from collections.abc import Mapping
 from typing import Any
 
 from .board import Answer, Board
-from .ladder import Geometry, State, cut_certs, cut_grid, flood, geometry, initial, propagate
+from .ladder import (
+    Geometry,
+    State,
+    cut_certs,
+    cut_grid,
+    flood,
+    geometry,
+    initial,
+    propagate,
+    resume,
+)
 
 UND, BLANK, NUM = -1, 0, 1
 MAX_CELLS = 8          # a step decides at most this many cells
@@ -244,8 +254,11 @@ class Ctx:
                 self.fix[r], self.src[r] = v, ("label", self.members[r][0])
         self.start = start
         self.init = initial(board, g)   # the ladder's state of the printed clues
-        # the probe screen's witnesses (Screen), kept across the states of one trace
+        # the probe screen's witnesses (Screen), kept across the states of one trace;
+        # each trial's own last outcome, and the trials known to contradict
         self.wit: dict[tuple[int, int], State] = {}
+        self.own: dict[tuple[int, int], State] = {}
+        self.bad: set[tuple[int, int]] = set()
         # per cell, its neighbours in other regions (in neighbour order), with both ids
         reg = g.region_of
         self.cross = [tuple((j, reg[i], reg[j]) for j in g.nbrs[i] if reg[j] != reg[i])
@@ -537,7 +550,12 @@ class Screen:
     the trial does. A trial that propagated without contradiction is kept as a witness
     (``wit``, shared across states): while a later state lies inside it, the trial
     still holds. A trial on a cell the marks' state already decides is screened as
-    before, from the marks."""
+    before, from the marks.
+
+    The states of one trace only grow, so by the same monotony a trial that contradicted
+    once contradicts at every later state (``ctx.bad``), and a trial run again starts
+    from its own last outcome joined with today's state (``ladder.resume``), which
+    propagates to the same outcome with only the difference looked at."""
 
     def __init__(self, ctx: Ctx, val: list[int], wit: dict[tuple[int, int], State]) -> None:
         self.ctx, self.wit = ctx, wit
@@ -555,17 +573,27 @@ class Screen:
         if st is None or (st.num | st.blank) & b:
             return _ladder_contradicts(self.ctx, trial)
         key = (i, trial[i])
+        ctx = self.ctx
+        if key in ctx.bad:
+            return True
         w = self.wit.get(key)
         if w is not None and not (st.num & ~w.num or st.blank & ~w.blank):
             return False
-        t = st.copy()
-        if trial[i] == NUM:
-            t.num |= b
+        last = ctx.own.get(key)
+        t: State | None
+        if last is not None and (((st.num | st.blank) & ~(last.num | last.blank)).bit_count()
+                                 <= ((last.num | last.blank) & ~(st.num | st.blank)).bit_count()):
+            t = resume(ctx.g, last, st)
         else:
-            t.blank |= b
-        if not propagate(self.ctx.g, t, 3):
+            t = st.copy()
+            if trial[i] == NUM:
+                t.num |= b
+            else:
+                t.blank |= b
+        if t is None or not propagate(ctx.g, t, 3):
+            ctx.bad.add(key)
             return True
-        self.wit[key] = t
+        self.wit[key] = ctx.own[key] = t
         return False
 
 

@@ -319,6 +319,32 @@ def propagate(g: Geometry, st: State, level: int, off: frozenset[str] = frozense
         return False
 
 
+def resume(g: Geometry, w: State, st: State) -> State | None:
+    """The join of a trial's last outcome ``w`` with a base ``st`` that has grown since
+    (None when the two disagree on a cell), ready to propagate.
+
+    ``w`` is the propagation of an earlier base inside ``st``, with the trial cell; so it
+    lies inside the propagation T of ``st`` with that cell, as does ``st`` itself, and
+    propagating the join ends at T again (propagation is monotone and a fixpoint
+    propagates to itself), contradicting exactly when T does. Only what ``st`` adds to
+    ``w`` is counted again: its newly decided cells are unseen by ``w``'s last counting
+    pass, and the regions whose label sets it narrows are marked."""
+    num, blank = w.num | st.num, w.blank | st.blank
+    if num & blank:
+        return None
+    wd, sd = w.dom, st.dom
+    dom = wd[:]
+    mark = w.mark
+    if wd != sd:
+        rmask = g.rmask
+        for k, d in enumerate(sd):
+            x = dom[k] & d
+            if x != dom[k]:
+                dom[k] = x
+                mark |= rmask[k]
+    return State(num, blank, dom, w.seen, mark, w.rules)
+
+
 def _covers(st: State, w: State) -> bool:
     """Whether the closed state ``w`` holds every cell ``st`` has decided (its label sets
     then lie inside those of ``st`` too: they follow from the cells by propagation)."""
