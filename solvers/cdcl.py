@@ -2,7 +2,8 @@
 
 Where python-sat is missing (the solve page under Pyodide, a bare install) or switched
 off (``PUZZLE_NO_SAT=1``, see ``satcut.sat_available``), the residual steps of Canal
-View, Sashigane and Nanro hand the same clauses here that they would hand to CaDiCaL.
+View, Sukoro and Nanro hand the same clauses here that they would hand to CaDiCaL
+(Sashigane's cover stays its own search: its clauses here were slower still).
 ``Cdcl`` is the solver; ``Solver`` wraps it in the few calls of python-sat's
 ``pysat.solvers.Solver`` the engines use (``add_clause``, ``solve``, ``conf_budget`` and
 ``solve_limited``, ``get_model``, ``set_phases``, ``accum_stats``), so an engine's code
