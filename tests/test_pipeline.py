@@ -84,8 +84,8 @@ def test_code_change_makes_stages_stale(toy: Any, tmp_path: Path) -> None:
 
 def test_code_hash_follows_the_shared_modules_a_puzzle_imports(tmp_path: Path) -> None:
     """A puzzle's hash covers the shared modules its files import (lazily or not, and
-    through other shared modules), and no others: Sashigane, which has no connectivity
-    search, does not restale when ``bitconn`` changes."""
+    through other shared modules), and no others: Sashigane, which has no confirm stage,
+    does not restale when ``confirm`` changes."""
     from solvers.common import shared_imports
 
     pkg = tmp_path / "pkg"
@@ -94,10 +94,9 @@ def test_code_hash_follows_the_shared_modules_a_puzzle_imports(tmp_path: Path) -
     names = [p.name for p in shared_imports([pkg / "a.py"])]
     assert "confirm.py" in names and "common.py" in names  # confirm imports common
     assert "bitconn.py" not in names and "svg.py" not in names and "registry.py" not in names
-    sash = registry.get("sashigane")
-    own = [p for p in sash.package_dir.rglob("*.py")]
-    assert "bitconn.py" not in [p.name for p in shared_imports(own)]
-    assert "bitconn.py" in [p.name for p in shared_imports(
+    sash = list(registry.get("sashigane").package_dir.rglob("*.py"))
+    assert "confirm.py" not in [p.name for p in shared_imports(sash)]
+    assert "confirm.py" in [p.name for p in shared_imports(
         list(registry.get("sukoro").package_dir.rglob("*.py")))]
 
 
