@@ -73,11 +73,11 @@ def hard() -> int:
 
     if "--no-sat" in sys.argv:
         os.environ["PUZZLE_NO_SAT"] = "1"
-    from solvers.nanro.ladder import sat_disabled
+    from solvers.satcut import sat_available
 
     timeout = _arg("--timeout", 60.0)
     print(f"hard corpus, limit 2, graded, timeout {timeout:g} s a board, CPU time;"
-          f" python-sat {'switched off (PUZZLE_NO_SAT=1)' if sat_disabled() else 'if installed'}")
+          f" python-sat {'switched off (PUZZLE_NO_SAT=1)' if not sat_available() else 'if installed'}")
     bad = 0
     for size in ("16x16", "20x20", "30x30"):
         p = ROOT / "benchmarks" / "hard" / f"nanro-{size}.json"

@@ -652,15 +652,45 @@ class Puzzle(Frozen):
         view-only roles (``VIEW_ROLES``), plus the shared ``solvers/*.py`` modules those
         files import, directly or through each other (``shared_imports``), less the
         view-only shared files (``VIEW_SHARED``). A change to a shared module restales
-        only the puzzles that import it."""
+        only the puzzles that import it. Each file counts as its code alone
+        (``code_text``): an edit to a comment, a docstring or the layout restales
+        nothing."""
         import hashlib
 
         own = sorted(p for p in self.package_dir.rglob("*.py") if p.stem not in VIEW_ROLES)
         h = hashlib.sha256()
         for f in own + shared_imports(own):
             h.update(f.name.encode())
-            h.update(f.read_bytes())
+            h.update(code_text(f).encode())
         return h.hexdigest()[:16]
+
+
+_code_texts: dict[tuple[str, int, int], str] = {}
+
+
+def code_text(path: Any) -> str:
+    """A source file as the interpreter sees it: parsed, its docstrings (a string
+    standing first in the module, a class or a function) dropped, and printed back by
+    ``ast.unparse``, which leaves out comments and normalises the layout. Cached on the
+    file's path, modification time and size, since every stage key asks for it."""
+    import ast
+    import os
+
+    st = os.stat(path)
+    key = (str(path), st.st_mtime_ns, st.st_size)
+    if key not in _code_texts:
+        with open(path, "rb") as f:
+            tree = ast.parse(f.read())
+        for n in ast.walk(tree):
+            if isinstance(n, ast.Module | ast.ClassDef | ast.FunctionDef
+                          | ast.AsyncFunctionDef):
+                body = n.body
+                if body and isinstance(body[0], ast.Expr) \
+                        and isinstance(body[0].value, ast.Constant) \
+                        and isinstance(body[0].value.value, str):
+                    n.body = body[1:] or [ast.Pass()]
+        _code_texts[key] = ast.unparse(tree)
+    return _code_texts[key]
 
 
 def shared_imports(files: list[Any]) -> list[Any]:

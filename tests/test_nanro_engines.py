@@ -16,6 +16,7 @@ from solvers.nanro import ladder
 from solvers.nanro.board import Answer, Board
 from solvers.nanro.exact import partitions
 from solvers.nanro.learn import Cdcl, solve_learn
+from solvers.satcut import NO_SAT_ENV, sat_available
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -50,12 +51,12 @@ def _without_a_clue(board: Board, answer: Answer, rng: random.Random) -> Board |
 # -- the switch ---------------------------------------------------------------------------
 
 def test_the_switch_is_read_at_each_solve(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(ladder.NO_SAT_ENV, raising=False)
-    assert not ladder.sat_disabled()
-    monkeypatch.setenv(ladder.NO_SAT_ENV, "0")
-    assert not ladder.sat_disabled()
-    monkeypatch.setenv(ladder.NO_SAT_ENV, "1")
-    assert ladder.sat_disabled()
+    monkeypatch.delenv(NO_SAT_ENV, raising=False)
+    assert sat_available()
+    monkeypatch.setenv(NO_SAT_ENV, "0")
+    assert sat_available()
+    monkeypatch.setenv(NO_SAT_ENV, "1")
+    assert not sat_available()
     board = Board.from_json(_hard("16x16")[2]["board"])
     res = ladder.solve(board, limit=2)
     assert res.stats["engine"] == "learn"
@@ -135,7 +136,7 @@ def test_hard_16x16_decides_without_sat_within_a_bound(monkeypatch: pytest.Monke
     """The hardest 16×16 of the corpus for the plain search (it ran past 60 s there):
     without python-sat it decides within a node budget and a few seconds, with the same
     answer and grade as with python-sat."""
-    monkeypatch.setenv(ladder.NO_SAT_ENV, "1")
+    monkeypatch.setenv(NO_SAT_ENV, "1")
     e = _hard("16x16")[3]
     board = Board.from_json(e["board"])
     t = time.process_time()
@@ -167,7 +168,7 @@ def test_same_answers_and_grades_with_and_without_sat(monkeypatch: pytest.Monkey
     for board in cases:
         out = []
         for flag in ("0", "1"):
-            monkeypatch.setenv(ladder.NO_SAT_ENV, flag)
+            monkeypatch.setenv(NO_SAT_ENV, flag)
             graded = ladder.solve(board, limit=2)
             quick = ladder.solve(board, limit=2, grade=False)
             # not graded, the engine's own answers are the result: any two of several

@@ -35,7 +35,7 @@ def _stats(inputs: Any, params: Any, progress: Any) -> dict[str, Any]:
 
 def make_puzzle(pkg: Path, n: int = 3, fail: bool = False) -> Puzzle:
     pkg.mkdir(exist_ok=True)
-    (pkg / "code.py").write_text("# stand-in\n")
+    (pkg / "code.py").write_text("SIZE = 1  # stand-in\n")
     return Puzzle(slug="toy", names={"en": "Toy", "ja": "トイ"}, pid="toy", package_dir=pkg,
                   rungs=("a",), rung_names={}, rules=RuleBook(()), board_from_json=None,
                   answer_from_json=None, decode=None, encode=None, violations=None, solve=None,
@@ -78,8 +78,24 @@ def test_code_change_makes_stages_stale(toy: Any, tmp_path: Path) -> None:
     root = tmp_path / "root"
     p = toy()
     pipeline.run_all(root, ["toy"], jobs=1, quiet=True)
-    (p.package_dir / "code.py").write_text("# changed\n")
+    (p.package_dir / "code.py").write_text('"""Now documented."""\n\nSIZE = 1  # same code\n')
+    assert pipeline.plan(root, "toy").todo == []       # a docstring and a comment only
+    (p.package_dir / "code.py").write_text("SIZE = 2\n")
     assert pipeline.plan(root, "toy").todo == ["bank", "stats"]
+
+
+def test_code_text_is_the_code_without_docstrings_or_comments(tmp_path: Path) -> None:
+    from solvers.common import code_text
+
+    f = tmp_path / "m.py"
+    f.write_text('"""Module."""\nclass A:\n    """A."""\n    def f(self):\n'
+                 '        """f."""\n        return 1  # one\n')
+    plain = code_text(f)
+    assert "Module" not in plain and '"""' not in plain and "one" not in plain
+    f.write_text("class A:\n\n    def f(self):\n        return 1\n")
+    assert code_text(f) == plain
+    f.write_text("class A:\n    def f(self):\n        return 2\n")
+    assert code_text(f) != plain
 
 
 def test_code_hash_follows_the_shared_modules_a_puzzle_imports(tmp_path: Path) -> None:

@@ -31,6 +31,7 @@ from solvers.canal_view.ladder import (
     solve,
     start_state,
 )
+from solvers.satcut import NO_SAT_ENV
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -278,16 +279,16 @@ def test_without_python_sat_the_sat_step_runs_on_the_fallback(monkeypatch) -> No
     for _ in range(25):
         b = _board(rng, 8)
         alone = _search_alone(monkeypatch, b, 200)
-        monkeypatch.setenv(ladder.NO_SAT_ENV, "1")
+        monkeypatch.setenv(NO_SAT_ENV, "1")
         ladder._ctx_cached.cache_clear()
         res = solve(b, limit=200)
-        monkeypatch.delenv(ladder.NO_SAT_ENV)
+        monkeypatch.delenv(NO_SAT_ENV)
         assert len(res.solutions) == len(alone.solutions)
         if len(alone.solutions) < 200:          # (past the limit: any 200 of them)
             assert res.solutions == alone.solutions
             deep += alone.nodes > 1
     assert deep >= 3
-    monkeypatch.setenv(ladder.NO_SAT_ENV, "1")
+    monkeypatch.setenv(NO_SAT_ENV, "1")
     big = solve(Board.from_json(_outside("20x20")[1]["board"]), limit=2)
     assert big.nodes == ladder.SAT_AFTER and big.stats["engine"] == "learn"
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from solvers.common import Cell, PuzzleError, SolveResult, node
+from solvers.satcut import sat_available
 
 from .board import STANDARD, Answer, Board, Rules
 from .rules import violations
@@ -35,16 +36,6 @@ _LEVEL = {r: i for i, r in enumerate(RUNGS)}
 # within 60 s.
 SAT_MIN_CELLS = 144
 SAT_AFTER = 64
-# the switch that plays python-sat missing (read by ``satcut.sat_available``)
-NO_SAT_ENV = "PUZZLE_NO_SAT"
-
-
-def sat_available() -> bool:
-    """Whether python-sat serves the SAT step (``satcut.sat_available``: importable and
-    not switched off by ``PUZZLE_NO_SAT=1``); without it the same step runs on the
-    pure-Python solver (``solvers.cdcl``)."""
-    from solvers.satcut import sat_available as available
-    return available()
 
 
 class Contradiction(Exception):

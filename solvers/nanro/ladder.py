@@ -30,6 +30,7 @@ from typing import Any
 from solvers.bitconn import Grid
 from solvers.common import Frozen, SolveResult, node
 from solvers.grid import neighbours
+from solvers.satcut import sat_available
 
 from .board import Answer, Board
 
@@ -523,15 +524,6 @@ SAT_MIN_CELLS = 144     # below 12×12 probing and search alone are quicker than
 SAT_MAX_REGION = 24
 
 
-NO_SAT_ENV = "PUZZLE_NO_SAT"
-
-
-def sat_disabled() -> bool:
-    """The one switch that plays python-sat missing: ``PUZZLE_NO_SAT=1`` in the
-    environment (read at each solve, so a test or benchmark can set it late) makes the
-    ladder take its pure-Python learning solver (``learn.py``), as under Pyodide."""
-    from solvers.satcut import sat_available
-    return not sat_available()
 
 
 def _in_sat_range(board: Board) -> bool:
@@ -548,9 +540,9 @@ def _in_sat_range(board: Board) -> bool:
 
 def _sat_answers(board: Board) -> tuple[list[Answer], dict[str, Any]] | None:
     """Up to two answers from the SAT engine (``residual.py``), or None when python-sat
-    is missing or switched off (``sat_disabled``) or the board is out of range
+    is missing or switched off (``satcut.sat_available``) or the board is out of range
     (``_in_sat_range``)."""
-    if not _in_sat_range(board) or sat_disabled():
+    if not _in_sat_range(board) or not sat_available():
         return None
     try:
         from .residual import solve_sat

@@ -1,7 +1,7 @@
 """The ladder's SAT step without python-sat: a small clause-learning solver in pure Python.
 
 Where python-sat is missing (the solve page under Pyodide, a bare install) or switched
-off (``PUZZLE_NO_SAT=1``, see ``ladder.sat_disabled``), ``ladder.solve`` hands the board
+off (``PUZZLE_NO_SAT=1``, see ``satcut.sat_available``), ``ladder.solve`` hands the board
 here instead of to ``residual.py``, at the same point and with the same question: up to
 two answers. The plain depth-first search is too weak for this on large boards: it
 learns nothing from a dead end, so the same clash between two far-apart corners is found

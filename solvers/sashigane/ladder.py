@@ -19,6 +19,7 @@ from __future__ import annotations
 from solvers import common
 from solvers.bitconn import bits
 from solvers.common import BudgetExceeded, PuzzleError, Record, SolveResult, node
+from solvers.satcut import sat_available
 
 from .board import Answer, Board
 from .cover import LAZY_FROM, Capped, estimate, exact, lazy
@@ -393,7 +394,7 @@ def _standard_search(board: Board, rules: Rules, p: Problem, alive: list[int],
             raise
         from . import residual
 
-        if not residual.available():
+        if not sat_available():
             sols, n = exact(p.cand.masks, alive, board.h, board.w, limit)
             return sols, nodes + EXACT_CAP + n
         sols, calls = residual.cover(p.cand.masks, alive, board.h, board.w, limit)

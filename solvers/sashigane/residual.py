@@ -24,12 +24,6 @@ SOLVER = "cadical153"
 SLICE = 2000        # conflicts per solver slice (between budget checks)
 
 
-def available() -> bool:
-    """Whether python-sat serves (``satcut.sat_available``: importable, and not switched
-    off by ``PUZZLE_NO_SAT=1``)."""
-    from solvers.satcut import sat_available
-    return sat_available()
-
 
 def cover(masks: list[int], alive: list[int], h: int, w: int, limit: int | None,
           target: int | None = None) -> tuple[list[list[int]], int]:

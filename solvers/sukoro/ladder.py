@@ -23,6 +23,7 @@ import random
 
 from solvers.common import Frozen, SolveResult, node
 from solvers.grid import neighbours
+from solvers.satcut import sat_available
 
 from . import search as fast
 from .board import Answer, Board
@@ -512,7 +513,7 @@ def _probe_or_answers(g, st, limit: int, rules: Rules, engine: str):
     if engine == "search" or limit < 2:
         return closer.close(st), None, (0, {})
     if fast._undecided(st).bit_count() >= EARLY_MIN and (engine == "sat"
-                                                          or _sat_available()):
+                                                          or sat_available()):
         # a large board: the answers first, then windows from the state as it is, and
         # only then all the trials (with the answer's values supported)
         found, nodes, stats = _below(g, st, limit, rules, "sat")
@@ -527,7 +528,7 @@ def _probe_or_answers(g, st, limit: int, rules: Rules, engine: str):
     if st is None or fast.complete(st):
         return st, None, (0, {})
     if engine == "auto" and (fast._undecided(st).bit_count() < SAT_FIRST
-                             or not _sat_available()):
+                             or not sat_available()):
         # a small residue: the full trials first; the SAT solver loads only if the
         # probe rung leaves the board open
         return closer._sweep(st, True, []), None, (0, {})
@@ -573,9 +574,6 @@ def _witness(g, st, answer, rules: Rules, tries: int = 9):
     return None
 
 
-def _sat_available() -> bool:
-    from . import residual
-    return residual.available()
 
 
 def _below(g, st, limit: int, rules: Rules, engine: str):

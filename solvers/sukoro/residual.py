@@ -32,10 +32,6 @@ SOLVER = "cadical153"
 SLICE = 2000        # conflicts per solver slice (between budget checks)
 
 
-def available() -> bool:
-    from solvers.satcut import sat_available
-    return sat_available()
-
 
 class Residual:
     """Up to ``limit`` answers below a fixpoint ``st`` of the rungs."""
