@@ -377,6 +377,10 @@ def _probe(g: Geometry, st: State, off: frozenset[str], answer: int | None = Non
         if _probe_pass(g, st, off, light_wit, None, skip):
             changed = True
             continue
+        # a light pass closes the base under the light rungs only: the cut cells it
+        # owes come before the full trials (and, when there are any, more light ones)
+        if not propagate(g, st, 3, off):
+            raise Contradiction
         if _probe_pass(g, st, off, full_wit, light_wit, skip):
             changed = True
             continue
@@ -414,7 +418,7 @@ def _probe_pass(g: Geometry, st: State, off: frozenset[str],
                     st.blank |= b
                 else:
                     st.num |= b
-                if not propagate(g, st, 3, off):
+                if not propagate(g, st, 3, off, light):
                     raise Contradiction
                 progress = True
                 break
