@@ -27,6 +27,7 @@ from typing import Any
 
 from .board import Answer, Board
 from .ladder import (
+    Contradiction,
     Geometry,
     State,
     cut_certs,
@@ -37,6 +38,7 @@ from .ladder import (
     propagate,
     resume,
 )
+from .ladder import _probe as ladder_probe
 
 UND, BLANK, NUM = -1, 0, 1
 MAX_CELLS = 8          # a step decides at most this many cells
@@ -289,10 +291,11 @@ class Domains:
 
     ``after`` gives the domains of the marks with a few more cells decided from these
     ones: the cell masks and the counts of the regions those cells lie in are updated,
-    the rest copied; only the border rule's pass (which depends on the order it visits
-    the pairs in) is run again in full."""
+    the rest copied (the border rule's pairs too while no cell is numbered); only the
+    border rule's pass (which depends on the order it visits the pairs in) is run again
+    in full."""
 
-    __slots__ = ("base", "blank", "dom", "excl", "kn", "ku", "num", "und")
+    __slots__ = ("base", "blank", "dom", "excl", "kn", "ku", "num", "pairs", "und")
 
     def __init__(self, ctx: Ctx, val: list[int]) -> None:
         g = ctx.g
@@ -303,7 +306,8 @@ class Domains:
         self.ku = ku = [(und & m).bit_count() for m in g.rmask]
         allow = ctx.allow
         self.base = [_range(kn[r], ku[r]) & allow[r] for r in range(len(kn))]
-        self._border(ctx)
+        self.pairs = _pairs(ctx, num)
+        self._border()
 
     def after(self, ctx: Ctx, cells: list[int], state: int) -> Domains:
         """The domains once ``cells`` are marked ``state``."""
@@ -329,32 +333,37 @@ class Domains:
             base[r] = _range(kn[r], ku[r]) & allow[r]
         d.num, d.und, d.blank = num, und, ctx.g.full & ~(num | und)
         d.kn, d.ku, d.base = kn, ku, base
-        d._border(ctx)
+        d.pairs = self.pairs if num == self.num else _pairs(ctx, num)
+        d._border()
         return d
 
-    def _border(self, ctx: Ctx) -> None:
-        """``dom`` and ``excl``: the border rule's passes to a fixpoint over the pairs of
-        numbered neighbours in two regions, by cell then neighbour order (only cells with
-        a numbered neighbour across a border, found on bitmasks, are looked at)."""
-        num, w = self.num, ctx.w
+    def _border(self) -> None:
+        """``dom`` and ``excl``: the border rule's passes over ``pairs`` to a fixpoint."""
         dom = self.base[:]
         excl: list[dict[int, tuple[int, int]]] = [{} for _ in dom]
-        near = num & (((num >> 1) & ctx.cross_r) | ((num << 1) & ctx.cross_l)
-                      | ((num >> w) & ctx.cross_d) | ((num << w) & ctx.cross_u))
-        if near:
-            cross = ctx.cross
-            pairs = [(i, j, r, s) for i in _bits(near) for j, r, s in cross[i]
-                     if num >> j & 1]
-            changed = True
-            while changed:
-                changed = False
-                for i, j, r, s in pairs:
-                    d = dom[s]
-                    if d and not d & (d - 1) and dom[r] & d:
-                        dom[r] &= ~d
-                        excl[r][d.bit_length() - 1] = (i, j)
-                        changed = True
+        changed = bool(self.pairs)
+        while changed:
+            changed = False
+            for i, j, r, s in self.pairs:
+                d = dom[s]
+                if d and not d & (d - 1) and dom[r] & d:
+                    dom[r] &= ~d
+                    excl[r][d.bit_length() - 1] = (i, j)
+                    changed = True
         self.dom, self.excl = dom, excl
+
+
+def _pairs(ctx: Ctx, num: int) -> list[tuple[int, int, int, int]]:
+    """The numbered neighbours in two regions (cell, neighbour, their regions), by cell
+    then neighbour order; only cells with a numbered neighbour across a border (found on
+    bitmasks) are looked at."""
+    w = ctx.w
+    near = num & (((num >> 1) & ctx.cross_r) | ((num << 1) & ctx.cross_l)
+                  | ((num >> w) & ctx.cross_d) | ((num << w) & ctx.cross_u))
+    if not near:
+        return []
+    cross = ctx.cross
+    return [(i, j, r, s) for i in _bits(near) for j, r, s in cross[i] if num >> j & 1]
 
 
 def _range(kn: int, ku: int) -> int:
@@ -604,8 +613,9 @@ class Screen:
     more deduced; a state that propagates without contradiction has no part that
     contradicts), so the marks with the trial contradict exactly when that state with
     the trial does. A trial that propagated without contradiction is kept as a witness
-    (``wit``, shared across states): while a later state lies inside it, the trial
-    still holds. A trial on a cell the marks' state already decides is screened as
+    (``wit``, shared across states, seeded by ``_probe_witnesses``) for itself and for
+    every other trial it decides the same way: while a later state lies inside it, those
+    trials still hold. A trial on a cell the marks' state already decides is screened as
     before, from the marks.
 
     The states of one trace only grow, so by the same monotony a trial that contradicted
@@ -660,6 +670,26 @@ class Screen:
             new ^= c
             wit[(c.bit_length() - 1, NUM if nn & c else BLANK)] = t
         return False
+
+
+def _probe_witnesses(ctx: Ctx, truth: list[int]) -> None:
+    """The screen's first witnesses: the ladder's probe rung from the printed clues,
+    with only the trials against the answer (the ones the screen asks), to its fixpoint
+    F. Every trial it left standing has a witness there that holds all of F, so while
+    the trace's state lies inside F (as it does until a search step) the screen need not
+    run those trials again."""
+    if ctx.init is None:
+        return
+    st = ctx.init.copy()
+    if not propagate(ctx.g, st, 3):
+        return
+    found: dict[tuple[int, bool], State] = {}
+    try:
+        ladder_probe(ctx.g, st, frozenset(), _mask(truth, NUM), found)
+    except Contradiction:
+        return
+    for (b, as_num), t in found.items():
+        ctx.wit[(b.bit_length() - 1, NUM if as_num else BLANK)] = t
 
 
 def _probe(ctx: Ctx, val: list[int], truth: list[int]) -> dict[str, Any] | None:
@@ -811,6 +841,7 @@ def trace(board: Board, answer: Answer, limit: int | None = None) -> list[dict[s
     after that many steps)."""
     ctx = Ctx(board)
     truth = [NUM if v else BLANK for v in answer.flat()]
+    _probe_witnesses(ctx, truth)
     val = ctx.start[:]
     steps: list[dict[str, Any]] = []
     d = Domains(ctx, val)

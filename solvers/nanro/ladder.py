@@ -385,7 +385,8 @@ def _covers(st: State, w: State) -> bool:
     return not (st.num & ~w.num or st.blank & ~w.blank)
 
 
-def _probe(g: Geometry, st: State, off: frozenset[str], answer: int | None = None) -> bool:
+def _probe(g: Geometry, st: State, off: frozenset[str], answer: int | None = None,
+           full_wit: dict[tuple[int, bool], State] | None = None) -> bool:
     """Trials to a fixpoint through ``reach``: each undecided cell tried numbered, then
     blank; a trial that contradicts itself decides the cell the other way.
 
@@ -401,11 +402,15 @@ def _probe(g: Geometry, st: State, off: frozenset[str], answer: int | None = Non
 
     With ``answer`` (the numbered cells of the board's one answer, which the state lies
     inside) only the trials against the answer are run: a trial that agrees with an
-    answer never contradicts itself (every rung is sound), so it decides nothing."""
+    answer never contradicts itself (every rung is sound), so it decides nothing.
+
+    ``full_wit``: where the full trials' witnesses go (keyed by the cell's bit and
+    whether it is numbered), for a caller that asks the same trials later."""
     changed = False
     skip = None if answer is None else (answer, g.full & ~answer)
     light_wit: dict[tuple[int, bool], State] = {}
-    full_wit: dict[tuple[int, bool], State] = {}
+    if full_wit is None:
+        full_wit = {}
     while True:
         if _probe_pass(g, st, off, light_wit, None, skip):
             changed = True
