@@ -257,3 +257,33 @@ def test_verify_confirms_every_banked_board_by_sat(capsys: pytest.CaptureFixture
     for size, row in out["by_size"].items():
         assert row["sat"] == row["boards"] == row["unique"], size
         assert row["brute"] == (row["boards"] if size == "6x6" else 0), size
+
+
+def test_reach_component_without_a_flood_is_the_flood() -> None:
+    """ladder._component (the known connected set minus the cells lost since, each
+    taken away by a ring test) is the flood from the first number, on random possible
+    sets inside a connected one."""
+    import random
+
+    from solvers.nanro.ladder import State, _component, flood, geometry
+
+    rng = random.Random(4)
+    h, w = 9, 11
+    g = geometry(h, w, tuple(tuple(0 for _ in range(w)) for _ in range(h)))
+    kinds = {"ring": 0, "flood": 0}
+    for _ in range(3000):
+        big = sum(1 << i for i in range(g.n) if rng.random() < 0.8)
+        if not big:
+            continue
+        last = flood(g, big & -big, big)
+        gone = sum(1 << i for i in range(g.n) if last >> i & 1 and rng.random() < 0.04)
+        poss = last & ~gone
+        if not poss:
+            continue
+        num = sum(1 << i for i in range(g.n) if poss >> i & 1 and rng.random() < 0.3)
+        num = num or (poss & -poss)
+        st = State(num, g.full & ~poss, [], comp=last)
+        want = flood(g, num & -num, poss)
+        assert _component(g, st, poss) == want
+        kinds["ring" if want == poss and gone.bit_count() <= 4 else "flood"] += 1
+    assert min(kinds.values()) > 100, kinds

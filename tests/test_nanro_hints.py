@@ -319,3 +319,77 @@ def test_resumed_trials_end_where_fresh_ones_do():
             assert (got.num, got.blank, got.dom) == (fresh.num, fresh.blank, fresh.dom), i
         kinds.add(fresh is None)
     assert kinds == {True, False}      # both outcomes were met
+
+
+def test_region_domains_after_a_step_are_the_fresh_ones():
+    """Domains.after (counts of the touched regions updated, the border pairs kept while
+    no cell is numbered) gives exactly the domains built afresh from the marks, on a hard
+    board's marks taken towards the answer a few cells at a time, either way."""
+    from solvers.nanro.hints import BLANK, NUM, UND, Ctx, Domains
+
+    data = json.loads((ROOT / "benchmarks" / "hard" / "nanro-16x16.json").read_text())
+    board = Board.from_json(data["boards"][1]["board"])
+    answer = PUZZLE.solve(board).solutions[0]
+    ctx = Ctx(board)
+    truth = [NUM if v else BLANK for v in answer.flat()]
+    rng = random.Random(11)
+    val = ctx.start[:]
+    d = Domains(ctx, val)
+    fields = ("num", "und", "blank", "kn", "ku", "base", "dom", "excl", "pairs")
+    kinds = set()
+    while UND in val:
+        und = [i for i in range(ctx.n) if val[i] == UND]
+        cells = rng.sample(und, min(len(und), rng.randint(1, 4)))
+        state = rng.choice((NUM, BLANK)) if rng.random() < 0.2 else truth[cells[0]]
+        for i in cells:
+            val[i] = state
+        d = d.after(ctx, cells, state)
+        fresh = Domains(ctx, val)
+        assert [getattr(d, f) for f in fields] == [getattr(fresh, f) for f in fields]
+        kinds.add((state, any(d.excl)))
+        if state != truth[cells[0]]:          # a wrong mark: back to a fresh start
+            val = ctx.start[:]
+            d = Domains(ctx, val)
+    assert {k[0] for k in kinds} == {NUM, BLANK} and any(k[1] for k in kinds), kinds
+
+
+def test_screen_from_the_ladder_probe_witnesses_is_the_ladder_screen():
+    """The witnesses the ladder's probe rung leaves (seeded by trace before its first
+    step) keep Screen exact: a one-cell trial against the answer contradicts exactly
+    where _ladder_contradicts says so, on marks taken from the answer a few cells at a
+    time; and the seeded witnesses do answer some of those trials."""
+    from solvers.nanro.hints import (
+        BLANK,
+        NUM,
+        UND,
+        Ctx,
+        Screen,
+        _ladder_contradicts,
+        _probe_witnesses,
+    )
+
+    data = json.loads((ROOT / "benchmarks" / "hard" / "nanro-16x16.json").read_text())
+    board = Board.from_json(data["boards"][3]["board"])
+    answer = PUZZLE.solve(board).solutions[0]
+    ctx = Ctx(board)
+    truth = [NUM if v else BLANK for v in answer.flat()]
+    _probe_witnesses(ctx, truth)
+    seeded = dict(ctx.wit)
+    assert seeded
+    rng = random.Random(2)
+    val = ctx.start[:]
+    used = 0
+    for _ in range(4):
+        screen = Screen(ctx, val, ctx.wit)
+        for i in [i for i in range(ctx.n) if val[i] == UND]:
+            trial = val[:]
+            trial[i] = 1 - truth[i]
+            w = seeded.get((i, trial[i]))
+            st = screen.st
+            used += (w is not None and st is not None and not (st.num | st.blank) >> i & 1
+                     and not (st.num & ~w.num or st.blank & ~w.blank))
+            assert screen.contradicts(trial, i) == _ladder_contradicts(ctx, trial), i
+        und = [i for i in range(ctx.n) if val[i] == UND]
+        for i in rng.sample(und, min(len(und), 6)):
+            val[i] = truth[i]
+    assert used

@@ -27,6 +27,7 @@ from typing import Any
 
 from .board import Answer, Board
 from .ladder import (
+    Contradiction,
     Geometry,
     State,
     cut_certs,
@@ -37,6 +38,7 @@ from .ladder import (
     propagate,
     resume,
 )
+from .ladder import _probe as ladder_probe
 
 UND, BLANK, NUM = -1, 0, 1
 MAX_CELLS = 8          # a step decides at most this many cells
@@ -263,6 +265,15 @@ class Ctx:
         reg = g.region_of
         self.cross = [tuple((j, reg[i], reg[j]) for j in g.nbrs[i] if reg[j] != reg[i])
                       for i in range(g.n)]
+        # the cells whose right, left, lower, upper neighbour lies in another region
+        w = g.w
+        self.cross_r = sum(1 << i for i in range(g.n) if i % w != w - 1 and reg[i + 1] != reg[i])
+        self.cross_l = self.cross_r << 1
+        self.cross_d = sum(1 << i for i in range(g.n - w) if reg[i + w] != reg[i])
+        self.cross_u = self.cross_d << w
+        # per region, the counts its printed numbers allow (none when two disagree)
+        self.allow = [0 if self.conflict[r] else -1 if self.fix[r] is None
+                      else 1 << self.fix[r] for r in range(k)]
 
     def src_words(self, r: int) -> tuple[str, str]:
         """How the sentences name a region's printed count."""
@@ -276,40 +287,89 @@ class Ctx:
 
 class Domains:
     """Per region: numbered and undecided cells, the counts it may still take without
-    (``base``) and with (``dom``) the border rule, and why each count was struck."""
+    (``base``) and with (``dom``) the border rule, and why each count was struck.
+
+    ``after`` gives the domains of the marks with a few more cells decided from these
+    ones: the cell masks and the counts of the regions those cells lie in are updated,
+    the rest copied (the border rule's pairs too while no cell is numbered); only the
+    border rule's pass (which depends on the order it visits the pairs in) is run again
+    in full."""
+
+    __slots__ = ("base", "blank", "dom", "excl", "kn", "ku", "num", "pairs", "und")
 
     def __init__(self, ctx: Ctx, val: list[int]) -> None:
         g = ctx.g
-        k = len(ctx.members)
         self.num = num = _mask(val, NUM)
         self.und = und = _mask(val, UND)
         self.blank = g.full & ~(num | und)
-        kn = [(num & m).bit_count() for m in g.rmask]
-        ku = [(und & m).bit_count() for m in g.rmask]
-        base = []
-        for r in range(k):
-            lo, hi = max(1, kn[r]), kn[r] + ku[r]
-            m = ((2 << hi) - 1) & ~((1 << lo) - 1) if hi >= lo else 0
-            if ctx.fix[r] is not None:
-                m &= 1 << ctx.fix[r]
-            if ctx.conflict[r]:
-                m = 0
-            base.append(m)
-        dom = base[:]
-        excl: list[dict[int, tuple[int, int]]] = [{} for _ in range(k)]
-        # numbered neighbours in two regions, in the order the passes below visit them
-        cross = ctx.cross
-        pairs = [(i, j, r, s) for i in _bits(num) for j, r, s in cross[i] if val[j] == NUM]
-        changed = True
+        self.kn = kn = [(num & m).bit_count() for m in g.rmask]
+        self.ku = ku = [(und & m).bit_count() for m in g.rmask]
+        allow = ctx.allow
+        self.base = [_range(kn[r], ku[r]) & allow[r] for r in range(len(kn))]
+        self.pairs = _pairs(ctx, num)
+        self._border()
+
+    def after(self, ctx: Ctx, cells: list[int], state: int) -> Domains:
+        """The domains once ``cells`` are marked ``state``."""
+        d = Domains.__new__(Domains)
+        num, und = self.num, self.und
+        kn, ku, base = self.kn[:], self.ku[:], self.base[:]
+        region_of, allow = ctx.g.region_of, ctx.allow
+        for i in cells:
+            b = 1 << i
+            r = region_of[i]
+            if num & b:
+                kn[r] -= 1
+            elif und & b:
+                ku[r] -= 1
+            num &= ~b
+            und &= ~b
+            if state == NUM:
+                num |= b
+                kn[r] += 1
+            elif state == UND:
+                und |= b
+                ku[r] += 1
+            base[r] = _range(kn[r], ku[r]) & allow[r]
+        d.num, d.und, d.blank = num, und, ctx.g.full & ~(num | und)
+        d.kn, d.ku, d.base = kn, ku, base
+        d.pairs = self.pairs if num == self.num else _pairs(ctx, num)
+        d._border()
+        return d
+
+    def _border(self) -> None:
+        """``dom`` and ``excl``: the border rule's passes over ``pairs`` to a fixpoint."""
+        dom = self.base[:]
+        excl: list[dict[int, tuple[int, int]]] = [{} for _ in dom]
+        changed = bool(self.pairs)
         while changed:
             changed = False
-            for i, j, r, s in pairs:
+            for i, j, r, s in self.pairs:
                 d = dom[s]
                 if d and not d & (d - 1) and dom[r] & d:
                     dom[r] &= ~d
                     excl[r][d.bit_length() - 1] = (i, j)
                     changed = True
-        self.kn, self.ku, self.base, self.dom, self.excl = kn, ku, base, dom, excl
+        self.dom, self.excl = dom, excl
+
+
+def _pairs(ctx: Ctx, num: int) -> list[tuple[int, int, int, int]]:
+    """The numbered neighbours in two regions (cell, neighbour, their regions), by cell
+    then neighbour order; only cells with a numbered neighbour across a border (found on
+    bitmasks) are looked at."""
+    w = ctx.w
+    near = num & (((num >> 1) & ctx.cross_r) | ((num << 1) & ctx.cross_l)
+                  | ((num >> w) & ctx.cross_d) | ((num << w) & ctx.cross_u))
+    if not near:
+        return []
+    cross = ctx.cross
+    return [(i, j, r, s) for i in _bits(near) for j, r, s in cross[i] if num >> j & 1]
+
+
+def _range(kn: int, ku: int) -> int:
+    """The counts from max(1, kn) to kn + ku, as a bitmask (bit v: count v)."""
+    lo, hi = max(1, kn), kn + ku
+    return ((2 << hi) - 1) & ~((1 << lo) - 1) if hi >= lo else 0
 
 
 def _bits(x: int) -> list[int]:
@@ -492,9 +552,12 @@ def contradiction(ctx: Ctx, val: list[int], d: Domains) -> dict[str, Any] | None
     return None
 
 
-def deduce(ctx: Ctx, val: list[int]) -> tuple[str, dict[str, Any] | None]:
-    """("bad", contradiction) or ("step", the simplest deduction) or ("stuck", None)."""
-    d = Domains(ctx, val)
+def deduce(ctx: Ctx, val: list[int], d: Domains | None = None
+           ) -> tuple[str, dict[str, Any] | None]:
+    """("bad", contradiction) or ("step", the simplest deduction) or ("stuck", None);
+    ``d``: the domains of ``val`` when the caller has them."""
+    if d is None:
+        d = Domains(ctx, val)
     bad = contradiction(ctx, val, d)
     if bad is not None:
         return "bad", bad
@@ -517,15 +580,17 @@ def follow(ctx: Ctx, val: list[int], limit: int = 400
     """Deduce from ``val`` until a contradiction (returned with the cells decided on the
     way) or until no deduction applies (None)."""
     val = val[:]
+    d = Domains(ctx, val)
     decided: list[int] = []
     for _ in range(limit):
-        kind, res = deduce(ctx, val)
+        kind, res = deduce(ctx, val, d)
         if kind == "bad":
             return res, decided
         if kind == "stuck":
             return None, decided
         assert res is not None
         _apply(val, res)
+        d = d.after(ctx, res["cells"], res["state"])
         decided.extend(res["cells"])
     return None, decided
 
@@ -548,8 +613,9 @@ class Screen:
     more deduced; a state that propagates without contradiction has no part that
     contradicts), so the marks with the trial contradict exactly when that state with
     the trial does. A trial that propagated without contradiction is kept as a witness
-    (``wit``, shared across states): while a later state lies inside it, the trial
-    still holds. A trial on a cell the marks' state already decides is screened as
+    (``wit``, shared across states, seeded by ``_probe_witnesses``) for itself and for
+    every other trial it decides the same way: while a later state lies inside it, those
+    trials still hold. A trial on a cell the marks' state already decides is screened as
     before, from the marks.
 
     The states of one trace only grow, so by the same monotony a trial that contradicted
@@ -593,8 +659,37 @@ class Screen:
         if t is None or not propagate(ctx.g, t, 3):
             ctx.bad.add(key)
             return True
-        self.wit[key] = ctx.own[key] = t
+        ctx.own[key] = t
+        # t also witnesses each trial it decides the way t does: that trial from this
+        # state lies inside t, a state that propagates without contradiction
+        wit = self.wit
+        new = (t.num | t.blank) & ~(st.num | st.blank)
+        nn = t.num
+        while new:
+            c = new & -new
+            new ^= c
+            wit[(c.bit_length() - 1, NUM if nn & c else BLANK)] = t
         return False
+
+
+def _probe_witnesses(ctx: Ctx, truth: list[int]) -> None:
+    """The screen's first witnesses: the ladder's probe rung from the printed clues,
+    with only the trials against the answer (the ones the screen asks), to its fixpoint
+    F. Every trial it left standing has a witness there that holds all of F, so while
+    the trace's state lies inside F (as it does until a search step) the screen need not
+    run those trials again."""
+    if ctx.init is None:
+        return
+    st = ctx.init.copy()
+    if not propagate(ctx.g, st, 3):
+        return
+    found: dict[tuple[int, bool], State] = {}
+    try:
+        ladder_probe(ctx.g, st, frozenset(), _mask(truth, NUM), found)
+    except Contradiction:
+        return
+    for (b, as_num), t in found.items():
+        ctx.wit[(b.bit_length() - 1, NUM if as_num else BLANK)] = t
 
 
 def _probe(ctx: Ctx, val: list[int], truth: list[int]) -> dict[str, Any] | None:
@@ -746,10 +841,12 @@ def trace(board: Board, answer: Answer, limit: int | None = None) -> list[dict[s
     after that many steps)."""
     ctx = Ctx(board)
     truth = [NUM if v else BLANK for v in answer.flat()]
+    _probe_witnesses(ctx, truth)
     val = ctx.start[:]
     steps: list[dict[str, Any]] = []
+    d = Domains(ctx, val)
     while UND in val and (limit is None or len(steps) < limit):
-        kind, st = deduce(ctx, val)
+        kind, st = deduce(ctx, val, d)
         if kind == "bad":
             raise ValueError("the board contradicts itself")
         if st is None:
@@ -758,6 +855,7 @@ def trace(board: Board, answer: Answer, limit: int | None = None) -> list[dict[s
             if truth[i] != st["state"]:
                 raise AssertionError(f"hint step {st['key']} disagrees with the answer")
         _apply(val, st)
+        d = d.after(ctx, st["cells"], st["state"])
         steps.append(_public(ctx, st))
     return steps
 

@@ -98,17 +98,22 @@ def geometry(h: int, w: int, regions: tuple[tuple[int, ...], ...]) -> Geometry:
 
 class State:
     """``seen``: the decided cells as of the last counting pass; ``mark``: cells whose
-    regions must be counted again anyway (their label set changed)."""
+    regions must be counted again anyway (their label set changed); ``comp``: a
+    connected set of cells holding every cell not blank (the possible cells as the last
+    ``reach`` left them, or those of a state this one grew from; 0: none known)."""
 
-    __slots__ = ("blank", "dom", "mark", "num", "rules", "seen")
+    __slots__ = ("blank", "comp", "dom", "mark", "num", "rules", "seen")
 
     def __init__(self, num: int, blank: int, dom: list[int], seen: int = 0,
-                 mark: int = -1, rules: tuple[bool, bool] | None = None) -> None:
+                 mark: int = -1, rules: tuple[bool, bool] | None = None,
+                 comp: int = 0) -> None:
         self.num, self.blank, self.dom, self.seen, self.mark = num, blank, dom, seen, mark
         self.rules = rules     # (count on, clash on) of the last propagation
+        self.comp = comp
 
     def copy(self) -> State:
-        return State(self.num, self.blank, self.dom[:], self.seen, self.mark, self.rules)
+        return State(self.num, self.blank, self.dom[:], self.seen, self.mark, self.rules,
+                     self.comp)
 
 
 def initial(board: Board, g: Geometry) -> State | None:
@@ -234,14 +239,42 @@ def flood(g: Geometry, seed: int, allowed: int) -> int:
         x = y
 
 
+# a connected set that lost more cells than this is flooded afresh (each cell's ring
+# test costs about a tenth of a flood)
+RING_TESTS = 4
+
+
+def _component(g: Geometry, st: State, poss: int) -> int:
+    """The possible cells connected to the first number: ``poss`` itself when the cells
+    ``st.comp`` (connected) lost since are taken away one at a time, none of them
+    splitting what is left (its ring of eight joins its possible neighbours:
+    ``Grid.local_cuts``); else a flood."""
+    last = st.comp
+    if last:
+        gone = last & ~poss
+        if gone.bit_count() <= RING_TESTS:
+            local_cuts = cut_grid(g).local_cuts
+            cur = last
+            while gone:
+                b = gone & -gone
+                if local_cuts(cur) & b:
+                    break
+                cur ^= b
+                gone ^= b
+            if not gone:
+                return cur
+    return flood(g, st.num & -st.num, poss)
+
+
 def _reach(g: Geometry, st: State, cuts: bool = True) -> bool:
     num = st.num
     if not num:
         return False
     poss = g.full & ~st.blank
-    comp = flood(g, num & -num, poss)
+    comp = _component(g, st, poss)
     if num & ~comp:
         raise Contradiction
+    st.comp = comp
     changed = False
     dead = poss & ~comp
     if dead:
@@ -343,7 +376,7 @@ def resume(g: Geometry, w: State, st: State) -> State | None:
             if x != dom[k]:
                 dom[k] = x
                 mark |= rmask[k]
-    return State(num, blank, dom, w.seen, mark, w.rules)
+    return State(num, blank, dom, w.seen, mark, w.rules, w.comp)
 
 
 def _covers(st: State, w: State) -> bool:
@@ -352,7 +385,8 @@ def _covers(st: State, w: State) -> bool:
     return not (st.num & ~w.num or st.blank & ~w.blank)
 
 
-def _probe(g: Geometry, st: State, off: frozenset[str], answer: int | None = None) -> bool:
+def _probe(g: Geometry, st: State, off: frozenset[str], answer: int | None = None,
+           full_wit: dict[tuple[int, bool], State] | None = None) -> bool:
     """Trials to a fixpoint through ``reach``: each undecided cell tried numbered, then
     blank; a trial that contradicts itself decides the cell the other way.
 
@@ -368,15 +402,23 @@ def _probe(g: Geometry, st: State, off: frozenset[str], answer: int | None = Non
 
     With ``answer`` (the numbered cells of the board's one answer, which the state lies
     inside) only the trials against the answer are run: a trial that agrees with an
-    answer never contradicts itself (every rung is sound), so it decides nothing."""
+    answer never contradicts itself (every rung is sound), so it decides nothing.
+
+    ``full_wit``: where the full trials' witnesses go (keyed by the cell's bit and
+    whether it is numbered), for a caller that asks the same trials later."""
     changed = False
     skip = None if answer is None else (answer, g.full & ~answer)
     light_wit: dict[tuple[int, bool], State] = {}
-    full_wit: dict[tuple[int, bool], State] = {}
+    if full_wit is None:
+        full_wit = {}
     while True:
         if _probe_pass(g, st, off, light_wit, None, skip):
             changed = True
             continue
+        # a light pass closes the base under the light rungs only: the cut cells it
+        # owes come before the full trials (and, when there are any, more light ones)
+        if not propagate(g, st, 3, off):
+            raise Contradiction
         if _probe_pass(g, st, off, full_wit, light_wit, skip):
             changed = True
             continue
@@ -414,7 +456,7 @@ def _probe_pass(g: Geometry, st: State, off: frozenset[str],
                     st.blank |= b
                 else:
                     st.num |= b
-                if not propagate(g, st, 3, off):
+                if not propagate(g, st, 3, off, light):
                     raise Contradiction
                 progress = True
                 break

@@ -18,6 +18,7 @@ needed only when this engine runs).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import product
 
 from solvers.common import node
@@ -51,11 +52,13 @@ def encode(board: Board) -> list[list[int]]:
                    for b in range(a + 1, len(ls)))            # at most one label
         cls.append([i + 1 for i in cs])                       # a number in every region
         if s <= SPELL_OUT:
-            for bits in product((0, 1), repeat=s):
-                c = sum(bits)
-                if c:                  # this pattern of numbers -> label c
-                    cls.append([-(i + 1) if b else i + 1 for i, b in zip(cs, bits, strict=True)]
-                               + [lab[k][c]])
+            # this pattern of numbers -> label c (c: the pattern's numbered cells, its
+            # negative literals)
+            lk = lab[k]
+            for lits, c in zip(product(*[(i + 1, -(i + 1)) for i in cs]), _counts(s),
+                               strict=True):
+                if c:
+                    cls.append([*lits, lk[c]])
         else:
             from pysat.card import CardEnc, EncType
             for v in range(1, s + 1):
@@ -63,17 +66,18 @@ def encode(board: Board) -> list[list[int]]:
                                      encoding=EncType.seqcounter)
                 top = max(top, enc.nv)
                 cls.extend([-lab[k][v]] + c for c in enc.clauses)
+    nbrs = [neighbours(h, w, i) for i in range(n)]
     for i in range(n):
         r, c = divmod(i, w)
         if r + 1 < h and c + 1 < w:
             cls.append([-(i + 1), -(i + 2), -(i + w + 1), -(i + w + 2)])
-        for j in neighbours(h, w, i):
+        for j in nbrs[i]:
             if j > i and fr[j] != fr[i]:
                 a, b = lab[fr[i]], lab[fr[j]]
                 cls.extend([-(i + 1), -(j + 1), -a[v], -b[v]]
                            for v in range(1, min(len(a), len(b))))
     if k_count > 1:
-        cls.extend([-(i + 1)] + [j + 1 for j in neighbours(h, w, i)] for i in range(n))
+        cls.extend([-(i + 1)] + [j + 1 for j in nbrs[i]] for i in range(n))
     for i, v in enumerate(board.flat()):
         if v is None:
             continue
@@ -84,6 +88,12 @@ def encode(board: Board) -> list[list[int]]:
         if v is not None:
             cls.append([lab[k][v]])
     return cls
+
+
+@lru_cache(maxsize=SPELL_OUT + 1)
+def _counts(s: int) -> tuple[int, ...]:
+    """The number of ones in each pattern of ``s`` bits, in ``product((0, 1))`` order."""
+    return tuple(sum(bits) for bits in product((0, 1), repeat=s))
 
 
 SLICE = 2000        # conflicts per solver slice: between two, an alarm or a budget can stop it
@@ -123,13 +133,14 @@ def solve_sat(board: Board, limit: int = 2) -> SatResult:
             if not _solve_sliced(s):
                 break
             model = s.get_model()
-            on = int("".join("1" if v > 0 else "0" for v in reversed(model[:n])), 2)
+            on = int("".join(["1" if v > 0 else "0" for v in model[n - 1::-1]]), 2)
             parts = []
             rest = on
             while rest:
                 grp = rest & -rest
                 while True:
-                    nxt = spread(grp) & on
+                    nxt = (grp | ((grp << 1) & not_first) | ((grp >> 1) & not_last)
+                           | (grp << w) | (grp >> w)) & on
                     if nxt == grp:
                         break
                     grp = nxt
