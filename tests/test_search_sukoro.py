@@ -315,3 +315,30 @@ def test_cut_cells_match_definition():
             assert fast._cuts(g, st) == _cuts_by_definition(g, st)
             checked += 1
     assert checked > 500
+
+
+def test_cut_cells_match_definition_across_interleaved_states():
+    """With the ways round of several unrelated states remembered per cell (the trace
+    checks many trials' ends in turn), the cut cells are still exactly the articulation
+    cells: a way is only trusted when it holds in the state asked about."""
+    rng = random.Random(5)
+    h, w = 10, 10
+    g = fast.geo(h, w)
+    fast.forget_cuts()
+    lines = [fast.from_domains([31] * (h * w)) for _ in range(4)]
+    checked = 0
+    for _ in range(400):
+        k = rng.randrange(len(lines))
+        i = rng.randrange(h * w)
+        nxt = fast.propagate(g, fast.restrict(lines[k], i, rng.choice([0, 0, 1, 2, 3, 4])),
+                             True, True, cuts=False)
+        if nxt is None or fast.complete(nxt):
+            lines[k] = fast.from_domains([31] * (h * w))
+            continue
+        lines[k] = nxt
+        for st in lines:
+            fast._CUT_MEMO.clear()          # the ways round, not the memo of answers
+            assert fast._cuts(g, st) == _cuts_by_definition(g, st)
+            checked += 1
+    held = fast._ROUND[(h, w)].values()
+    assert checked > 1000 and max(len(ways) for ways in held) > 1

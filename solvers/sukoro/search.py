@@ -281,13 +281,15 @@ def _cuts_of(g: Geo, p: int, s: int, b: int, cand: int) -> int:
     while cand:
         c = cand & -cand
         cand ^= c
-        known = get(c)
-        if known is not None:
-            way, pockets, shore, ok = known
+        held = False
+        for way, pockets, shore, ok in get(c, ()):
             # p & ok: the cell's neighbours that may hold a number outside its paths and
             # pockets; way & ~p: a cell of the paths that went
             if not (way & ~p or s & pockets or shore & p or p & ok):
-                continue
+                held = True
+                break
+        if held:
+            continue
         region = p & ~c
         ring = ((c << w) | (c >> w) | ((c << 1) & nc0) | ((c >> 1) & ncw)) & region
         key = c
@@ -337,7 +339,8 @@ def _cuts_of(g: Geo, p: int, s: int, b: int, cand: int) -> int:
                      | ((pockets >> 1) & ncw)) & ~pockets & ~c
             way = _paths(g, fl[0], rest) if fl and rest else 0
             nbs = (c << w) | (c >> w) | ((c << 1) & nc0) | ((c >> 1) & ncw)
-            rounds[key] = (way, pockets, shore, nbs & ~(way | pockets))
+            rounds[key] = ((way, pockets, shore, nbs & ~(way | pockets)),
+                           *get(key, ())[:WAYS - 1])
             continue
         if cut:
             out |= c
@@ -372,8 +375,11 @@ def _paths(g: Geo, r: int, ring: int) -> int:
 
 
 ROUND_MEMO = 1 << 16
-# (h, w) -> cell bit -> (paths, pockets, their shore, other neighbours)
-_ROUND: dict[tuple[int, int], dict[int, tuple[int, int, int, int]]] = {}
+# ways round kept per cell, the newest first: the trace checks the ends of many trials in
+# turn, and one way per cell would be replaced back and forth between them
+WAYS = 8
+# (h, w) -> cell bit -> ways round, each (paths, pockets, their shore, other neighbours)
+_ROUND: dict[tuple[int, int], dict[int, tuple[tuple[int, int, int, int], ...]]] = {}
 
 
 def _joined(g: Geo, p: int, gone: int) -> bool:
@@ -418,8 +424,9 @@ def propagate(g: Geo, st: State, neq: bool = True, connect: bool = True,
             if st2 is None:
                 return None
             if st2 is not st:
+                # what is left is the flood from a sure number: connected, holding them all
                 st = st2
-                joined = 0
+                joined = st[1] | st[2] | st[3] | st[4]
                 continue
             joined = p if p & ~st[0] else 0
         if cuts:
@@ -540,8 +547,9 @@ class Closer:
         g = self.g
         w, nc0, ncw, full = g.w, g.nc0, g.ncw, g.full
 
-        # value -> (area, the state's five masks inside it when its trial succeeded)
-        seen: dict[tuple[int, int], tuple[int, int, int, int, int, int]] = {}
+        # value -> (area, the state's five masks inside it when its trial succeeded, the
+        # trial's fixpoint)
+        seen: dict[tuple[int, int], tuple] = {}
         for t in known or ():
             # an answer lies inside every state the sound rules reach: its values' trials
             # cannot fail, whatever narrows
@@ -549,7 +557,7 @@ class Closer:
                 x &= _undecided(st)
                 while x:
                     lb = x & -x
-                    seen[(kk, lb)] = (0, 0, 0, 0, 0, 0)
+                    seen[(kk, lb)] = (0, 0, 0, 0, 0, 0, t)
                     x ^= lb
 
         def skip(st: State, low: int, k: int) -> bool:
@@ -557,9 +565,12 @@ class Closer:
             if got is None:
                 return False
             area = got[0]
-            return (st[0] & area == got[1] and st[1] & area == got[2]
+            if (st[0] & area == got[1] and st[1] & area == got[2]
                     and st[2] & area == got[3] and st[3] & area == got[4]
-                    and st[4] & area == got[5])
+                    and st[4] & area == got[5]):
+                return True
+            # a fixpoint with the value inside the state: the trial cannot fail
+            return _inside(got[6], st)
 
         def kept(st: State, low: int, res: State) -> None:
             b0, b1, b2, b3, b4 = st
@@ -567,7 +578,7 @@ class Closer:
                 | (b4 ^ res[4])
             area = (ch | (ch << w) | (ch >> w) | ((ch << 1) & nc0) | ((ch >> 1) & ncw)) \
                 & full
-            mark = (area, b0 & area, b1 & area, b2 & area, b3 & area, b4 & area)
+            mark = (area, b0 & area, b1 & area, b2 & area, b3 & area, b4 & area, res)
             for kk, x in enumerate(singles(res)):
                 x &= ch | low
                 while x:
