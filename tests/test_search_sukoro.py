@@ -170,6 +170,30 @@ def test_witness_is_a_probe_fixpoint_left_open():
     assert solve(b, level="probe").rung is None
 
 
+def test_window_ends_support_the_whole_board_trials():
+    """When no window is a witness, the fixpoints of the windows' successful trials lie
+    inside the state and support their values in the trials on the whole board: the
+    probe fixpoint is the one found without them, with fewer trials."""
+    import solvers.sukoro.ladder as L
+    g = fast.geo(20, 20)
+    shared = 0
+    for e in _corpus("20x20"):
+        b = Board.from_json(e["board"])
+        st = fast.from_domains(initial(b))
+        for k in range(3):
+            st = fast.propagate(g, st, k >= 1, k >= 2)
+        ans = fast.from_domains([1 << v for v in Answer.from_json(e["answer"]).flat()])
+        ends: list = []
+        if L._witness(g, st, ans, Rules(), L.EARLY_TRIES, ends) is not None:
+            continue
+        assert ends and all(fast._inside(t, st) for t, _ in ends)
+        alone, helped = fast.Closer(g, True, True), fast.Closer(g, True, True)
+        assert helped.close(st, [ans], ends) == alone.close(st, [ans])
+        assert helped.trials < alone.trials
+        shared += 1
+    assert shared >= 2
+
+
 @pytest.mark.parametrize("engine", ENGINES)
 def test_search_agrees_with_brute_on_random_boards(engine: str):
     rng = random.Random(31)
