@@ -170,6 +170,30 @@ def test_witness_is_a_probe_fixpoint_left_open():
     assert solve(b, level="probe").rung is None
 
 
+def test_window_ends_support_the_whole_board_trials():
+    """When no window is a witness, the fixpoints of the windows' successful trials lie
+    inside the state and support their values in the trials on the whole board: the
+    probe fixpoint is the one found without them, with fewer trials."""
+    import solvers.sukoro.ladder as L
+    g = fast.geo(20, 20)
+    shared = 0
+    for e in _corpus("20x20"):
+        b = Board.from_json(e["board"])
+        st = fast.from_domains(initial(b))
+        for k in range(3):
+            st = fast.propagate(g, st, k >= 1, k >= 2)
+        ans = fast.from_domains([1 << v for v in Answer.from_json(e["answer"]).flat()])
+        ends: list = []
+        if L._witness(g, st, ans, Rules(), L.EARLY_TRIES, ends) is not None:
+            continue
+        assert ends and all(fast._inside(t, st) for t, _ in ends)
+        alone, helped = fast.Closer(g, True, True), fast.Closer(g, True, True)
+        assert helped.close(st, [ans], ends) == alone.close(st, [ans])
+        assert helped.trials < alone.trials
+        shared += 1
+    assert shared >= 2
+
+
 @pytest.mark.parametrize("engine", ENGINES)
 def test_search_agrees_with_brute_on_random_boards(engine: str):
     rng = random.Random(31)
@@ -315,3 +339,30 @@ def test_cut_cells_match_definition():
             assert fast._cuts(g, st) == _cuts_by_definition(g, st)
             checked += 1
     assert checked > 500
+
+
+def test_cut_cells_match_definition_across_interleaved_states():
+    """With the ways round of several unrelated states remembered per cell (the trace
+    checks many trials' ends in turn), the cut cells are still exactly the articulation
+    cells: a way is only trusted when it holds in the state asked about."""
+    rng = random.Random(5)
+    h, w = 10, 10
+    g = fast.geo(h, w)
+    fast.forget_cuts()
+    lines = [fast.from_domains([31] * (h * w)) for _ in range(4)]
+    checked = 0
+    for _ in range(400):
+        k = rng.randrange(len(lines))
+        i = rng.randrange(h * w)
+        nxt = fast.propagate(g, fast.restrict(lines[k], i, rng.choice([0, 0, 1, 2, 3, 4])),
+                             True, True, cuts=False)
+        if nxt is None or fast.complete(nxt):
+            lines[k] = fast.from_domains([31] * (h * w))
+            continue
+        lines[k] = nxt
+        for st in lines:
+            fast._CUT_MEMO.clear()          # the ways round, not the memo of answers
+            assert fast._cuts(g, st) == _cuts_by_definition(g, st)
+            checked += 1
+    held = fast._ROUND[(h, w)].values()
+    assert checked > 1000 and max(len(ways) for ways in held) > 1

@@ -521,9 +521,10 @@ def _probe_or_answers(g, st, limit: int, rules: Rules, engine: str):
             return st, found, (nodes, stats)
         k = max(WINDOW_MIN, min(g.h, g.w) // 2)
         tries = 9 if 4 * k * k <= g.n else EARLY_TRIES
-        if len(found) == 1 and _witness(g, st, found[0], rules, tries) is not None:
+        ends: list = []
+        if len(found) == 1 and _witness(g, st, found[0], rules, tries, ends) is not None:
             return st, found, (nodes, dict(stats, witness=True))
-        return closer.close(st, found), found, (nodes, stats)
+        return closer.close(st, found, ends), found, (nodes, stats)
     st = closer._cheap(st)
     if st is None or fast.complete(st):
         return st, None, (0, {})
@@ -542,7 +543,7 @@ def _probe_or_answers(g, st, limit: int, rules: Rules, engine: str):
     return st, found, (nodes, stats)
 
 
-def _witness(g, st, answer, rules: Rules, tries: int = 9):
+def _witness(g, st, answer, rules: Rules, tries: int = 9, ends: list | None = None):
     """A state inside ``st`` that the full trials leave open (or None when the windows
     tried find none): proof that the probe fixpoint is not complete, at a fraction of
     the cost of computing it on a large board.
@@ -553,7 +554,11 @@ def _witness(g, st, answer, rules: Rules, tries: int = 9):
     the rungs below probe in which every value's trial succeeds, so it lies inside the
     probe fixpoint of any state holding it (the probe rung only removes values whose
     trial fails, and a trial in a larger state succeeds where it does inside X); if X
-    has an undecided cell, so has the probe fixpoint, and the board is graded search."""
+    has an undecided cell, so has the probe fixpoint, and the board is graded search.
+
+    ``ends`` (a list) receives the fixpoints of the windows' successful trials: they lie
+    inside ``st``, so they support their values in the trials on the whole board
+    (``Closer.close``) that follow when no window is a witness."""
     h, w = g.h, g.w
     k = max(WINDOW_MIN, min(h, w) // 2)
     if k >= min(h, w):
@@ -568,9 +573,12 @@ def _witness(g, st, answer, rules: Rules, tries: int = 9):
         x = fast.propagate(g, x, rules.neq, rules.connect)      # type: ignore[arg-type]
         if x is None:
             continue
-        x = fast.Closer(g, rules.neq, rules.connect).close(x, [answer])
+        closer = fast.Closer(g, rules.neq, rules.connect)
+        x = closer.close(x, [answer])
         if x is not None and not fast.complete(x):
             return x
+        if ends is not None:
+            ends += closer.ends
     return None
 
 

@@ -281,13 +281,15 @@ def _cuts_of(g: Geo, p: int, s: int, b: int, cand: int) -> int:
     while cand:
         c = cand & -cand
         cand ^= c
-        known = get(c)
-        if known is not None:
-            way, pockets, shore, ok = known
+        held = False
+        for way, pockets, shore, ok in get(c, ()):
             # p & ok: the cell's neighbours that may hold a number outside its paths and
             # pockets; way & ~p: a cell of the paths that went
             if not (way & ~p or s & pockets or shore & p or p & ok):
-                continue
+                held = True
+                break
+        if held:
+            continue
         region = p & ~c
         ring = ((c << w) | (c >> w) | ((c << 1) & nc0) | ((c >> 1) & ncw)) & region
         key = c
@@ -337,7 +339,8 @@ def _cuts_of(g: Geo, p: int, s: int, b: int, cand: int) -> int:
                      | ((pockets >> 1) & ncw)) & ~pockets & ~c
             way = _paths(g, fl[0], rest) if fl and rest else 0
             nbs = (c << w) | (c >> w) | ((c << 1) & nc0) | ((c >> 1) & ncw)
-            rounds[key] = (way, pockets, shore, nbs & ~(way | pockets))
+            rounds[key] = ((way, pockets, shore, nbs & ~(way | pockets)),
+                           *get(key, ())[:WAYS - 1])
             continue
         if cut:
             out |= c
@@ -372,8 +375,11 @@ def _paths(g: Geo, r: int, ring: int) -> int:
 
 
 ROUND_MEMO = 1 << 16
-# (h, w) -> cell bit -> (paths, pockets, their shore, other neighbours)
-_ROUND: dict[tuple[int, int], dict[int, tuple[int, int, int, int]]] = {}
+# ways round kept per cell, the newest first: the trace checks the ends of many trials in
+# turn, and one way per cell would be replaced back and forth between them
+WAYS = 8
+# (h, w) -> cell bit -> ways round, each (paths, pockets, their shore, other neighbours)
+_ROUND: dict[tuple[int, int], dict[int, tuple[tuple[int, int, int, int], ...]]] = {}
 
 
 def _joined(g: Geo, p: int, gone: int) -> bool:
@@ -418,8 +424,9 @@ def propagate(g: Geo, st: State, neq: bool = True, connect: bool = True,
             if st2 is None:
                 return None
             if st2 is not st:
+                # what is left is the flood from a sure number: connected, holding them all
                 st = st2
-                joined = 0
+                joined = st[1] | st[2] | st[3] | st[4]
                 continue
             joined = p if p & ~st[0] else 0
         if cuts:
@@ -465,6 +472,9 @@ class Closer:
         self.repairs = 0
         # (value, cell bit) -> [kept fixpoint fixing it or None, unused, full rules]
         self.by_value: dict[tuple[int, int], list] = {}
+        # the fixpoints of this closer's successful trials, each with whether it is one
+        # of the full rules (else of the rules without articulation cells)
+        self.ends: list[tuple[State, bool]] = []
 
     def prop(self, st: State, cuts: bool = True, joined: int = 0) -> State | None:
         return propagate(self.g, st, self.neq, self.connect, cuts, joined)
@@ -477,19 +487,23 @@ class Closer:
             return None
         return st2
 
-    def close(self, st: State, known: list[State] | None = None) -> State | None:
+    def close(self, st: State, known: list[State] | None = None,
+              ends: list[tuple[State, bool]] | None = None) -> State | None:
         """The probe fixpoint from a fixpoint of the rungs below (None: contradiction).
 
         ``known``: answers already found (complete fixpoints), which support their values.
+        ``ends``: fixpoints of successful trials inside ``st`` (another closer's
+        ``ends``, from a state inside this one), which support the values they fix but
+        the answer's while they stay inside the state.
         Cheap sweeps first (trials without articulation cells), then sweeps under the full
         rules until one narrows nothing, which makes the result the ladder's fixpoint."""
-        res = self._cheap(st, known or [])
+        res = self._cheap(st, known or [], ends)
         if res is None:
             return None
         st = res
         if complete(st):
             return st
-        return self._sweep(st, True, list(known or []))
+        return self._sweep(st, True, list(known or []), ends)
 
     def _pass(self, st: State, cuts: bool, skip, kept) -> tuple[State | None, bool]:
         """One pass of trials over the undecided cells, next to a decided cell first (that
@@ -531,7 +545,8 @@ class Closer:
                 pj = _joined_region(st)
         return st, narrowed
 
-    def _cheap(self, st: State, known: list[State] | None = None) -> State | None:
+    def _cheap(self, st: State, known: list[State] | None = None,
+               ends: list[tuple[State, bool]] | None = None) -> State | None:
         """Passes of trials without articulation cells, as a worklist: a value whose last
         trial succeeded is tried again only once the state changed within one cell of
         what that trial decided (the trial keeps that area of the state it ran in, to
@@ -540,26 +555,37 @@ class Closer:
         g = self.g
         w, nc0, ncw, full = g.w, g.nc0, g.ncw, g.full
 
-        # value -> (area, the state's five masks inside it when its trial succeeded)
-        seen: dict[tuple[int, int], tuple[int, int, int, int, int, int]] = {}
+        # value -> (area, the state's five masks inside it when its trial succeeded or
+        # None, a fixpoint fixing the value)
+        seen: dict[tuple[int, int], tuple] = {}
+        und = _undecided(st)
         for t in known or ():
             # an answer lies inside every state the sound rules reach: its values' trials
             # cannot fail, whatever narrows
             for kk, x in enumerate(t):
-                x &= _undecided(st)
+                x &= und
                 while x:
                     lb = x & -x
-                    seen[(kk, lb)] = (0, 0, 0, 0, 0, 0)
+                    seen[(kk, lb)] = (0, (0, 0, 0, 0, 0), t)
+                    x ^= lb
+        for t, _ in ends or ():
+            for kk, x in enumerate(_fixes(t, und, known)):
+                while x:
+                    lb = x & -x
+                    seen[(kk, lb)] = (0, None, t)
                     x ^= lb
 
         def skip(st: State, low: int, k: int) -> bool:
             got = seen.get((k, low))
             if got is None:
                 return False
-            area = got[0]
-            return (st[0] & area == got[1] and st[1] & area == got[2]
-                    and st[2] & area == got[3] and st[3] & area == got[4]
-                    and st[4] & area == got[5])
+            area, was, t = got
+            if (was is not None and st[0] & area == was[0] and st[1] & area == was[1]
+                    and st[2] & area == was[2] and st[3] & area == was[3]
+                    and st[4] & area == was[4]):
+                return True
+            # a fixpoint with the value inside the state: the trial cannot fail
+            return _inside(t, st)
 
         def kept(st: State, low: int, res: State) -> None:
             b0, b1, b2, b3, b4 = st
@@ -567,7 +593,8 @@ class Closer:
                 | (b4 ^ res[4])
             area = (ch | (ch << w) | (ch >> w) | ((ch << 1) & nc0) | ((ch >> 1) & ncw)) \
                 & full
-            mark = (area, b0 & area, b1 & area, b2 & area, b3 & area, b4 & area)
+            self.ends.append((res, False))
+            mark = (area, (b0 & area, b1 & area, b2 & area, b3 & area, b4 & area), res)
             for kk, x in enumerate(singles(res)):
                 x &= ch | low
                 while x:
@@ -588,7 +615,8 @@ class Closer:
             if complete(st) or not narrowed:
                 return st
 
-    def _sweep(self, st: State, cuts: bool, known: list[State]) -> State | None:
+    def _sweep(self, st: State, cuts: bool, known: list[State],
+               ends: list[tuple[State, bool]] | None = None) -> State | None:
         """Sweeps of trials until one narrows nothing.
 
         A value is removed only when its trial fails; with ``cuts=False`` the trial
@@ -597,13 +625,20 @@ class Closer:
         inside the state, T is a fixpoint inside the state with that value, so the value's
         own trial cannot fail. When the state has narrowed under T, T is repaired (T
         meet state, propagated) before any of its values is tried again."""
+        und = _undecided(st)
         for t in known:
-            self._keep(t, True, _undecided(st))
+            self._keep(t, True, _fixes(t, und))
+        for t, full in ends or ():
+            self._keep(t, full, _fixes(t, und, known))
+
+        def kept(t: State, und0: int) -> None:
+            self.ends.append((t, cuts))
+            self._keep(t, cuts, _fixes(t, und0))
         while True:
             und0 = _undecided(st)
             res, narrowed = self._pass(
                 st, cuts, lambda s, low, k: self._supported(s, low, k, cuts),
-                lambda s, low, t, und0=und0: self._keep(t, cuts, und0))
+                lambda s, low, t, und0=und0: kept(t, und0))
             if res is None:
                 return None
             st = res
@@ -636,17 +671,28 @@ class Closer:
         e[2] = cuts
         return True
 
-    def _keep(self, t: State, full: bool, und: int) -> None:
-        """Remember fixpoint t as the support of every value it fixes among the cells
-        ``und`` (the state's undecided cells: the others are never tried again)."""
+    def _keep(self, t: State, full: bool, fixes: State) -> None:
+        """Remember fixpoint t as the support of the values ``fixes`` (per value, cells
+        that t fixes to it: ``_fixes``)."""
         e = [t, None, full]
         by = self.by_value
-        for k, x in enumerate(singles(t)):
-            x &= und
+        for k, x in enumerate(fixes):
             while x:
                 low = x & -x
                 by[(k, low)] = e
                 x ^= low
+
+
+def _fixes(t: State, und: int, known: list[State] | None = None) -> State:
+    """Per value, the cells of ``und`` (the undecided cells of the state a closer works
+    on: the others are never tried) that t fixes to it, but the first answer's values
+    (which that answer supports already)."""
+    one = singles(t)
+    if not known:
+        return one[0] & und, one[1] & und, one[2] & und, one[3] & und, one[4] & und
+    a = known[0]
+    return (one[0] & und & ~a[0], one[1] & und & ~a[1], one[2] & und & ~a[2],
+            one[3] & und & ~a[3], one[4] & und & ~a[4])
 
 
 def _joined_region(st: State) -> int:
