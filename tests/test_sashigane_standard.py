@@ -1,6 +1,7 @@
 """Sashigane under puzz.link's standard rules (issues 22-24): the banked boards read from
 their URLs decide fast and agree with the scanner, the exact cover and its SAT hand-off
-agree with the scanner on small random boards, the outside 20×20 boards are decided, board files are capped like URLs, a large empty board
+agree with the scanner on small random boards, the outside 20×20 boards and a 30×30 one
+are decided, board files are capped like URLs, a large empty board
 stays small in memory and within its time limit, and URL bodies are read strictly."""
 
 from __future__ import annotations
@@ -149,6 +150,33 @@ def test_outside_boards_are_decided_by_the_sat_hand_off():
         assert res.solutions[0] == Answer.from_json(e["answer"]), e["id"]
         assert res.nodes > ladder.EXACT_CAP, e["id"]  # the hand-off, not the cover alone
     assert worst < 20.0, f"slowest outside board took {worst:.2f} s of CPU"
+
+
+def test_a_large_board_holding_clues_goes_to_the_tables():
+    """Outside 30×30-03 has more candidate Ls (74,207 by ``estimate``) than LAZY_FROM but
+    a tenth of an empty board's: it goes to the tables (the reading-order search ran 9
+    CPU-minutes on it) and is unique with clingo's answer; empty boards past LAZY_FROM
+    still go table-free, a 20×20 as nearly empty, a 60×60 for its tables' size."""
+    from solvers.sashigane.board import Answer
+    from solvers.sashigane.cover import LAZY_FROM, estimate, table_free
+    from solvers.sashigane.fit import rules_of
+    from solvers.satcut import sat_available
+
+    e = json.loads((ROOT / "benchmarks" / "outside" / "sashigane-30x30.json")
+                   .read_text())["boards"][3]
+    b = decode(e["url"])
+    assert estimate(b, rules_of(b)) > LAZY_FROM
+    assert not table_free(b, rules_of(b))
+    for n in (20, 60):
+        empty = Board(n, n, (NOTHING,) * (n * n), "standard")
+        rules = rules_of(empty)
+        assert estimate(empty, rules) > LAZY_FROM and table_free(empty, rules)
+    if not sat_available():
+        pytest.skip("the 30×30 solve is timed with python-sat")
+    t = time.process_time()
+    res = solve(b, limit=2)
+    assert list(res.solutions) == [Answer.from_json(e["answer"])]
+    assert time.process_time() - t < 20.0
 
 
 def test_the_table_free_search_agrees_with_the_exact_cover():

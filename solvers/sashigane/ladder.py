@@ -22,7 +22,7 @@ from solvers.common import BudgetExceeded, PuzzleError, Record, SolveResult, nod
 from solvers.satcut import sat_available
 
 from .board import Answer, Board
-from .cover import LAZY_FROM, Capped, estimate, exact, lazy
+from .cover import Capped, exact, lazy, table_free
 from .fit import Candidates, Rules, fit, rules_of
 
 RUNGS = ("fit", "cover", "area", "probe", "search")
@@ -294,7 +294,8 @@ def solve(board: Board, level: str | None = None, limit: int | None = 2,
     finishes the board without search (``search`` if none does).
 
     Under the standard rules the search is the exact cover of ``cover.py``; a board whose
-    candidate table would be too large to hold goes to its table-free search. Running
+    candidate tables would be too large to hold, or that is nearly empty, goes to its
+    table-free search (``cover.table_free``). Running
     out of memory stops the solve like a limit does (BudgetExceeded), never a traceback."""
     rules = rules or rules_of(board)
     try:
@@ -307,7 +308,7 @@ def solve(board: Board, level: str | None = None, limit: int | None = 2,
 def _solve(board: Board, level: str | None, limit: int | None, rules: Rules,
            cap: int | None) -> SolveResult:
     standard = rules.variant == "standard"
-    if standard and rules.corner and estimate(board, rules) > LAZY_FROM:
+    if standard and rules.corner and table_free(board, rules):
         top = LEVEL[level] if level is not None else LEVEL["search"]
         if top < LEVEL["search"]:
             raise PuzzleError(f"a {board.h}×{board.w} board this empty has too many "
