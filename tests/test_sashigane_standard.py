@@ -152,6 +152,60 @@ def test_outside_boards_are_decided_by_the_sat_hand_off():
     assert worst < 20.0, f"slowest outside board took {worst:.2f} s of CPU"
 
 
+def test_without_python_sat_the_cover_goes_to_the_pure_python_solver(monkeypatch):
+    """Outside 20×20-04 under PUZZLE_NO_SAT=1: past EXACT_CAP branches the cover's clauses
+    go to ``solvers.cdcl`` (the exact cover alone did not finish in 60 s on it), which gives the
+    answer CaDiCaL gives, clingo's."""
+    pytest.importorskip("pysat")
+    from solvers import cdcl
+    from solvers.sashigane.board import Answer
+
+    e = json.loads((ROOT / "benchmarks" / "outside" / "sashigane-20x20.json")
+                   .read_text())["boards"][4]
+    b = decode(e["url"])
+    want = solve(b, limit=2)
+    made = []
+
+    class Counted(cdcl.Solver):
+        def __init__(self, *a, **k):
+            made.append(1)
+            super().__init__(*a, **k)
+
+    monkeypatch.setattr(cdcl, "Solver", Counted)
+    monkeypatch.setenv("PUZZLE_NO_SAT", "1")
+    got = solve(b, limit=2)
+    assert made == [1]
+    assert got.solutions == want.solutions == [Answer.from_json(e["answer"])]
+    assert got.rung == want.rung and got.nodes > ladder.EXACT_CAP
+
+
+def test_the_cover_counter_is_pysat_s_and_says_at_most_one():
+    """``residual.at_most_one``: pysat's seqcounter clause for clause (so CaDiCaL sees the
+    formula it saw before), and on every assignment of up to five literals true exactly
+    when at most one of them is (its own variables chosen to fit)."""
+    from itertools import product
+
+    from solvers.sashigane.residual import at_most_one
+
+    rng = random.Random(3)
+    for n in range(1, 6):
+        lits = list(range(1, n + 1))
+        cls: list[list[int]] = []
+        top = at_most_one(lits, n, cls)
+        for bits in product((False, True), repeat=n):
+            fits = any(all(any((x > 0) == (bits + aux)[abs(x) - 1] for x in c) for c in cls)
+                       for aux in product((False, True), repeat=top - n))
+            assert fits == (sum(bits) <= 1), (n, bits)
+    pysat = pytest.importorskip("pysat.card")
+    for _ in range(60):
+        lits = rng.sample(range(1, 300), rng.randint(1, 40))
+        top = rng.randint(300, 400)
+        cls = []
+        got = at_most_one(lits, top, cls)
+        enc = pysat.CardEnc.atmost(lits, 1, top_id=top, encoding=pysat.EncType.seqcounter)
+        assert cls == enc.clauses and got == max(top, enc.nv)
+
+
 def test_a_large_board_holding_clues_goes_to_the_tables():
     """Outside 30×30-03 has more candidate Ls (74,207 by ``estimate``) than LAZY_FROM but
     a tenth of an empty board's: it goes to the tables (the reading-order search ran 9

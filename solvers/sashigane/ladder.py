@@ -19,7 +19,6 @@ from __future__ import annotations
 from solvers import common
 from solvers.bitconn import bits
 from solvers.common import BudgetExceeded, PuzzleError, Record, SolveResult, node
-from solvers.satcut import sat_available
 
 from .board import Answer, Board
 from .cover import Capped, exact, lazy, table_free
@@ -350,9 +349,9 @@ def _solve(board: Board, level: str | None, limit: int | None, rules: Rules,
 # Branches the seed-rules search may spend on a standard board before it is left to the
 # exact cover alone (a seed answer is a standard one; on the bank it takes under 100).
 SEED_CAP = 2000
-# Branches the whole-board exact cover may spend before the same cover goes to the SAT
-# solver, where python-sat is installed (on the bank the cover takes at most 75; three
-# of the five outside 20×20 boards took more than 20 s of it).
+# Branches the whole-board exact cover may spend before the same cover goes to a SAT
+# solver (on the bank the cover takes at most 75; three of the five outside 20×20
+# boards took more than 60 s of it).
 EXACT_CAP = 500
 
 
@@ -367,7 +366,8 @@ def _standard_search(board: Board, rules: Rules, p: Problem, alive: list[int],
     Whatever is still open (no seed answer, or no such local second answer) goes to the
     exact cover over the whole board, which finds every answer or proves there is none;
     past EXACT_CAP branches of it (with no cap of the caller's), the same cover goes to a
-    SAT solver where python-sat is installed (``residual``)."""
+    SAT solver (``residual``: CaDiCaL where python-sat is installed, else the
+    pure-Python ``solvers.cdcl``)."""
     nodes = 0
     if limit is not None and limit <= 2:
         try:
@@ -395,9 +395,6 @@ def _standard_search(board: Board, rules: Rules, p: Problem, alive: list[int],
             raise
         from . import residual
 
-        if not sat_available():
-            sols, n = exact(p.cand.masks, alive, board.h, board.w, limit)
-            return sols, nodes + EXACT_CAP + n
         sols, calls = residual.cover(p.cand.masks, alive, board.h, board.w, limit)
         return sols, nodes + EXACT_CAP + calls
     return sols, nodes + n
