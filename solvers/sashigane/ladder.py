@@ -19,6 +19,7 @@ from __future__ import annotations
 from solvers import common
 from solvers.bitconn import bits
 from solvers.common import BudgetExceeded, PuzzleError, Record, SolveResult, node
+from solvers.satcut import sat_available
 
 from .board import Answer, Board
 from .cover import Capped, exact, lazy, table_free
@@ -351,8 +352,12 @@ def _solve(board: Board, level: str | None, limit: int | None, rules: Rules,
 SEED_CAP = 2000
 # Branches the whole-board exact cover may spend before the same cover goes to a SAT
 # solver (on the bank the cover takes at most 75; three of the five outside 20×20
-# boards took more than 60 s of it).
+# boards did not finish within 60 s of it).
 EXACT_CAP = 500
+# ... and where the SAT solver is the pure-Python one (``solvers.cdcl``, seconds to tens
+# of seconds on an outside board): about two seconds of the cover first, which decides
+# outside 20×20-01 and -02 (6,360 and 11,345 branches) faster than the solver does.
+EXACT_CAP_NO_SAT = 20_000
 
 
 def _standard_search(board: Board, rules: Rules, p: Problem, alive: list[int],
@@ -366,8 +371,8 @@ def _standard_search(board: Board, rules: Rules, p: Problem, alive: list[int],
     Whatever is still open (no seed answer, or no such local second answer) goes to the
     exact cover over the whole board, which finds every answer or proves there is none;
     past EXACT_CAP branches of it (with no cap of the caller's), the same cover goes to a
-    SAT solver (``residual``: CaDiCaL where python-sat is installed, else the
-    pure-Python ``solvers.cdcl``)."""
+    SAT solver (``residual``): CaDiCaL where python-sat serves, else, past
+    EXACT_CAP_NO_SAT branches of the cover, the pure-Python ``solvers.cdcl``."""
     nodes = 0
     if limit is not None and limit <= 2:
         try:
@@ -393,10 +398,18 @@ def _standard_search(board: Board, rules: Rules, p: Problem, alive: list[int],
     except Capped:
         if cap is not None:
             raise
+        nodes += EXACT_CAP
+        if not sat_available():
+            try:
+                sols, n = exact(p.cand.masks, alive, board.h, board.w, limit,
+                                EXACT_CAP_NO_SAT)
+                return sols, nodes + n
+            except Capped:
+                nodes += EXACT_CAP_NO_SAT
         from . import residual
 
         sols, calls = residual.cover(p.cand.masks, alive, board.h, board.w, limit)
-        return sols, nodes + EXACT_CAP + calls
+        return sols, nodes + calls
     return sols, nodes + n
 
 
