@@ -2,8 +2,8 @@
 
 Where python-sat is missing (the solve page under Pyodide, a bare install) or switched
 off (``PUZZLE_NO_SAT=1``, see ``satcut.sat_available``), the residual steps of Canal
-View, Sukoro and Nanro hand the same clauses here that they would hand to CaDiCaL
-(Sashigane's cover stays its own search: its clauses here were slower still).
+View, Sukoro, Nanro and Sashigane hand the same clauses here that they would hand to
+CaDiCaL.
 ``Cdcl`` is the solver; ``Solver`` wraps it in the few calls of python-sat's
 ``pysat.solvers.Solver`` the engines use (``add_clause``, ``solve``, ``conf_budget`` and
 ``solve_limited``, ``get_model``, ``set_phases``, ``accum_stats``), so an engine's code
@@ -362,7 +362,11 @@ class Solver:
         self.name = name
         self.s = Cdcl(keep=True)
         self.budget: int | None = None
-        for c in bootstrap_with:
+        # every variable made at once: growing clause by clause heapifies each time
+        # (the heap's contents, hence every decision, come out the same)
+        clauses = [list(c) for c in bootstrap_with]
+        self.s.grow(max((abs(x) for c in clauses for x in c), default=0))
+        for c in clauses:
             self.s.add(c)
 
     def __enter__(self) -> Self:

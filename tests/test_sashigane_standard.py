@@ -1,6 +1,7 @@
 """Sashigane under puzz.link's standard rules (issues 22-24): the banked boards read from
 their URLs decide fast and agree with the scanner, the exact cover and its SAT hand-off
-agree with the scanner on small random boards, the outside 20×20 boards are decided, board files are capped like URLs, a large empty board
+agree with the scanner on small random boards, the outside 20×20 boards and a 30×30 one
+are decided, board files are capped like URLs, a large empty board
 stays small in memory and within its time limit, and URL bodies are read strictly."""
 
 from __future__ import annotations
@@ -149,6 +150,89 @@ def test_outside_boards_are_decided_by_the_sat_hand_off():
         assert res.solutions[0] == Answer.from_json(e["answer"]), e["id"]
         assert res.nodes > ladder.EXACT_CAP, e["id"]  # the hand-off, not the cover alone
     assert worst < 20.0, f"slowest outside board took {worst:.2f} s of CPU"
+
+
+def test_without_python_sat_the_cover_goes_to_the_pure_python_solver(monkeypatch):
+    """Outside 20×20-04 under PUZZLE_NO_SAT=1 (the exact cover alone did not finish in 60 s
+    on it): past the cover's caps (the second one set to nothing here, to spare the test
+    its two seconds) its clauses go to ``solvers.cdcl``, which gives the answer CaDiCaL
+    gives, clingo's."""
+    pytest.importorskip("pysat")
+    from solvers import cdcl
+    from solvers.sashigane.board import Answer
+
+    e = json.loads((ROOT / "benchmarks" / "outside" / "sashigane-20x20.json")
+                   .read_text())["boards"][4]
+    b = decode(e["url"])
+    want = solve(b, limit=2)
+    made = []
+
+    class Counted(cdcl.Solver):
+        def __init__(self, *a, **k):
+            made.append(1)
+            super().__init__(*a, **k)
+
+    monkeypatch.setattr(cdcl, "Solver", Counted)
+    monkeypatch.setattr(ladder, "EXACT_CAP_NO_SAT", 0)
+    monkeypatch.setenv("PUZZLE_NO_SAT", "1")
+    got = solve(b, limit=2)
+    assert made == [1]
+    assert got.solutions == want.solutions == [Answer.from_json(e["answer"])]
+    assert got.rung == want.rung and got.nodes > ladder.EXACT_CAP
+
+
+def test_the_cover_counter_is_pysat_s_and_says_at_most_one():
+    """``residual.at_most_one``: pysat's seqcounter clause for clause (so CaDiCaL sees the
+    formula it saw before), and on every assignment of up to five literals true exactly
+    when at most one of them is (its own variables chosen to fit)."""
+    from itertools import product
+
+    from solvers.sashigane.residual import at_most_one
+
+    rng = random.Random(3)
+    for n in range(1, 6):
+        lits = list(range(1, n + 1))
+        cls: list[list[int]] = []
+        top = at_most_one(lits, n, cls)
+        for bits in product((False, True), repeat=n):
+            fits = any(all(any((x > 0) == (bits + aux)[abs(x) - 1] for x in c) for c in cls)
+                       for aux in product((False, True), repeat=top - n))
+            assert fits == (sum(bits) <= 1), (n, bits)
+    pysat = pytest.importorskip("pysat.card")
+    for _ in range(60):
+        lits = rng.sample(range(1, 300), rng.randint(1, 40))
+        top = rng.randint(300, 400)
+        cls = []
+        got = at_most_one(lits, top, cls)
+        enc = pysat.CardEnc.atmost(lits, 1, top_id=top, encoding=pysat.EncType.seqcounter)
+        assert cls == enc.clauses and got == max(top, enc.nv)
+
+
+def test_a_large_board_holding_clues_goes_to_the_tables():
+    """Outside 30×30-03 has more candidate Ls (74,207 by ``estimate``) than LAZY_FROM but
+    a tenth of an empty board's: it goes to the tables (the reading-order search ran 9
+    CPU-minutes on it) and is unique with clingo's answer; empty boards past LAZY_FROM
+    still go table-free, a 20×20 as nearly empty, a 60×60 for its tables' size."""
+    from solvers.sashigane.board import Answer
+    from solvers.sashigane.cover import LAZY_FROM, estimate, table_free
+    from solvers.sashigane.fit import rules_of
+    from solvers.satcut import sat_available
+
+    e = json.loads((ROOT / "benchmarks" / "outside" / "sashigane-30x30.json")
+                   .read_text())["boards"][3]
+    b = decode(e["url"])
+    assert estimate(b, rules_of(b)) > LAZY_FROM
+    assert not table_free(b, rules_of(b))
+    for n in (20, 60):
+        empty = Board(n, n, (NOTHING,) * (n * n), "standard")
+        rules = rules_of(empty)
+        assert estimate(empty, rules) > LAZY_FROM and table_free(empty, rules)
+    if not sat_available():
+        pytest.skip("the 30×30 solve is timed with python-sat")
+    t = time.process_time()
+    res = solve(b, limit=2)
+    assert list(res.solutions) == [Answer.from_json(e["answer"])]
+    assert time.process_time() - t < 20.0
 
 
 def test_the_table_free_search_agrees_with_the_exact_cover():

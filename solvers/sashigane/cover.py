@@ -11,8 +11,9 @@ ends the branch, a cell only one L can cover is forced.
 The sets are Python integers used as bit sets: for each cell, the set of candidates that
 cover it; a placed L removes from the surviving set every candidate that meets it.
 
-``lazy`` is the search for boards whose candidate table would not fit in memory (a
-large, nearly empty board has about h²w² Ls): the first uncovered cell in reading order,
+``lazy`` is the search for boards whose candidate tables would not fit in memory (a
+large, nearly empty board has about h²w² Ls) and for nearly empty boards, whose many
+answers it meets at once (``table_free``): the first uncovered cell in reading order,
 each L that has it as its first cell generated on the spot, nothing enumerated ahead.
 """
 
@@ -30,9 +31,18 @@ class Capped(Exception):
     """Search passed its branch cap."""
 
 
-# Past this many candidate Ls (an upper bound, ``estimate``) the board goes to ``lazy``:
-# a 16×16 empty board has 57,600 Ls, whose tables take about half a second to build.
+# Past this many candidate Ls (an upper bound, ``estimate``) a board may go to ``lazy``
+# (``table_free``): a 16×16 empty board has 57,600 Ls, whose tables take about half a
+# second to build.
 LAZY_FROM = 60_000
+# ... when its tables would pass this many bits (candidates × cells: each table holds
+# one per pair, about 50 MB here), or when it has more than this share of an empty
+# board's Ls. The reading-order search finds answers fast only where there are many;
+# a board holding enough clues to be unique needs the tables (outside 30×30-03 has
+# 74,207 Ls, a tenth of the empty board's, and ``lazy`` ran 9 CPU-minutes on it; with
+# the tables it decides in about a second).
+TABLE_BITS_MAX = 400_000_000
+NEARLY_EMPTY = 0.5
 MEMO_MAX = 200_000
 
 
@@ -68,6 +78,16 @@ def estimate(board: Board, rules: Rules) -> int:
             continue
         total += (up[i] + down[i]) * (left[i] + right[i])
     return total
+
+
+def table_free(board: Board, rules: Rules) -> bool:
+    """Whether a standard board with the corner rule goes to ``lazy`` rather than to the
+    tables of ``exact``: past LAZY_FROM candidates (``estimate``), when the tables would
+    pass TABLE_BITS_MAX bits or the board is nearly empty (NEARLY_EMPTY)."""
+    n = estimate(board, rules)
+    h, w = board.h, board.w
+    empty = h * (h - 1) * w * (w - 1)     # the Ls of an empty h×w board
+    return n > LAZY_FROM and (n * h * w > TABLE_BITS_MAX or n > NEARLY_EMPTY * empty)
 
 
 def exact(masks: list[int], alive: list[int], h: int, w: int, limit: int | None,

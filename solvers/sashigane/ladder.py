@@ -22,7 +22,7 @@ from solvers.common import BudgetExceeded, PuzzleError, Record, SolveResult, nod
 from solvers.satcut import sat_available
 
 from .board import Answer, Board
-from .cover import LAZY_FROM, Capped, estimate, exact, lazy
+from .cover import Capped, exact, lazy, table_free
 from .fit import Candidates, Rules, fit, rules_of
 
 RUNGS = ("fit", "cover", "area", "probe", "search")
@@ -294,7 +294,8 @@ def solve(board: Board, level: str | None = None, limit: int | None = 2,
     finishes the board without search (``search`` if none does).
 
     Under the standard rules the search is the exact cover of ``cover.py``; a board whose
-    candidate table would be too large to hold goes to its table-free search. Running
+    candidate tables would be too large to hold, or that is nearly empty, goes to its
+    table-free search (``cover.table_free``). Running
     out of memory stops the solve like a limit does (BudgetExceeded), never a traceback."""
     rules = rules or rules_of(board)
     try:
@@ -307,7 +308,7 @@ def solve(board: Board, level: str | None = None, limit: int | None = 2,
 def _solve(board: Board, level: str | None, limit: int | None, rules: Rules,
            cap: int | None) -> SolveResult:
     standard = rules.variant == "standard"
-    if standard and rules.corner and estimate(board, rules) > LAZY_FROM:
+    if standard and rules.corner and table_free(board, rules):
         top = LEVEL[level] if level is not None else LEVEL["search"]
         if top < LEVEL["search"]:
             raise PuzzleError(f"a {board.h}×{board.w} board this empty has too many "
@@ -349,10 +350,14 @@ def _solve(board: Board, level: str | None, limit: int | None, rules: Rules,
 # Branches the seed-rules search may spend on a standard board before it is left to the
 # exact cover alone (a seed answer is a standard one; on the bank it takes under 100).
 SEED_CAP = 2000
-# Branches the whole-board exact cover may spend before the same cover goes to the SAT
-# solver, where python-sat is installed (on the bank the cover takes at most 75; three
-# of the five outside 20×20 boards took more than 20 s of it).
+# Branches the whole-board exact cover may spend before the same cover goes to a SAT
+# solver (on the bank the cover takes at most 75; three of the five outside 20×20
+# boards did not finish within 60 s of it).
 EXACT_CAP = 500
+# ... and where the SAT solver is the pure-Python one (``solvers.cdcl``, seconds to tens
+# of seconds on an outside board): about two seconds of the cover first, which decides
+# outside 20×20-01 and -02 (6,360 and 11,345 branches) faster than the solver does.
+EXACT_CAP_NO_SAT = 20_000
 
 
 def _standard_search(board: Board, rules: Rules, p: Problem, alive: list[int],
@@ -366,7 +371,8 @@ def _standard_search(board: Board, rules: Rules, p: Problem, alive: list[int],
     Whatever is still open (no seed answer, or no such local second answer) goes to the
     exact cover over the whole board, which finds every answer or proves there is none;
     past EXACT_CAP branches of it (with no cap of the caller's), the same cover goes to a
-    SAT solver where python-sat is installed (``residual``)."""
+    SAT solver (``residual``): CaDiCaL where python-sat serves, else, past
+    EXACT_CAP_NO_SAT branches of the cover, the pure-Python ``solvers.cdcl``."""
     nodes = 0
     if limit is not None and limit <= 2:
         try:
@@ -392,13 +398,18 @@ def _standard_search(board: Board, rules: Rules, p: Problem, alive: list[int],
     except Capped:
         if cap is not None:
             raise
+        nodes += EXACT_CAP
+        if not sat_available():
+            try:
+                sols, n = exact(p.cand.masks, alive, board.h, board.w, limit,
+                                EXACT_CAP_NO_SAT)
+                return sols, nodes + n
+            except Capped:
+                nodes += EXACT_CAP_NO_SAT
         from . import residual
 
-        if not sat_available():
-            sols, n = exact(p.cand.masks, alive, board.h, board.w, limit)
-            return sols, nodes + EXACT_CAP + n
         sols, calls = residual.cover(p.cand.masks, alive, board.h, board.w, limit)
-        return sols, nodes + EXACT_CAP + calls
+        return sols, nodes + calls
     return sols, nodes + n
 
 
