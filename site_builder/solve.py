@@ -122,7 +122,9 @@ def solve_bounded(puzzle: Any, board: Any, *, level: str | None = None, limit: i
                 return puzzle.solve(board, limit=limit, grade=False)
             return puzzle.solve(board, level=level, limit=limit)
     except BudgetExceeded as e:
-        if rang and not e.reason.startswith("time"):
+        # a stop at the time limit names the command's limit, not the share of it the
+        # budget got (``left``), whichever of the alarm and the budget stopped first
+        if e.reason != late and (rang or e.reason.startswith("time")):
             raise BudgetExceeded(late, e.nodes, e.seconds) from None
         raise
     finally:

@@ -146,6 +146,23 @@ def test_bounds_stop_with_exit_3(capsys: pytest.CaptureFixture[str],
     assert code == 3 and "time limit of 0.5 s" in err, err
 
 
+def test_a_time_stop_names_the_commands_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The budget gets what is left of ``--timeout`` after reading the board; when it,
+    not the alarm, stops the solve, the message still names the limit the user gave
+    (it printed "time limit of 0.499783 s" for ``--timeout 0.5``)."""
+    from site_builder import solve as solve_mod
+    from solvers.common import BudgetExceeded
+
+    monkeypatch.setenv("PUZZLE_NO_SAT", "1")
+    monkeypatch.setattr(solve_mod, "threading_main", lambda: False)   # no alarm
+    puzzle = registry.get("canal-view")
+    hard = json.loads((ROOT / "benchmarks" / "outside" / "canal-view-30x30.json").read_text())
+    board = puzzle.board_from_json(hard["boards"][1]["board"])
+    with pytest.raises(BudgetExceeded) as stop:
+        solve_mod.solve_bounded(puzzle, board, timeout=0.5, spent=0.25)
+    assert stop.value.reason == "time limit of 0.5 s reached"
+
+
 def test_no_grade_gives_the_same_answer_without_a_grade(
         capsys: pytest.CaptureFixture[str]) -> None:
     root = Path(__file__).resolve().parents[1]
