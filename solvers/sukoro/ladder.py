@@ -433,7 +433,7 @@ def solve(board: Board, level: str | None = None, limit: int = 2,
     ``propagate`` above, so the grade and the cells a rung fixes are the ladder's. Below
     the probe fixpoint, ``engine`` (default ``ENGINE``) finds the answers: the bitboard
     search, which keeps propagating and probing at every node (``nodes``: its nodes), or
-    CaDiCaL on the undecided cells (``residual.py``; ``nodes``: solver conflicts).
+    MiniSat on the undecided cells (``residual.py``; ``nodes``: solver conflicts).
 
     ``grade=False`` asks only for the answers and the verdict: when the three cheap
     rungs leave ``SAT_FIRST`` or more cells open, the engine takes it from there, without
@@ -589,7 +589,7 @@ def _below(g, st, limit: int, rules: Rules, engine: str):
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; engines are {', '.join(ENGINES)}")
     if engine != "search":
-        # CaDiCaL where python-sat is there, else the same clauses on solvers.cdcl
+        # MiniSat where python-sat is there, else the same clauses on solvers.cdcl
         from . import residual
         r = residual.Residual(g, st, rules.neq, rules.connect)
         found = r.solve(limit)

@@ -28,7 +28,7 @@ probes that cell's two states before it commits (a failed state is learnt for th
 of the subtree). It keeps its own stack (no recursion), so board size is not limited by
 Python's recursion depth. It counts each node against the active Budget. The ladder uses
 it when python-sat is missing or ``engine="search"`` is asked for; otherwise the answers
-come from CaDiCaL on the open cells (``residual.py``).
+come from MiniSat on the open cells (``residual.py``).
 """
 
 from __future__ import annotations
