@@ -370,7 +370,12 @@ def test_delete_a_clue_see_two_answers_and_apply_a_suggestion(tab, capsys) -> No
     spare = {tuple(x["cell"]) for x in py["removable"]}
     assert {tuple(x["cell"]) for x in page.evaluate("window.__solve.help.removable")} == spare
     assert page.locator("#solve-answers svg .solve-removable").count() == len(spare)
-    needed = next(c for c in construct(slug).clues(ex["board"]) if c not in spare)
+    # a clue it cannot spare, and whose removal the helper answers with a single clue
+    # (which two answers come first, and so which clues help, is the engine's choice)
+    helper, puzzle = construct(slug), registry.get(slug)
+    needed = next(c for c in helper.clues(ex["board"]) if c not in spare
+                  and help_text(slug, puzzle.encode(puzzle.board_from_json(
+                      helper.without(ex["board"], c))))["suggestions"])
     page.mouse.click(*_cell_point(page, needed[0] + 0.5, needed[1] + 0.5))
     page.evaluate("document.body.dataset.help = ''")
     got = _replied(tab, lambda: page.keyboard.press("Backspace"))
