@@ -184,7 +184,7 @@ def test_window_ends_support_the_whole_board_trials():
             st = fast.propagate(g, st, k >= 1, k >= 2)
         ans = fast.from_domains([1 << v for v in Answer.from_json(e["answer"]).flat()])
         ends: list = []
-        if L._witness(g, st, ans, Rules(), L.EARLY_TRIES, ends) is not None:
+        if L._witness(g, st, ans, Rules(), 3, ends) is not None:
             continue
         assert ends and all(fast._inside(t, st) for t, _ in ends)
         alone, helped = fast.Closer(g, True, True), fast.Closer(g, True, True)
@@ -192,6 +192,38 @@ def test_window_ends_support_the_whole_board_trials():
         assert helped.trials < alone.trials
         shared += 1
     assert shared >= 2
+
+
+def test_windows_traced_from_the_sat_engines_misses():
+    """The SAT engine's rejected models point the witness at the open part of the board:
+    each traced window holds the cells where its model leaves the answer, and on the
+    20x20 corpus boards graded search the traced windows alone prove the grade on most,
+    each proof a state inside the rungs' fixpoint that the full trials leave open."""
+    import solvers.sukoro.ladder as L
+    g = fast.geo(20, 20)
+    graded = proved = 0
+    for e in _corpus("20x20"):
+        b = Board.from_json(e["board"])
+        if solve(b, limit=2, engine="sat").rung != "search":
+            continue
+        graded += 1
+        st = fast.from_domains(initial(b))
+        for k in range(3):
+            st = fast.propagate(g, st, k >= 1, k >= 2)
+        misses: list = []
+        [ans] = L._below(g, st, 2, Rules(), "sat", misses)[0]
+        assert misses and all(len(parts) > 1 for _, parts in misses)
+        num = ans[1] | ans[2] | ans[3] | ans[4]
+        wins = L._windows(g, 10, ans, misses, 0)
+        assert 0 < len(wins) <= L.TRACED
+        assert not (misses[-1][0] ^ num) & ~wins[0]
+        x = L._witness(g, st, ans, Rules(), 0, None, misses)
+        if x is not None:
+            proved += 1
+            assert not fast.complete(x)
+            assert all(not a & ~y for a, y in zip(x, st, strict=True))
+            assert fast.Closer(g, True, True)._sweep(x, True, []) == x
+    assert graded >= 3 and 2 * proved > graded
 
 
 @pytest.mark.parametrize("engine", ENGINES)

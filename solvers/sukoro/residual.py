@@ -35,6 +35,7 @@ from .search import Geo, State, _flood
 
 SOLVER = "minisat22"
 SLICE = 2000        # conflicts per solver slice (between budget checks)
+MISSES = 16         # rejected models kept (``Residual.misses``), the newest
 
 
 
@@ -44,6 +45,9 @@ class Residual:
     def __init__(self, g: Geo, st: State, neq: bool = True, connect: bool = True) -> None:
         self.g, self.st, self.neq, self.connect = g, st, neq, connect
         self.calls = self.cuts = self.conflicts = self.top = 0
+        # the newest models that split into groups, each (numbered cells, groups): where
+        # they leave the answer is where the rungs' reasoning is short (``ladder._spots``)
+        self.misses: list[tuple[int, list[int]]] = []
 
     def _encode(self) -> tuple[list[list[int]], dict[int, int], dict[tuple[int, int], int]]:
         g, st = self.g, self.st
@@ -135,6 +139,7 @@ class Residual:
                     parts = _groups(g, on)
                     if len(parts) > 1:
                         self._cut(s, parts, on, sure, var)
+                        self.misses = [*self.misses[1 - MISSES:], (on, parts)]
                         continue
                 found.append(self._state(on, model, val))
                 if not cells:
