@@ -85,7 +85,7 @@ async function boot(msg) {
     }
     return installing;
   };
-  // python-sat (CaDiCaL) is only for the hard boards' last step: it goes in in the
+  // python-sat (MiniSat, CaDiCaL) is only for the hard boards' last step: it goes in in the
   // background once the interpreter is up (see "init" below), and until it is in, a
   // solve that imports it waits there for the install under way (solve_web.defer)
   if (msg.wheels.length && msg.modules && msg.modules.length) {
@@ -159,7 +159,7 @@ self.onmessage = async (e) => {
       self.postMessage({ type: "ready", ms, marks: self.marks });
       // the wheels' fetch starts first (the network meanwhile), then the puzzle's own
       // modules, before its first solve asks for them; every puzzle's ladder may reach
-      // CaDiCaL on a hard board. A solve that arrives meanwhile runs at once.
+      // python-sat on a hard board. A solve that arrives meanwhile runs at once.
       if (msg.wheels.length && msg.modules && msg.modules.length) {
         // once in, the wheel's modules the solvers import are compiled and imported, in
         // turn with the solves (one waiting for the install imports them itself first)
