@@ -287,3 +287,31 @@ def test_reach_component_without_a_flood_is_the_flood() -> None:
         assert _component(g, st, poss) == want
         kinds["ring" if want == poss and gone.bit_count() <= 4 else "flood"] += 1
     assert min(kinds.values()) > 100, kinds
+
+
+def test_kept_certificates_name_the_cuts_a_fresh_search_does(monkeypatch) -> None:
+    """ladder._cut_cells (several certificates kept per cell) names, at every call of a
+    graded solve of hard boards, exactly the cut cells of Grid.cuts without any kept
+    certificate; and the kept ones spare some of its searches."""
+    from solvers.bitconn import Grid
+
+    calls = {"n": 0, "cut": 0}
+    mine = ladder._cut_cells
+
+    def checked(g, comp, num):
+        got = mine(g, comp, num)
+        fresh = Grid(g.h, g.w).cuts(comp, num, None, most=g.n)
+        assert fresh is not None and got == sum(1 << i for i in fresh[1])
+        calls["n"] += 1
+        calls["cut"] += got != 0
+        return got
+
+    monkeypatch.setattr(ladder, "_cut_cells", checked)
+    monkeypatch.setattr(ladder, "_KEPT", {})
+    boards = json.loads((ROOT / "benchmarks/hard/nanro-16x16.json").read_text())["boards"]
+    for e in boards[:2]:
+        b = Board.from_json(e["board"])
+        res = ladder.solve(b, limit=2)
+        assert res.solutions == [Answer.from_json(e["answer"])]
+    assert calls["n"] > 100 and calls["cut"] > 0, calls
+    assert any(len(v) > 1 for v in ladder._KEPT[(16, 16)].values())
