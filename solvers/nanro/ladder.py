@@ -323,7 +323,13 @@ def _cut_cells(g: Geometry, comp: int, num: int) -> int:
         mine = kept.get(i)
         if mine:
             need = nbm[i] & comp
-            if any(not c & ~comp and not need & ~c for c in mine):
+            whole = False
+            for c in mine:
+                # every cell of the certificate possible, every possible neighbour in it
+                if not (c & ~comp) | (need & ~c):
+                    whole = True
+                    break
+            if whole:
                 continue
         got = grid.splits(i, comp, num)
         if got < 0:
