@@ -587,11 +587,11 @@ TRACED = 4
 MARGIN = 3
 
 
-def _windows(g, k: int, answer, misses: list, tries: int) -> list[int]:
+def _windows(g, k: int, answer, misses, tries: int) -> list[int]:
     """The windows a witness is looked for in (cell masks), the likeliest first.
 
-    ``misses``, the SAT engine's newest rejected models, meet every rule but
-    connectivity, so where one strays from the answer is where the rungs below search
+    ``misses``, the SAT engine's newest rejected models (oldest first), meet every rule
+    but connectivity, so where one strays from the answer is where the rungs below search
     cannot tell it from the answer, and where the probe fixpoint tends to stay open.
     First, for up to ``TRACED`` of them (newest first), the cells within ``MARGIN`` steps
     of where it differs from the answer: small, so a miss costs little. Then up to
@@ -615,7 +615,7 @@ def _windows(g, k: int, answer, misses: list, tries: int) -> list[int]:
         if x and x not in out:
             out.append(x)
     row = (1 << w) - 1
-    corners: list[tuple[int, int]] = []
+    aimed: list[tuple[int, int]] = []
 
     def centre(x: int) -> None:
         r_lo = ((x & -x).bit_length() - 1) // w
@@ -626,8 +626,8 @@ def _windows(g, k: int, answer, misses: list, tries: int) -> list[int]:
         c_lo, c_hi = (cols & -cols).bit_length() - 1, cols.bit_length() - 1
         spot = (min(max((r_lo + r_hi) // 2 - k // 2, 0), h - k),
                 min(max((c_lo + c_hi) // 2 - k // 2, 0), w - k))
-        if spot not in corners:
-            corners.append(spot)
+        if spot not in aimed:
+            aimed.append(spot)
 
     for on, parts in reversed(misses):
         if on ^ num:
@@ -635,12 +635,12 @@ def _windows(g, k: int, answer, misses: list, tries: int) -> list[int]:
         centre(min(parts, key=int.bit_count))
     grid = sorted({0, (h - k) // 2, h - k}), sorted({0, (w - k) // 2, w - k})
     spots = [(r, c) for r in grid[0] for c in grid[1]]
-    aimed, corners = corners, []
+    corners: list[tuple[int, int]] = []
     for i in range(max(len(aimed), len(spots))):
         for lst in (aimed, spots):
             if i < len(lst) and lst[i] not in corners:
                 corners.append(lst[i])
-    square = ((1 << k) - 1)
+    square = (1 << k) - 1
     for r0, c0 in corners[:tries]:
         win = 0
         for r in range(r0, r0 + k):

@@ -27,6 +27,7 @@ conflicts.
 
 from __future__ import annotations
 
+from collections import deque
 from itertools import combinations
 
 from solvers.common import node
@@ -46,8 +47,8 @@ class Residual:
         self.g, self.st, self.neq, self.connect = g, st, neq, connect
         self.calls = self.cuts = self.conflicts = self.top = 0
         # the newest models that split into groups, each (numbered cells, groups): where
-        # they leave the answer is where the rungs' reasoning is short (``ladder._spots``)
-        self.misses: list[tuple[int, list[int]]] = []
+        # they leave the answer is where the rungs' reasoning is short (``ladder._windows``)
+        self.misses: deque[tuple[int, list[int]]] = deque(maxlen=MISSES)
 
     def _encode(self) -> tuple[list[list[int]], dict[int, int], dict[tuple[int, int], int]]:
         g, st = self.g, self.st
@@ -139,7 +140,7 @@ class Residual:
                     parts = _groups(g, on)
                     if len(parts) > 1:
                         self._cut(s, parts, on, sure, var)
-                        self.misses = [*self.misses[1 - MISSES:], (on, parts)]
+                        self.misses.append((on, parts))
                         continue
                 found.append(self._state(on, model, val))
                 if not cells:
