@@ -99,79 +99,98 @@ def _local(g: Geo, st: State, neq: bool) -> State | None:
     real cells.)"""
     b, n1, n2, n3, n4 = st
     w, full, nc0, ncw = g.w, g.full, g.nc0, g.ncw
+    s_was = p_was = -1
+    d1 = d2 = d3 = d4 = 0     # the decided numbers whose value left their neighbours
+    tp = bp = 0               # the sure numbers at their top, their bottom value
     while True:
         p = n1 | n2 | n3 | n4
         if (b | p) != full:
             return None
         s = p & ~b
-        # sure-count planes (s0, s1, s2) and possible-count planes (p0, p1, p2)
-        a, c = s << w, s >> w
-        e, f = (s << 1) & nc0, (s >> 1) & ncw
-        x1, y1 = a ^ c, a & c
-        x2, y2 = e ^ f, e & f
-        s0 = x1 ^ x2
-        s1 = y1 ^ y2 ^ (x1 & x2)
-        s2 = y1 & y2
-        a, c = p << w, p >> w
-        e, f = (p << 1) & nc0, (p >> 1) & ncw
-        x1, y1 = a ^ c, a & c
-        x2, y2 = e ^ f, e & f
-        p0 = x1 ^ x2
-        p1 = y1 ^ y2 ^ (x1 & x2)
-        p2 = y1 & y2
+        # sure-count planes (s0, s1, s2) and possible-count planes (p0, p1, p2), counted
+        # again only when their cells changed (in half the sweeps after the first, only
+        # the values of numbered cells did)
+        if s != s_was:
+            s_was = s
+            a, c = s << w, s >> w
+            e, f = (s << 1) & nc0, (s >> 1) & ncw
+            x1, y1 = a ^ c, a & c
+            x2, y2 = e ^ f, e & f
+            s0 = x1 ^ x2
+            s1 = y1 ^ y2 ^ (x1 & x2)
+            s2 = y1 & y2
+        if p != p_was:
+            p_was = p
+            a, c = p << w, p >> w
+            e, f = (p << 1) & nc0, (p >> 1) & ncw
+            x1, y1 = a ^ c, a & c
+            x2, y2 = e ^ f, e & f
+            p0 = x1 ^ x2
+            p1 = y1 ^ y2 ^ (x1 & x2)
+            p2 = y1 & y2
         pge2 = p1 | p2
         m1 = n1 & (p0 | pge2) & ~(s1 | s2)
         m2 = n2 & pge2 & ~(s2 | (s1 & s0))
         m3 = n3 & (p2 | (p1 & p0)) & ~s2
         m4 = n4 & p2
+        # the cells whose numbers narrowed to one value: a sure number is at its top
+        # value (as many sure numbered neighbours as it counts) only when that is its one
+        # value (the count rung kept no value under that many), and at its bottom value
+        # (as many possible) likewise
+        o12 = m1 | m2
+        o34 = m3 | m4
+        q1 = m1 & ~(m2 | o34)
+        q2 = m2 & ~(m1 | o34)
+        q3 = m3 & ~(o12 | m4)
+        q4 = m4 & ~(o12 | m3)
         # a sure number at its top value blanks its undecided neighbours, at its bottom
         # value numbers them
         u = b & p
         nbb = b
         if u:
-            h4 = m4
-            h3 = m3 & ~h4
-            h34 = h3 | h4
-            h2 = m2 & ~h34
-            h1 = m1 & ~(m2 | h34)
-            top = s & ((h4 & s2) | (h3 & s1 & s0) | (h2 & s1 & ~s0)
-                       | (h1 & s0 & ~s1 & ~s2))
-            l1 = m1
-            l2 = m2 & ~l1
-            l12 = l1 | l2
-            l3 = m3 & ~l12
-            l4 = m4 & ~(l12 | m3)
-            bot = s & ((l1 & p0 & ~p1 & ~p2) | (l2 & p1 & ~p0) | (l3 & p1 & p0)
-                       | (l4 & p2))
-            if top:
-                t = ((top << w) | (top >> w) | ((top << 1) & nc0) | ((top >> 1) & ncw)) & u
+            top = s & ((q4 & s2) | (q3 & s1 & s0) | (q2 & s1 & ~s0)
+                       | (q1 & s0 & ~s1 & ~s2))
+            bot = s & ((q1 & p0 & ~p1 & ~p2) | (q2 & p1 & ~p0) | (q3 & p1 & p0)
+                       | (q4 & p2))
+            # (a cell that was at its top or bottom value in the last sweep settled its
+            # undecided neighbours then, and none has joined them since)
+            x, tp = top & ~tp, top
+            if x:
+                t = ((x << w) | (x >> w) | ((x << 1) & nc0) | ((x >> 1) & ncw)) & u
                 if t:
                     t = ~t
                     m1 &= t
                     m2 &= t
                     m3 &= t
                     m4 &= t
-            if bot:
-                t = ((bot << w) | (bot >> w) | ((bot << 1) & nc0) | ((bot >> 1) & ncw)) & u
+            x, bp = bot & ~bp, bot
+            if x:
+                t = ((x << w) | (x >> w) | ((x << 1) & nc0) | ((x >> 1) & ncw)) & u
                 if t:
                     nbb = b & ~t
         if neq:
-            # decided numbers remove their value from their neighbours
+            # decided numbers remove their value from their neighbours; a cell decided in
+            # an earlier sweep of this call did so then (the planes only shrink since).
+            # (A cell the top rule just blanked is not decided as a number, unless the
+            # bottom rule numbered it too: then it is empty, and the next sweep fails.)
             one = ~nbb
-            o12 = m1 | m2
-            o34 = m3 | m4
-            g1 = m1 & one & ~(m2 | o34)
-            g2 = m2 & one & ~(m1 | o34)
-            g3 = m3 & one & ~(o12 | m4)
-            g4 = m4 & one & ~(o12 | m3)
-            if g1:
-                m1 &= ~((g1 << w) | (g1 >> w) | ((g1 << 1) & nc0) | ((g1 >> 1) & ncw))
-            if g2:
-                m2 &= ~((g2 << w) | (g2 >> w) | ((g2 << 1) & nc0) | ((g2 >> 1) & ncw))
-            if g3:
-                m3 &= ~((g3 << w) | (g3 >> w) | ((g3 << 1) & nc0) | ((g3 >> 1) & ncw))
-            if g4:
-                m4 &= ~((g4 << w) | (g4 >> w) | ((g4 << 1) & nc0) | ((g4 >> 1) & ncw))
+            g1 = q1 & one
+            g2 = q2 & one
+            g3 = q3 & one
+            g4 = q4 & one
+            x = g1 & ~d1
+            if x:
+                m1 &= ~((x << w) | (x >> w) | ((x << 1) & nc0) | ((x >> 1) & ncw))
+            x = g2 & ~d2
+            if x:
+                m2 &= ~((x << w) | (x >> w) | ((x << 1) & nc0) | ((x >> 1) & ncw))
+            x = g3 & ~d3
+            if x:
+                m3 &= ~((x << w) | (x >> w) | ((x << 1) & nc0) | ((x >> 1) & ncw))
+            x = g4 & ~d4
+            if x:
+                m4 &= ~((x << w) | (x >> w) | ((x << 1) & nc0) | ((x >> 1) & ncw))
+            d1, d2, d3, d4 = g1, g2, g3, g4
         if nbb == b and m1 == n1 and m2 == n2 and m3 == n3 and m4 == n4:
             return st
         b, n1, n2, n3, n4 = nbb, m1, m2, m3, m4
@@ -453,7 +472,17 @@ def restrict(st: State, i: int, k: int) -> State:
     """``st`` with cell i set to value k (0 = blank)."""
     bit = 1 << i
     keep = ~bit
-    return tuple(x | bit if j == k else x & keep for j, x in enumerate(st))  # type: ignore
+    b, n1, n2, n3, n4 = st
+    b, n1, n2, n3, n4 = b & keep, n1 & keep, n2 & keep, n3 & keep, n4 & keep
+    if k == 0:
+        return b | bit, n1, n2, n3, n4
+    if k == 1:
+        return b, n1 | bit, n2, n3, n4
+    if k == 2:
+        return b, n1, n2 | bit, n3, n4
+    if k == 3:
+        return b, n1, n2, n3 | bit, n4
+    return b, n1, n2, n3, n4 | bit
 
 
 def _valid(g: Geo, st: State) -> bool:
@@ -480,7 +509,7 @@ class Closer:
         return propagate(self.g, st, self.neq, self.connect, cuts, joined)
 
     def ok(self, st: State, cuts: bool, joined: int = 0) -> State | None:
-        st2 = self.prop(st, cuts, joined)
+        st2 = propagate(self.g, st, self.neq, self.connect, cuts, joined)
         if st2 is None:
             return None
         if complete(st2) and not _valid(self.g, st2):
@@ -516,13 +545,16 @@ class Closer:
         narrowed = False
         und = _undecided(st)
         pj = _joined_region(st)
+        # the cells still undecided, and those next to a decided cell (both change only
+        # when the state narrows)
+        opened = und
+        dec = full & ~opened
+        front = (dec << w) | (dec >> w) | ((dec << 1) & nc0) | ((dec >> 1) & ncw)
         while und:
-            dec = full & ~_undecided(st)
-            near = und & ((dec << w) | (dec >> w) | ((dec << 1) & nc0) | ((dec >> 1) & ncw))
-            pick = near or und
+            pick = (und & front) or und
             low = pick & -pick
             und ^= low
-            if not _multi(st, low):
+            if not opened & low:
                 continue
             i = low.bit_length() - 1
             drop = 0
@@ -536,13 +568,18 @@ class Closer:
                 else:
                     kept(st, low, res)
             if drop:
+                # (what the state may still number is one region holding the sure
+                # numbers, so the reachability rung only checks what left)
                 st2 = self.prop(tuple(x & ~low if drop >> k & 1 else x  # type: ignore
-                                      for k, x in enumerate(st)), cuts)
+                                      for k, x in enumerate(st)), cuts, pj)
                 if st2 is None:
                     return None, True
                 st = st2
                 narrowed = True
                 pj = _joined_region(st)
+                opened = _undecided(st)
+                dec = full & ~opened
+                front = (dec << w) | (dec >> w) | ((dec << 1) & nc0) | ((dec >> 1) & ncw)
         return st, narrowed
 
     def _cheap(self, st: State, known: list[State] | None = None,
@@ -555,9 +592,9 @@ class Closer:
         g = self.g
         w, nc0, ncw, full = g.w, g.nc0, g.ncw, g.full
 
-        # value -> (area, the state's five masks inside it when its trial succeeded or
+        # per value, cell bit -> (area, the state's five masks inside it when its trial succeeded or
         # None, a fixpoint fixing the value)
-        seen: dict[tuple[int, int], tuple] = {}
+        seen: tuple[dict[int, tuple], ...] = ({}, {}, {}, {}, {})     # per value
         und = _undecided(st)
         for t in known or ():
             # an answer lies inside every state the sound rules reach: its values' trials
@@ -566,17 +603,17 @@ class Closer:
                 x &= und
                 while x:
                     lb = x & -x
-                    seen[(kk, lb)] = (0, (0, 0, 0, 0, 0), t)
+                    seen[kk][lb] = (0, (0, 0, 0, 0, 0), t)
                     x ^= lb
         for t, _ in ends or ():
             for kk, x in enumerate(_fixes(t, und, known)):
                 while x:
                     lb = x & -x
-                    seen[(kk, lb)] = (0, None, t)
+                    seen[kk][lb] = (0, None, t)
                     x ^= lb
 
         def skip(st: State, low: int, k: int) -> bool:
-            got = seen.get((k, low))
+            got = seen[k].get(low)
             if got is None:
                 return False
             area, was, t = got
@@ -597,10 +634,12 @@ class Closer:
             mark = (area, (b0 & area, b1 & area, b2 & area, b3 & area, b4 & area), res)
             for kk, x in enumerate(singles(res)):
                 x &= ch | low
-                while x:
-                    lb = x & -x
-                    seen[(kk, lb)] = mark
-                    x ^= lb
+                if x:
+                    sk = seen[kk]
+                    while x:
+                        lb = x & -x
+                        sk[lb] = mark
+                        x ^= lb
 
         while True:
             res, narrowed = self._pass(st, False, skip, kept)
@@ -608,7 +647,7 @@ class Closer:
                 return None
             st = res
             if narrowed:
-                res = self.prop(st)
+                res = self.prop(st, True, _joined_region(st))
                 if res is None:
                     return None
                 st = res
@@ -645,7 +684,7 @@ class Closer:
             if narrowed and not cuts:
                 # the cheap sweeps propagated without articulation cells: close the state
                 # under the full rules before the next sweep
-                res = self.prop(st)
+                res = self.prop(st, True, _joined_region(st))
                 if res is None:
                     return None
                 st = res
@@ -745,8 +784,8 @@ class Search:
         self.nodes = 0
         self.solutions: list[State] = []
 
-    def prop(self, st: State, cuts: bool = True) -> State | None:
-        return propagate(self.g, st, self.neq, self.connect, cuts)
+    def prop(self, st: State, cuts: bool = True, joined: int = 0) -> State | None:
+        return propagate(self.g, st, self.neq, self.connect, cuts, joined)
 
     def _node(self, st: State) -> tuple[str, object]:
         """Probe until a branch is needed: ('fail', None), ('done', st) or
@@ -764,6 +803,8 @@ class Search:
             cand = u & _dilate(g, s) if s else u
             if not cand:
                 cand = u
+            # st is a fixpoint: what it may number is one region holding the sure numbers
+            pj = p if s else 0
             best = None
             bscore = -1
             k = 0
@@ -773,12 +814,13 @@ class Search:
                 cand ^= low
                 k += 1
                 keep = ~low
-                tb = self.prop((b | low, n1 & keep, n2 & keep, n3 & keep, n4 & keep), False)
-                tn = self.prop((b & keep, n1, n2, n3, n4), False)
+                tb = self.prop((b | low, n1 & keep, n2 & keep, n3 & keep, n4 & keep), False,
+                               pj)
+                tn = self.prop((b & keep, n1, n2, n3, n4), False, pj)
                 if tb is None and tn is None:
                     return "fail", None
                 if tb is None or tn is None:
-                    nxt = self.prop(tn if tb is None else tb)    # type: ignore[arg-type]
+                    nxt = self.prop(tn if tb is None else tb, True, pj)  # type: ignore
                     if nxt is None:
                         return "fail", None
                     st = nxt
@@ -791,7 +833,7 @@ class Search:
                 j3 = tb[3] | tn[3]
                 j4 = tb[4] | tn[4]
                 if (jb != b or j1 != n1 or j2 != n2 or j3 != n3 or j4 != n4) and self.dual:
-                    nxt = self.prop((b & jb, n1 & j1, n2 & j2, n3 & j3, n4 & j4))
+                    nxt = self.prop((b & jb, n1 & j1, n2 & j2, n3 & j3, n4 & j4), True, pj)
                     if nxt is None:
                         return "fail", None
                     st = nxt
@@ -806,12 +848,14 @@ class Search:
             return "branch", list(best)
 
     def run(self, st: State) -> None:
-        stack = [st]
+        # each state with the region it may number when that is known to be one region
+        # holding the sure numbers (else 0)
+        stack = [(st, 0)]
         while stack:
-            cur = stack.pop()
+            cur, pj = stack.pop()
             self.nodes += 1
             node()
-            cur2 = self.prop(cur)
+            cur2 = self.prop(cur, True, pj)
             if cur2 is None:
                 continue
             kind, val = self._node(cur2)
@@ -820,4 +864,6 @@ class Search:
                 if len(self.solutions) >= self.limit:
                     return
             elif kind == "branch":
-                stack.extend(reversed(val))         # type: ignore[call-overload]
+                # (a child is a fixpoint of the rules without articulation cells)
+                stack.extend((x, _joined_region(x))
+                             for x in reversed(val))    # type: ignore[call-overload]
