@@ -504,6 +504,13 @@ class Closer:
         # the fixpoints of this closer's successful trials, each with whether it is one
         # of the full rules (else of the rules without articulation cells)
         self.ends: list[tuple[State, bool]] = []
+        # per value, cell bit -> the fixpoint of that value's last successful trial and
+        # whether it is one of the full rules. The states a closer works on only narrow,
+        # so for a later state that fixpoint met with the state holds every fixpoint the
+        # trial can reach there: the trial starts from it, and ends where a fresh one
+        # would (a fixpoint of the rules without articulation cells serves trials under
+        # the full rules too, as every full fixpoint is one of them)
+        self.last: tuple[dict[int, tuple[State, bool]], ...] = ({}, {}, {}, {}, {})
 
     def prop(self, st: State, cuts: bool = True, joined: int = 0) -> State | None:
         return propagate(self.g, st, self.neq, self.connect, cuts, joined)
@@ -543,6 +550,7 @@ class Closer:
         g = self.g
         w, nc0, ncw, full = g.w, g.nc0, g.ncw, g.full
         narrowed = False
+        last = self.last
         und = _undecided(st)
         pj = _joined_region(st)
         # the cells still undecided, and those next to a decided cell (both change only
@@ -562,11 +570,21 @@ class Closer:
                 if not st[k] & low or skip(st, low, k):
                     continue
                 self.trials += 1
-                res = self.ok(restrict(st, i, k), cuts, pj)
+                # a value tried before starts from its last trial's fixpoint, met with
+                # the state: the same fixpoint, in fewer sweeps
+                got = last[k].get(low)
+                if got is not None and (cuts or not got[1]):
+                    t = got[0]
+                    x = (t[0] & st[0], t[1] & st[1], t[2] & st[2], t[3] & st[3],
+                         t[4] & st[4])
+                else:
+                    x = restrict(st, i, k)
+                res = self.ok(x, cuts, pj)
                 if res is None:
                     drop |= 1 << k
                 else:
                     kept(st, low, res)
+                    last[k][low] = (res, cuts)
             if drop:
                 # (what the state may still number is one region holding the sure
                 # numbers, so the reachability rung only checks what left)
