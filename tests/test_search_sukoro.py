@@ -4,7 +4,7 @@
   grades and the cells a rung fixes cannot move;
 * the search's answer sets equal the second engine's on random small boards;
 * the committed hard corpus: a few boards proved unique, with their stored answers;
-* both engines below the probe fixpoint (the bitboard search and CaDiCaL on the undecided
+* both engines below the probe fixpoint (the bitboard search and MiniSat on the undecided
   cells, ``residual.py``) give the same answers, verdicts and grades, and both stop at
   the active Budget.
 """
@@ -192,6 +192,34 @@ def test_window_ends_support_the_whole_board_trials():
         assert helped.trials < alone.trials
         shared += 1
     assert shared >= 2
+
+
+def test_trials_from_the_last_fixpoint_end_where_fresh_ones_do():
+    """A closer starts a value's trial again from that value's last trial fixpoint met
+    with the state (``Closer.last``): on the 16x16 corpus, once the cheap sweeps are
+    done, every kept fixpoint met with the final state propagates to exactly what a
+    fresh trial of its value there reaches, under the cheap rules and the full ones."""
+    g = fast.geo(16, 16)
+    compared = 0
+    for e in _corpus("16x16"):
+        b = Board.from_json(e["board"])
+        st = fast.from_domains(initial(b))
+        for k in range(3):
+            st = fast.propagate(g, st, k >= 1, k >= 2)
+        closer = fast.Closer(g, True, True)
+        st = closer._cheap(st)
+        und = fast._undecided(st)
+        for k, kept in enumerate(closer.last):
+            for low, (t, full) in kept.items():
+                if not (und & low and st[k] & low):
+                    continue
+                assert not full
+                met = tuple(a & y for a, y in zip(t, st, strict=True))
+                fresh = fast.restrict(st, low.bit_length() - 1, k)
+                for cuts in (False, True):
+                    assert closer.ok(met, cuts) == closer.ok(fresh, cuts)   # type: ignore
+                compared += 1
+    assert compared >= 50
 
 
 def test_windows_traced_from_the_sat_engines_misses():
