@@ -315,3 +315,57 @@ def test_kept_certificates_name_the_cuts_a_fresh_search_does(monkeypatch) -> Non
         assert res.solutions == [Answer.from_json(e["answer"])]
     assert calls["n"] > 100 and calls["cut"] > 0, calls
     assert any(len(v) > 1 for v in ladder._KEPT[(16, 16)].values())
+
+
+def test_ring_table_reads_local_cuts_off_the_window() -> None:
+    """ladder._rings (the 3x3 window around one cell, looked up in a table) says of every
+    cell what Grid.local_cuts says of the whole board, edges and corners included."""
+    from solvers.bitconn import Grid
+
+    rng = random.Random(11)
+    for h, w in ((1, 1), (1, 6), (5, 1), (3, 3), (4, 7), (16, 16)):
+        ring, grid = ladder._rings(h, w), Grid(h, w)
+        for _ in range(60):
+            alive = rng.getrandbits(h * w) | rng.getrandbits(h * w)
+            cuts = grid.local_cuts(alive)
+            assert [ring(alive, i) for i in range(h * w)] == [cuts >> i & 1
+                                                              for i in range(h * w)]
+
+
+def test_component_through_kept_certificates_matches_a_flood(monkeypatch) -> None:
+    """ladder._component, which lets a lost cell go without a flood when one of its kept
+    certificates is whole, gives at every call of graded solves of hard boards the
+    flood's component; and the certificates do spare some floods."""
+    calls = {"n": 0, "cert": 0, "floods": 0}
+    mine, flood = ladder._component, ladder.flood
+    ring = ladder._rings(16, 16)
+
+    def counted(g, seed, allowed):
+        calls["floods"] += 1
+        return flood(g, seed, allowed)
+
+    def checked(g, st, poss):
+        before = calls["floods"]
+        got = mine(g, st, poss)
+        floods = calls["floods"] - before
+        assert got == flood(g, st.num & -st.num, poss)
+        calls["n"] += 1
+        gone = st.comp & ~poss if st.comp else 0
+        if not floods and gone:
+            # no flood: each lost cell a ring that joins, or a certificate
+            cur = st.comp
+            while gone:
+                b = gone & -gone
+                calls["cert"] += ring(cur, b.bit_length() - 1)
+                cur ^= b
+                gone ^= b
+        return got
+
+    monkeypatch.setattr(ladder, "flood", counted)
+    monkeypatch.setattr(ladder, "_component", checked)
+    monkeypatch.setattr(ladder, "_KEPT", {})
+    boards = json.loads((ROOT / "benchmarks/hard/nanro-16x16.json").read_text())["boards"]
+    for e in boards[:2]:
+        b = Board.from_json(e["board"])
+        assert ladder.solve(b, limit=2).solutions == [Answer.from_json(e["answer"])]
+    assert calls["n"] > 100 and calls["cert"] > 0, calls

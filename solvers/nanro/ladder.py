@@ -190,32 +190,40 @@ def _block(g: Geometry, st: State) -> bool:
 
 
 def _clash(g: Geometry, st: State, touched: list[int]) -> bool:
-    """Equal labels across borders, for the pairs of regions with one side touched."""
+    """Equal labels across borders, for the pairs of regions with one side touched (a
+    pair with neither side touched has seen no change since it was last looked at: every
+    change to a region's cells or label set touches it in the next counting pass)."""
     changed = False
     dom, rmask, radj = st.dom, g.rmask, g.radj
     memo = g.beside
-    near = set(touched)
-    for k in touched:
-        near.update(radj[k])
-    for k in near:
+    num = st.num               # clash decides only blanks and label sets
+    mine = touched if len(touched) < 8 else set(touched)
+    # each pair once, as (fixed side k, other sides): k touched, or k not and one touched
+    sides: list[tuple[int, tuple[int, ...]]] = [(k, radj[k]) for k in touched]
+    for t in touched:
+        for k in radj[t]:
+            d = dom[k]
+            if not d & (d - 1) and k not in mine:
+                sides.append((k, (t,)))
+    for k, others in sides:
         d = dom[k]
         if d & (d - 1):
             continue
-        nk = st.num & rmask[k]
+        nk = num & rmask[k]
         if not nk:
             continue
         key = (k, nk)
         beside = memo.get(key)
         if beside is None:
             beside = memo[key] = g.spread(nk) & ~rmask[k]
-        for s in radj[k]:
+        for s in others:
             ds = dom[s]
             if not ds & d:
                 continue
             x = beside & rmask[s]
             if not x:
                 continue
-            if x & st.num:
+            if x & num:
                 dom[s] = ds & ~d
                 if not dom[s]:
                     raise Contradiction
@@ -247,23 +255,58 @@ RING_TESTS = 4
 def _component(g: Geometry, st: State, poss: int) -> int:
     """The possible cells connected to the first number: ``poss`` itself when the cells
     ``st.comp`` (connected) lost since are taken away one at a time, none of them
-    splitting what is left (its ring of eight joins its possible neighbours:
-    ``Grid.local_cuts``); else a flood."""
+    splitting what is left (its ring of eight joins its possible neighbours, or one of
+    the certificates ``_cut_cells`` keeps for it is whole there); else a flood."""
     last = st.comp
     if last:
         gone = last & ~poss
         if gone.bit_count() <= RING_TESTS:
-            local_cuts = cut_grid(g).local_cuts
+            ring = _rings(g.h, g.w)
+            kept = _KEPT.setdefault((g.h, g.w), {})
+            nbm = cut_grid(g).nbmask
             cur = last
             while gone:
                 b = gone & -gone
-                if local_cuts(cur) & b:
+                i = b.bit_length() - 1
+                if ring(cur, i) and not _whole(kept.get(i), nbm[i] & cur, cur):
                     break
                 cur ^= b
                 gone ^= b
             if not gone:
                 return cur
     return flood(g, st.num & -st.num, poss)
+
+
+def _whole(certs: list[int] | None, need: int, alive: int) -> bool:
+    """Whether one of a cell's certificates (``Grid.splits``) still holds in ``alive``:
+    every cell of it alive, every live neighbour ``need`` in it. Then taking the cell
+    away from ``alive`` (connected) leaves it connected, and splits nothing."""
+    if certs:
+        for c in certs:
+            if not (c & ~alive) | (need & ~c):
+                return True
+    return False
+
+
+@lru_cache(maxsize=32)  # bounded: one entry per grid size
+def _rings(h: int, w: int) -> Any:
+    """``ring(alive, i)``: ``Grid.local_cuts(alive) >> i & 1`` read off the 3×3 window
+    around cell i alone (a table over its 512 patterns), for the one cell the reach
+    rung asks about as a connected set loses it."""
+    grid3 = Grid(3, 3)
+    table = bytes(grid3.local_cuts(p) >> 4 & 1 for p in range(512))
+    # the window's columns off the board (left of column 0, right of the last)
+    left, right = 0b001001001, 0b100100100
+    valid = [0b111111111 & ~(left if i % w == 0 else 0) & ~(right if i % w == w - 1 else 0)
+             for i in range(h * w)]
+    wide, wide2 = w, 2 * w
+
+    def ring(alive: int, i: int) -> int:
+        a = alive << (w + 1)        # row -1 and column -1 shifted onto the board
+        return table[((a >> i & 7) | (a >> (i + wide) & 7) << 3
+                      | (a >> (i + wide2) & 7) << 6) & valid[i]]
+
+    return ring
 
 
 def _reach(g: Geometry, st: State, cuts: bool = True) -> bool:
@@ -322,10 +365,11 @@ def _cut_cells(g: Geometry, comp: int, num: int) -> int:
         i = b.bit_length() - 1
         mine = kept.get(i)
         if mine:
+            # _whole, inlined (a dozen or more candidates a call): every cell of the
+            # certificate possible, every possible neighbour in it
             need = nbm[i] & comp
             whole = False
             for c in mine:
-                # every cell of the certificate possible, every possible neighbour in it
                 if not (c & ~comp) | (need & ~c):
                     whole = True
                     break
@@ -369,6 +413,7 @@ def propagate(g: Geometry, st: State, level: int, off: frozenset[str] = frozense
         # a rule that did not run last time owes every region a look
         st.mark = -1
         st.rules = (use_count, use_clash)
+    blocked = -1                 # the numbers as of the last block pass (none yet)
     try:
         while True:
             touched: list[int] = []
@@ -377,7 +422,9 @@ def propagate(g: Geometry, st: State, level: int, off: frozenset[str] = frozense
             else:                        # (ablation) no counting pass to name the regions
                 ch = False
                 touched = list(range(len(g.rmask)))
-            if use_block:
+            if use_block and st.num != blocked:
+                # new blanks alone leave the block rule nothing: it starts from numbers
+                blocked = st.num
                 ch = _block(g, st) or ch
             if use_clash and touched:
                 ch = _clash(g, st, touched) or ch

@@ -115,6 +115,28 @@ def _solve_sliced(s) -> bool:
             return res
 
 
+@lru_cache(maxsize=8)     # bounded: one table per board size
+def _byte_table(n: int) -> list[list[tuple[int, ...] | None]]:
+    """Per byte of an ``n``-cell mask, per value of that byte: the variables of its cells
+    (filled in as asked: a 30x30 board would build 29,000 tuples up front)."""
+    return [[None] * 256 for _ in range((n + 7) // 8)]
+
+
+def _variables(x: int, nbytes: int, table: list[list[tuple[int, ...] | None]]) -> list[int]:
+    """The variables of the cells of mask ``x``, lowest first: a byte at a time from
+    ``table`` (the cut clauses' borders hold dozens of cells, and the bit-by-bit loop
+    was a fifth of this engine's Python time)."""
+    out: list[int] = []
+    for p, v in enumerate(x.to_bytes(nbytes, "little")):
+        if v:
+            row = table[p]
+            got = row[v]
+            if got is None:
+                got = row[v] = tuple(8 * p + j + 1 for j in range(8) if v >> j & 1)
+            out += got
+    return out
+
+
 def solve_sat(board: Board, limit: int = 2) -> SatResult:
     """Up to ``limit`` answers of ``board`` (the numbered cells fix the answer)."""
     from pysat.solvers import Solver
@@ -129,6 +151,8 @@ def solve_sat(board: Board, limit: int = 2) -> SatResult:
         return (x | ((x << 1) & not_first) | ((x >> 1) & not_last) | (x << w)
                 | (x >> w)) & full
 
+    nbytes = (n + 7) // 8
+    table = _byte_table(n)
     found: list[Answer] = []
     calls = cuts = 0
     with Solver(name=SOLVER, bootstrap_with=encode(board)) as s:
@@ -153,12 +177,8 @@ def solve_sat(board: Board, limit: int = 2) -> SatResult:
             if len(parts) > 1:
                 for k, grp in enumerate(parts):
                     other = parts[(k + 1) % len(parts)]
-                    border = spread(grp) & ~grp
                     clause = [-(grp & -grp).bit_length(), -(other & -other).bit_length()]
-                    while border:
-                        b = border & -border
-                        border ^= b
-                        clause.append(b.bit_length())
+                    clause += _variables(spread(grp) & ~grp, nbytes, table)
                     s.add_clause(clause)
                     cuts += 1
                 continue
