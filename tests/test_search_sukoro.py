@@ -38,6 +38,14 @@ from solvers.sukoro.ladder import (
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def _cheap_rungs(g, b: Board):
+    """The bitboard state after the three rungs below probe."""
+    st = fast.from_domains(initial(b))
+    for k in range(3):
+        st = fast.propagate(g, st, k >= 1, k >= 2)
+    return st
+
+
 def answers_of(res) -> set:
     return {tuple(a.flat()) for a in res.solutions}
 
@@ -159,9 +167,7 @@ def test_witness_is_a_probe_fixpoint_left_open():
     assert res.rung == "search" and res.stats.get("witness")
     assert res.solutions == [Answer.from_json(e["answer"])]
     g = fast.geo(b.h, b.w)
-    st = fast.from_domains(initial(b))
-    for k in range(3):
-        st = fast.propagate(g, st, k >= 1, k >= 2)
+    st = _cheap_rungs(g, b)
     ans = fast.from_domains([1 << v for v in res.solutions[0].flat()])
     x = L._witness(g, st, ans, Rules())
     assert x is not None and not fast.complete(x)
@@ -179,9 +185,7 @@ def test_window_ends_support_the_whole_board_trials():
     shared = 0
     for e in _corpus("20x20"):
         b = Board.from_json(e["board"])
-        st = fast.from_domains(initial(b))
-        for k in range(3):
-            st = fast.propagate(g, st, k >= 1, k >= 2)
+        st = _cheap_rungs(g, b)
         ans = fast.from_domains([1 << v for v in Answer.from_json(e["answer"]).flat()])
         ends: list = []
         if L._witness(g, st, ans, Rules(), 3, ends) is not None:
@@ -203,9 +207,7 @@ def test_trials_from_the_last_fixpoint_end_where_fresh_ones_do():
     compared = 0
     for e in _corpus("16x16"):
         b = Board.from_json(e["board"])
-        st = fast.from_domains(initial(b))
-        for k in range(3):
-            st = fast.propagate(g, st, k >= 1, k >= 2)
+        st = _cheap_rungs(g, b)
         closer = fast.Closer(g, True, True)
         st = closer._cheap(st)
         und = fast._undecided(st)
@@ -235,9 +237,7 @@ def test_windows_traced_from_the_sat_engines_misses():
         if solve(b, limit=2, engine="sat").rung != "search":
             continue
         graded += 1
-        st = fast.from_domains(initial(b))
-        for k in range(3):
-            st = fast.propagate(g, st, k >= 1, k >= 2)
+        st = _cheap_rungs(g, b)
         misses: list = []
         [ans] = L._below(g, st, 2, Rules(), "sat", misses)[0]
         assert misses and all(len(parts) > 1 for _, parts in misses)
