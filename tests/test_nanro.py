@@ -363,7 +363,7 @@ def test_solve_with_and_without_the_sat_engine_agrees(monkeypatch):
     runs = [(b, lim) for b in boards for lim in (1, 2)] + [(b, None) for b in boards[:10]]
     monkeypatch.setattr(lad, "SAT_MIN_CELLS", 0)       # (small boards skip it otherwise)
     with_sat = [(solve(b, limit=lim), lad.count_answers(b)) for b, lim in runs]
-    monkeypatch.setattr(lad, "_sat_answers", lambda board: None)
+    monkeypatch.setattr(lad, "_sat_answers", lambda board, st=None: None)
     plain = [(solve(b, limit=lim), lad.count_answers(b)) for b, lim in runs]
     assert len({r.rung for r, _ in plain}) >= 2
     for (b, _), (r1, c1), (r2, c2) in zip(runs, with_sat, plain, strict=True):

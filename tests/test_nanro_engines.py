@@ -112,6 +112,63 @@ def test_learn_counter_on_large_regions() -> None:
         assert set(_rows(solve_learn(hinted, limit=10 ** 4).answers)) == want
 
 
+def _reach_state(board: Board) -> ladder.State | None:
+    g = ladder.geometry(board.h, board.w, board.regions)
+    st = ladder.initial(board, g)
+    return st if st is not None and ladder.propagate(g, st, ladder.LEVEL["reach"]) else None
+
+
+def test_the_encoding_from_the_cheap_rungs_keeps_every_answer() -> None:
+    """``residual.encode`` handed what the cheap rungs decided writes each count over the
+    undecided cells alone (patterns, or the counter past SPELL_OUT with the sure numbers
+    as an offset) and drops the labels they ruled out: the same answers as the bare
+    board's (the ladder's search counts them), with both solvers, and fewer clauses."""
+    from solvers.nanro.residual import SPELL_OUT, encode
+    regions = [[0, 0, 0, 0, 0], [0, 0, 0, 0, 1], [0, 0, 0, 1, 1], [0, 2, 2, 1, 1]]
+    base = Board.blank(regions)
+    boards = []
+    for clues in ({(0, 0): 4}, {(0, 0): 5, (3, 4): 2}, {(1, 1): 3, (2, 4): 3}, {(0, 2): "?"}):
+        flat: list = [None] * (base.h * base.w)
+        for (r, c), v in clues.items():
+            flat[r * base.w + c] = v
+        boards.append(base.with_clues(flat))
+    boards += [Board.from_json(e["board"]) for e in _bank()[::9]]
+    countered = shorter = 0
+    for b in boards:
+        st = _reach_state(b)
+        assert st is not None
+        want = set(_rows(ladder.solve(b, limit=None).solutions))
+        assert set(_rows(solve_learn(b, limit=10 ** 4).answers)) == want
+        got = solve_learn(b, limit=10 ** 4, num=st.num, blank=st.blank, dom=st.dom).answers
+        assert len(got) == len(set(_rows(got))) and set(_rows(got)) == want
+        short = len(encode(b, st.num, st.blank, st.dom)[0])
+        assert short <= len(encode(b)[0])
+        shorter += short < len(encode(b)[0])
+        done = st.num | st.blank
+        fr = b.flat_regions()
+        countered += any(sum(1 for i, k in enumerate(fr) if k == r and not done >> i & 1)
+                         > SPELL_OUT and st.num & sum(1 << i for i, k in enumerate(fr) if k == r)
+                         for r in range(b.region_count()))
+        if sat_available():
+            from solvers.nanro.residual import solve_sat
+            two = solve_sat(b, 10 ** 4, st.num, st.blank, st.dom).answers
+            assert set(_rows(two)) == want
+    assert countered >= 2    # the counter ran with sure numbers as its offset
+    assert shorter >= len(boards) // 2
+
+
+def test_an_inconsistent_state_encodes_to_no_answer() -> None:
+    """A region left no label, or no undecided cell and a count ruled out, gives a
+    formula without answers (and no empty clause, which the solvers take differently)."""
+    from solvers.nanro.residual import encode
+    b = Board.blank([[0, 0], [1, 1]])
+    cls, _ = encode(b, 0, 0, [0, 0b110])
+    assert [1] in cls and [-1] in cls and [] not in cls
+    cls, _ = encode(b, 0b0011, 0, [0b100 >> 1, 0b110])     # both cells numbered, label 1 only
+    assert [1] in cls and [-1] in cls
+    assert solve_learn(b, num=0b0011, dom=[0b10, 0b110]).answers == []
+
+
 def test_learn_on_bank_boards_and_tampered_ones() -> None:
     rng = random.Random(11)
     boards = [e for e in _bank() if e["size"] in ("8x8", "10x10")][::6]

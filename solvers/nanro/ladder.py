@@ -669,17 +669,19 @@ def _in_sat_range(board: Board) -> bool:
     return max(sizes.values()) <= SAT_MAX_REGION
 
 
-def _sat_answers(board: Board) -> tuple[list[Answer], dict[str, Any]] | None:
-    """Up to two answers from the SAT engine (``residual.py``), or None when python-sat
-    is missing or switched off (``satcut.sat_available``) or the board is out of range
-    (``_in_sat_range``)."""
+def _sat_answers(board: Board, st: State | None = None
+                 ) -> tuple[list[Answer], dict[str, Any]] | None:
+    """Up to two answers from the SAT engine (``residual.py``), handed what the cheap
+    rungs decided (``st``, when given), or None when python-sat is missing or switched
+    off (``satcut.sat_available``) or the board is out of range (``_in_sat_range``)."""
     if not _in_sat_range(board) or not sat_available():
         return None
     try:
         from .residual import solve_sat
     except ImportError:
         return None
-    r = solve_sat(board, 2)
+    r = (solve_sat(board, 2) if st is None
+         else solve_sat(board, 2, st.num, st.blank, st.dom))
     return r.answers, {"sat_calls": r.calls, "sat_cuts": r.cuts, "engine": "sat",
                        "nodes": "SAT solver calls"}
 
@@ -706,7 +708,7 @@ def _learn_answers(board: Board, st: State | None = None
 def _step_answers(board: Board, st: State | None = None
                   ) -> tuple[list[Answer], dict[str, Any]] | None:
     """The SAT step: the SAT engine, else its pure-Python stand-in, else None."""
-    got = _sat_answers(board)
+    got = _sat_answers(board, st)
     return got if got is not None else _learn_answers(board, st)
 
 
