@@ -374,6 +374,37 @@ def test_kept_certificates_name_the_cuts_a_fresh_search_does(monkeypatch) -> Non
     assert any(len(v) > 1 for v in ladder._KEPT[(16, 16)].values())
 
 
+def test_light_trials_skipped_far_from_the_change_leave_the_fixpoint(monkeypatch) -> None:
+    """The probe's light passes skip a trial whose witness the base outgrew only far from
+    what it decided (``ladder.NEAR``): the full passes still close the state, so the
+    probe fixpoint is the one reached with no skipping, in fewer propagations."""
+    boards = [Board.from_json(e["board"]) for e in _hard("16x16")]
+    boards += [Board.from_json(e["board"]) for e in _bank() if e["size"] == "10x10"][-6:]
+    calls = {"n": 0}
+    real = ladder.propagate
+
+    def counted(*a, **k):
+        calls["n"] += 1
+        return real(*a, **k)
+
+    monkeypatch.setattr(ladder, "propagate", counted)
+    runs = {}
+    for near in (ladder.NEAR, 64):        # 64 steps: every zone is the whole board
+        monkeypatch.setattr(ladder, "NEAR", near)
+        calls["n"] = 0
+        got = []
+        for b in boards:
+            g = ladder.geometry(b.h, b.w, b.regions)
+            st = ladder.initial(b, g)
+            assert st is not None and real(g, st, 3)
+            ladder._probe(g, st, frozenset())
+            got.append((st.num, st.blank, st.dom))
+        runs[near] = (got, calls["n"])
+    (skipping, fewer), (plain, more) = runs.values()
+    assert skipping == plain
+    assert fewer < more
+
+
 def test_ring_table_reads_local_cuts_off_the_window() -> None:
     """ladder._rings (the 3x3 window around one cell, looked up in a table) says of every
     cell what Grid.local_cuts says of the whole board, edges and corners included."""

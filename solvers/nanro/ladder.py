@@ -474,6 +474,12 @@ def _covers(st: State, w: State) -> bool:
     return not (st.num & ~w.num or st.blank & ~w.blank)
 
 
+# a light trial is run again only when the base gained a cell within this many steps of
+# what its witness decided (``_probe``): 2 did the least work on the hard 16x16 corpus
+# (1: 5% more instructions, 3: 2% more, 5: 6% more)
+NEAR = 2
+
+
 def _probe(g: Geometry, st: State, off: frozenset[str], answer: int | None = None,
            full_wit: dict[tuple[int, bool], State] | None = None) -> bool:
     """Trials to a fixpoint through ``reach``: each undecided cell tried numbered, then
@@ -489,6 +495,14 @@ def _probe(g: Geometry, st: State, off: frozenset[str], answer: int | None = Non
     witness serves the light trials as well. The last pass is one of full trials that
     changes nothing, so the fixpoint is the one plain passes of full trials reach.
 
+    Light passes only hurry that fixpoint along, so they may skip what is unlikely to
+    pay: a light trial is not run again while the cells the base gained past its witness
+    all lie more than ``NEAR`` steps from the cells that witness decided (its changes
+    and the base's meet nowhere the local rules could join them). The full passes skip
+    nothing of the kind, so the fixpoint is the same. Graded solves, instructions: 8%
+    fewer on the hard 16×16 corpus, 9% on the hard 20×20, 6% on the outside 20×20 and
+    30×30 ones, 3% more on the hard 30×30 one.
+
     With ``answer`` (the numbered cells of the board's one answer, which the state lies
     inside) only the trials against the answer are run: a trial that agrees with an
     answer never contradicts itself (every rung is sound), so it decides nothing.
@@ -498,17 +512,18 @@ def _probe(g: Geometry, st: State, off: frozenset[str], answer: int | None = Non
     changed = False
     skip = None if answer is None else (answer, g.full & ~answer)
     light_wit: dict[tuple[int, bool], State] = {}
+    near: dict[tuple[int, bool], int] = {}
     if full_wit is None:
         full_wit = {}
     while True:
-        if _probe_pass(g, st, off, light_wit, None, skip):
+        if _probe_pass(g, st, off, light_wit, None, skip, near):
             changed = True
             continue
         # a light pass closes the base under the light rungs only: the cut cells it
         # owes come before the full trials (and, when there are any, more light ones)
         if not propagate(g, st, 3, off):
             raise Contradiction
-        if _probe_pass(g, st, off, full_wit, light_wit, skip):
+        if _probe_pass(g, st, off, full_wit, light_wit, skip, near):
             changed = True
             continue
         return changed
@@ -517,10 +532,12 @@ def _probe(g: Geometry, st: State, off: frozenset[str], answer: int | None = Non
 def _probe_pass(g: Geometry, st: State, off: frozenset[str],
                 wit: dict[tuple[int, bool], State],
                 light_wit: dict[tuple[int, bool], State] | None,
-                skip: tuple[int, int] | None = None) -> bool:
+                skip: tuple[int, int] | None = None,
+                near: dict[tuple[int, bool], int] | None = None) -> bool:
     """One pass of trials over the undecided cells (light when ``light_wit`` is None;
     a full pass also files its witnesses under ``light_wit``). ``skip``: the cells whose
-    numbered trial, and those whose blank trial, are known to hold."""
+    numbered trial, and those whose blank trial, are known to hold. ``near``: per light
+    witness, the cells within ``NEAR`` steps of those it decided (see ``_probe``)."""
     light = light_wit is None
     progress = False
     und = g.full & ~(st.num | st.blank)
@@ -533,8 +550,15 @@ def _probe_pass(g: Geometry, st: State, off: frozenset[str],
             if skip is not None and skip[0 if as_num else 1] & b:
                 continue
             w = wit.get((b, as_num))
-            if w is not None and _covers(st, w):
-                continue
+            if w is not None:
+                if _covers(st, w):
+                    continue
+                if light and near is not None:
+                    zone = near.get((b, as_num))
+                    if zone is not None and not (
+                            (st.num | st.blank) & ~(w.num | w.blank) & zone
+                            or st.num & w.blank or st.blank & w.num):
+                        continue
             t = st.copy()
             if as_num:
                 t.num |= b
@@ -551,6 +575,11 @@ def _probe_pass(g: Geometry, st: State, off: frozenset[str],
                 break
             new = (t.num & ~st.num) | (t.blank & ~st.blank)
             nn = t.num
+            zone = 0
+            if light and near is not None:
+                zone = new
+                for _ in range(NEAR):
+                    zone |= g.spread(zone)
             while new:
                 c = new & -new
                 new ^= c
@@ -558,6 +587,11 @@ def _probe_pass(g: Geometry, st: State, off: frozenset[str],
                 wit[key] = t
                 if light_wit is not None:
                     light_wit[key] = t
+                if near is not None:
+                    if zone:
+                        near[key] = zone
+                    else:
+                        near.pop(key, None)    # a full witness: no skipping on it
     return progress
 
 
