@@ -769,14 +769,6 @@ def _undecided(st: State) -> int:
     return (b & (n1 | n2 | n3 | n4)) | (n1 & (n2 | n3 | n4)) | (n2 & (n3 | n4)) | (n3 & n4)
 
 
-def _multi(st: State, bit: int) -> bool:
-    k = 0
-    for x in st:
-        if x & bit:
-            k += 1
-    return k > 1
-
-
 def _dilate(g: Geo, x: int) -> int:
     return (x | (x << g.w) | (x >> g.w) | ((x << 1) & g.nc0) | ((x >> 1) & g.ncw)) & g.full
 
