@@ -374,10 +374,10 @@ def test_kept_certificates_name_the_cuts_a_fresh_search_does(monkeypatch) -> Non
     assert any(len(v) > 1 for v in ladder._KEPT[(16, 16)].values())
 
 
-def test_light_trials_skipped_far_from_the_change_leave_the_fixpoint(monkeypatch) -> None:
-    """The probe's light passes skip a trial whose witness the base outgrew only far from
-    what it decided (``ladder.NEAR``): the full passes still close the state, so the
-    probe fixpoint is the one reached with no skipping, in fewer propagations."""
+def test_trials_skipped_far_from_the_change_leave_the_fixpoint(monkeypatch) -> None:
+    """The probe's passes skip a trial whose witness the base outgrew only far from what
+    it decided (``ladder.NEAR``), but the probe ends only on a full pass that skips
+    nothing: the fixpoint is the one reached with no skipping, in fewer propagations."""
     boards = [Board.from_json(e["board"]) for e in _hard("16x16")]
     boards += [Board.from_json(e["board"]) for e in _bank() if e["size"] == "10x10"][-6:]
     calls = {"n": 0}
