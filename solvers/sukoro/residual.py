@@ -28,7 +28,7 @@ conflicts.
 from __future__ import annotations
 
 from collections import deque
-from itertools import combinations
+from itertools import combinations, compress
 
 from solvers.common import node
 
@@ -55,6 +55,11 @@ class Residual:
         b = st[0]
         p = st[1] | st[2] | st[3] | st[4]
         und = b & p
+        n = g.n
+        # the masks as strings of digits, cell i at index i: a cell's bit is then an
+        # index, not a shift of the whole board
+        pb = format(p, f"0{n}b")[::-1]
+        planes = [format(x, f"0{n}b")[::-1] for x in st[1:]]
         var: dict[int, int] = {}         # undecided cell -> variable
         x = und
         while x:
@@ -65,18 +70,16 @@ class Residual:
         val: dict[tuple[int, int], int] = {}
         cls: list[list[int]] = []
         nb = g.nb
-        q = p
-        while q:
-            low = q & -q
-            q ^= low
-            i = low.bit_length() - 1
-            allowed = [k for k in range(1, 5) if st[k] >> i & 1]
+        get = var.get
+        for i in [i for i, c in enumerate(pb) if c == "1"]:
+            allowed = [k for k in (1, 2, 3, 4) if planes[k - 1][i] == "1"]
             sure_nb = 0
             open_nb = []
             for j in nb[i]:
-                if p >> j & 1:
-                    if j in var:
-                        open_nb.append(var[j])
+                if pb[j] == "1":
+                    v = get(j)
+                    if v:
+                        open_nb.append(v)
                     else:
                         sure_nb += 1
             xi = var.get(i)             # None: the cell surely holds a number
@@ -124,24 +127,24 @@ class Residual:
         if any(not c for c in cls):
             return found
         top = self.top = max([*var.values(), *val.values()], default=0)
+        # the cells' variables are 1, 2, ... in cell order: model[v - 1] is cell bits[v - 1]
+        bits = [1 << i for i in cells]
+        nvar = len(cells)
         with solver(SOLVER, cls) as s:
             while len(found) < limit:
                 ok = self._call(s)
                 if not ok:
                     break
                 model = s.get_model()
-                # a variable in no clause is left out of the model: false
-                model += [-v for v in range(len(model) + 1, top + 1)]
-                on = sure
-                for i, v in var.items():
-                    if model[v - 1] > 0:
-                        on |= 1 << i
+                # (a variable in no clause is left out of the model: false)
+                on = sure + sum(compress(bits, [m > 0 for m in model[:nvar]]))
                 if self.connect and on:
                     parts = _groups(g, on)
                     if len(parts) > 1:
                         self._cut(s, parts, on, sure, var)
                         self.misses.append((on, parts))
                         continue
+                model += [-v for v in range(len(model) + 1, top + 1)]
                 found.append(self._state(on, model, val))
                 if not cells:
                     break
@@ -168,6 +171,9 @@ class Residual:
                 held |= grp
                 if grp.bit_count() > main.bit_count():
                     main = grp
+        # the far cuts of groups in one part of the board beyond ``main`` (or ``held``)
+        # are the same cut: per side, (that part, its cut's variables)
+        beyond: dict[int, list[tuple[int, list[int]]]] = {}
         for grp in parts:
             if grp & sure and not sure & ~grp:
                 continue            # the group holding every sure number needs no cut
@@ -189,22 +195,26 @@ class Residual:
             # the far one makes the other side reach out (the 40x40 outside board #03,
             # which the near cut alone had not decided after 4,400 models and 60 s,
             # is decided with both after 2,400).
-            near = [var[i] for i in _cells(ring & _flood(g, sure & ~grp, p & ~grp))]
+            near = [var[i] for i in _cells(_reached(g, sure & ~grp, p & ~grp, ring))]
+            if grp & sure and grp == main:
+                side = held & ~grp
+                far = [var[i] for i in _cells(_ring(g, side) & p
+                                              & _flood(g, grp, p & ~side))]
+            else:
+                side = main if grp & sure else held
+                far = _beyond(g, beyond.setdefault(side, []), side, grp, p, var)
             if grp & sure:
-                far_side = main if grp != main else held & ~grp
-                far = _ring(g, far_side) & p & _flood(g, grp, p & ~far_side)
                 s.add_clause(near)
-                s.add_clause([var[i] for i in _cells(far)])
+                s.add_clause(far)
                 continue
             # no cell of this group may hold a number unless both cuts do (``a``: the
             # group holds a number)
-            far = _ring(g, held) & p & _flood(g, grp, p & ~held)
             self.top += 1
             a = self.top
             for i in _cells(grp):
                 s.add_clause([-var[i], a])
             s.add_clause([-a, *near])
-            s.add_clause([-a] + [var[i] for i in _cells(far)])
+            s.add_clause([-a, *far])
 
     def _state(self, on: int, model: list[int], val: dict[tuple[int, int], int]) -> State:
         planes = [0, 0, 0, 0]
@@ -218,6 +228,33 @@ def _ring(g: Geo, x: int) -> int:
     """The cells next to ``x`` and outside it."""
     w = g.w
     return ((x << w) | (x >> w) | ((x << 1) & g.nc0) | ((x >> 1) & g.ncw)) & g.full & ~x
+
+
+def _reached(g: Geo, seed: int, region: int, want: int) -> int:
+    """The cells of ``want`` (inside ``region``) that ``region`` joins to ``seed``: a
+    flood that stops once it holds them all."""
+    w, nc0, ncw = g.w, g.nc0, g.ncw
+    x = seed
+    while want & ~x:
+        y = (x | (x << w) | (x >> w) | ((x << 1) & nc0) | ((x >> 1) & ncw)) & region
+        if y == x:
+            break
+        x = y
+    return want & x
+
+
+def _beyond(g: Geo, seen: list[tuple[int, list[int]]], side: int, grp: int, p: int,
+            var: dict[int, int]) -> list[int]:
+    """The variables of the cells around ``side`` that ``grp`` reaches within ``p``
+    without crossing ``side``; ``seen`` keeps each part of ``p`` beyond ``side`` found
+    so far with its cells, which every group in that part shares."""
+    for part, out in seen:
+        if part & grp:
+            return out
+    part = _flood(g, grp, p & ~side)
+    out = [var[i] for i in _cells(_ring(g, side) & p & part)]
+    seen.append((part, out))
+    return out
 
 
 def _cells(x: int) -> list[int]:
