@@ -119,6 +119,13 @@ def _local(g: Geo, st: State, neq: bool) -> State | None:
             s0 = x1 ^ x2
             s1 = y1 ^ y2 ^ (x1 & x2)
             s2 = y1 & y2
+            # cells with at most 1, 2, 3 sure numbered neighbours, and with exactly 1..3
+            sle1 = ~(s1 | s2)
+            sle2 = ~(s2 | (s1 & s0))
+            sle3 = ~s2
+            sc1 = s0 & ~s1 & ~s2
+            sc2 = s1 & ~s0
+            sc3 = s1 & s0
         if p != p_was:
             p_was = p
             a, c = p << w, p >> w
@@ -128,10 +135,16 @@ def _local(g: Geo, st: State, neq: bool) -> State | None:
             p0 = x1 ^ x2
             p1 = y1 ^ y2 ^ (x1 & x2)
             p2 = y1 & y2
-        pge2 = p1 | p2
-        m1 = n1 & (p0 | pge2) & ~(s1 | s2)
-        m2 = n2 & pge2 & ~(s2 | (s1 & s0))
-        m3 = n3 & (p2 | (p1 & p0)) & ~s2
+            # cells with at least 1, 2, 3 possibly numbered neighbours, and exactly 1..3
+            pge2 = p1 | p2
+            pge1 = p0 | pge2
+            pge3 = p2 | (p1 & p0)
+            pc1 = p0 & ~pge2
+            pc2 = p1 & ~p0
+            pc3 = p1 & p0
+        m1 = n1 & pge1 & sle1
+        m2 = n2 & pge2 & sle2
+        m3 = n3 & pge3 & sle3
         m4 = n4 & p2
         # the cells whose numbers narrowed to one value: a sure number is at its top
         # value (as many sure numbered neighbours as it counts) only when that is its one
@@ -148,10 +161,8 @@ def _local(g: Geo, st: State, neq: bool) -> State | None:
         u = b & p
         nbb = b
         if u:
-            top = s & ((q4 & s2) | (q3 & s1 & s0) | (q2 & s1 & ~s0)
-                       | (q1 & s0 & ~s1 & ~s2))
-            bot = s & ((q1 & p0 & ~p1 & ~p2) | (q2 & p1 & ~p0) | (q3 & p1 & p0)
-                       | (q4 & p2))
+            top = s & ((q4 & s2) | (q3 & sc3) | (q2 & sc2) | (q1 & sc1))
+            bot = s & ((q1 & pc1) | (q2 & pc2) | (q3 & pc3) | (q4 & p2))
             # (a cell that was at its top or bottom value in the last sweep settled its
             # undecided neighbours then, and none has joined them since)
             x, tp = top & ~tp, top
