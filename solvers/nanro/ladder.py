@@ -585,9 +585,8 @@ def _probe_pass(g: Geometry, st: State, off: frozenset[str],
             new = (t.num & ~st.num) | (t.blank & ~st.blank)
             nn = t.num
             zone = new
-            if near is not None or light_near is not None:
-                for _ in range(NEAR):
-                    zone |= g.spread(zone)
+            for _ in range(NEAR):
+                zone |= g.spread(zone)
             while new:
                 c = new & -new
                 new ^= c

@@ -71,18 +71,16 @@ def encode(board: Board, num: int = 0, blank: int = 0, dom: list[int] | None = N
     cells: list[list[int]] = [[] for _ in range(k_count)]
     for i, k in enumerate(fr):
         cells[k].append(i)
-    flat = board.flat()
-    for i, v in enumerate(flat):
-        if v is not None:
-            num |= 1 << i
     ok = [dom[k] if dom is not None else (1 << (len(cells[k]) + 1)) - 2
           for k in range(k_count)]
     for k, v in enumerate(board.labels):
         if v is not None:
             ok[k] &= 1 << v
-    for i, v in enumerate(flat):
-        if isinstance(v, int):
-            ok[fr[i]] &= 1 << v
+    for i, v in enumerate(board.flat()):
+        if v is not None:
+            num |= 1 << i
+            if isinstance(v, int):
+                ok[fr[i]] &= 1 << v
     top = n
     lab: list[list[int]] = []          # lab[k][v]: variable of "region k holds v numbers"
     for k in range(k_count):
