@@ -93,6 +93,7 @@ class Residual:
             if xi is not None:
                 cls.extend([-v, xi] for v in vs.values())
             m = len(open_nb)
+            off = [-o for o in open_nb]
             for k, v in vs.items():
                 # k means k - sure_nb of the open neighbours hold numbers: among any
                 # m - r + 1 of them one does, among any r + 1 one does not
@@ -100,7 +101,7 @@ class Residual:
                 if r > 0:
                     cls.extend([-v, *sub] for sub in combinations(open_nb, m - r + 1))
                 if r < m:
-                    cls.extend([-v] + [-o for o in sub] for sub in combinations(open_nb, r + 1))
+                    cls.extend([-v, *sub] for sub in combinations(off, r + 1))
         if not p & ~b:
             cls.append(list(var.values()))      # an answer has a number
         if self.neq:
