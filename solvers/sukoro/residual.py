@@ -32,7 +32,7 @@ from itertools import combinations, compress
 
 from solvers.common import node
 
-from .search import Geo, State, _flood
+from .search import Geo, State, _flood, _reached
 
 SOLVER = "minisat22"
 SLICE = 2000        # conflicts per solver slice (between budget checks)
@@ -82,7 +82,7 @@ class Residual:
                         open_nb.append(v)
                     else:
                         sure_nb += 1
-            xi = var.get(i)             # None: the cell surely holds a number
+            xi = get(i)                 # None: the cell surely holds a number
             vs = {}
             for k in allowed:
                 if sure_nb <= k <= sure_nb + len(open_nb):
@@ -197,13 +197,10 @@ class Residual:
             # which the near cut alone had not decided after 4,400 models and 60 s,
             # is decided with both after 2,400).
             near = [var[i] for i in _cells(_reached(g, sure & ~grp, p & ~grp, ring))]
-            if grp & sure and grp == main:
-                side = held & ~grp
-                far = [var[i] for i in _cells(_ring(g, side) & p
-                                              & _flood(g, grp, p & ~side))]
-            else:
-                side = main if grp & sure else held
-                far = _beyond(g, beyond.setdefault(side, []), side, grp, p, var)
+            # (the main group heads for the other groups holding sure numbers; any other
+            # group with sure numbers for the main one, one without for all of them)
+            side = (held & ~grp if grp == main else main) if grp & sure else held
+            far = _beyond(g, beyond.setdefault(side, []), side, grp, p, var)
             if grp & sure:
                 s.add_clause(near)
                 s.add_clause(far)
@@ -229,19 +226,6 @@ def _ring(g: Geo, x: int) -> int:
     """The cells next to ``x`` and outside it."""
     w = g.w
     return ((x << w) | (x >> w) | ((x << 1) & g.nc0) | ((x >> 1) & g.ncw)) & g.full & ~x
-
-
-def _reached(g: Geo, seed: int, region: int, want: int) -> int:
-    """The cells of ``want`` (inside ``region``) that ``region`` joins to ``seed``: a
-    flood that stops once it holds them all."""
-    w, nc0, ncw = g.w, g.nc0, g.ncw
-    x = seed
-    while want & ~x:
-        y = (x | (x << w) | (x >> w) | ((x << 1) & nc0) | ((x >> 1) & ncw)) & region
-        if y == x:
-            break
-        x = y
-    return want & x
 
 
 def _beyond(g: Geo, seen: list[tuple[int, list[int]]], side: int, grp: int, p: int,

@@ -422,14 +422,20 @@ def _joined(g: Geo, p: int, gone: int) -> bool:
     edge = ((gone << w) | (gone >> w) | ((gone << 1) & nc0) | ((gone >> 1) & ncw)) & p
     if not edge or not (edge & (edge - 1)):
         return True
-    x = edge & -edge
-    while True:
-        y = (x | (x << w) | (x >> w) | ((x << 1) & nc0) | ((x >> 1) & ncw)) & p
-        if not edge & ~y:
-            return True
+    return _reached(g, edge & -edge, p, edge) == edge
+
+
+def _reached(g: Geo, seed: int, region: int, want: int) -> int:
+    """The cells of ``want`` (inside ``region``) that ``region`` joins to ``seed``: a
+    flood that stops once it holds them all."""
+    w, nc0, ncw = g.w, g.nc0, g.ncw
+    x = seed
+    while want & ~x:
+        y = (x | (x << w) | (x >> w) | ((x << 1) & nc0) | ((x >> 1) & ncw)) & region
         if y == x:
-            return False
+            break
         x = y
+    return want & x
 
 
 def propagate(g: Geo, st: State, neq: bool = True, connect: bool = True,
