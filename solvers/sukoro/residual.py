@@ -37,6 +37,9 @@ from .search import Geo, State, _flood, _reached
 SOLVER = "minisat22"
 SLICE = 2000        # conflicts per solver slice (between budget checks)
 MISSES = 16         # rejected models kept (``Residual.misses``), the newest
+# a cell's values, from its digits in the four value planes (``Residual._encode``)
+_VALUES = {format(m, "04b")[::-1]: tuple(k for k in (1, 2, 3, 4) if m >> (k - 1) & 1)
+           for m in range(16)}
 
 
 
@@ -50,68 +53,70 @@ class Residual:
         # they leave the answer is where the rungs' reasoning is short (``ladder._windows``)
         self.misses: deque[tuple[int, list[int]]] = deque(maxlen=MISSES)
 
-    def _encode(self) -> tuple[list[list[int]], dict[int, int], dict[tuple[int, int], int]]:
+    def _encode(self) -> tuple[list[list[int]], dict[int, int], dict[tuple[int, int], int],
+                               list[int]]:
+        """(clauses, undecided cell -> its variable, (cell, value) -> its variable,
+        cell -> its variable or 0)."""
         g, st = self.g, self.st
         b = st[0]
         p = st[1] | st[2] | st[3] | st[4]
         und = b & p
         n = g.n
         # the masks as strings of digits, cell i at index i: a cell's bit is then an
-        # index, not a shift of the whole board
+        # index, not a shift of the whole board; ``quad[i]`` holds cell i's digit in
+        # each value's plane
         pb = format(p, f"0{n}b")[::-1]
-        planes = [format(x, f"0{n}b")[::-1] for x in st[1:]]
+        quad = list(map("".join, zip(*[format(x, f"0{n}b")[::-1] for x in st[1:]])))
         var: dict[int, int] = {}         # undecided cell -> variable
+        lit = [0] * n
         x = und
         while x:
             low = x & -x
             x ^= low
-            var[low.bit_length() - 1] = len(var) + 1
+            i = low.bit_length() - 1
+            var[i] = lit[i] = len(var) + 1
         top = len(var)
         val: dict[tuple[int, int], int] = {}
         cls: list[list[int]] = []
+        add, extend = cls.append, cls.extend
         nb = g.nb
-        get = var.get
         for i in [i for i, c in enumerate(pb) if c == "1"]:
-            allowed = [k for k in (1, 2, 3, 4) if planes[k - 1][i] == "1"]
-            sure_nb = 0
-            open_nb = []
-            for j in nb[i]:
-                if pb[j] == "1":
-                    v = get(j)
-                    if v:
-                        open_nb.append(v)
-                    else:
-                        sure_nb += 1
-            xi = get(i)                 # None: the cell surely holds a number
-            vs = {}
-            for k in allowed:
-                if sure_nb <= k <= sure_nb + len(open_nb):
-                    top += 1
-                    vs[k] = val[(i, k)] = top
-            head = [] if xi is None else [-xi]
-            cls.append(head + list(vs.values()))      # a number has some value
-            if xi is not None:
-                cls.extend([-v, xi] for v in vs.values())
+            near = [lit[j] for j in nb[i] if pb[j] == "1"]
+            open_nb = [v for v in near if v]
             m = len(open_nb)
+            sure_nb = len(near) - m
+            xi = lit[i]                 # 0: the cell surely holds a number
+            vs = []
+            for k in _VALUES[quad[i]]:
+                if sure_nb <= k <= sure_nb + m:
+                    top += 1
+                    val[(i, k)] = top
+                    vs.append((k, top))
+            if xi:
+                add([-xi] + [v for _, v in vs])        # a number has some value
+                extend([-v, xi] for _, v in vs)
+            else:
+                add([v for _, v in vs])
             off = [-o for o in open_nb]
-            for k, v in vs.items():
+            for k, v in vs:
                 # k means k - sure_nb of the open neighbours hold numbers: among any
                 # m - r + 1 of them one does, among any r + 1 one does not
                 r = k - sure_nb
                 if r > 0:
-                    cls.extend([-v, *sub] for sub in combinations(open_nb, m - r + 1))
+                    extend([-v, *sub] for sub in combinations(open_nb, m - r + 1))
                 if r < m:
-                    cls.extend([-v, *sub] for sub in combinations(off, r + 1))
+                    extend([-v, *sub] for sub in combinations(off, r + 1))
         if not p & ~b:
-            cls.append(list(var.values()))      # an answer has a number
+            add(list(var.values()))      # an answer has a number
         if self.neq:
+            later = g.later
+            get = val.get
             for (i, k), v in val.items():
-                for j in nb[i]:
-                    if j > i:
-                        u = val.get((j, k))
-                        if u:
-                            cls.append([-v, -u])
-        return cls, var, val
+                for j in later[i]:
+                    u = get((j, k))
+                    if u:
+                        add([-v, -u])
+        return cls, var, val, lit
 
     def solve(self, limit: int) -> list[State]:
         """Up to ``limit`` answers, on MiniSat where python-sat is there, else on the
@@ -119,7 +124,7 @@ class Residual:
         from solvers.satcut import solver
 
         g, st = self.g, self.st
-        cls, var, val = self._encode()
+        cls, var, val, lit = self._encode()
         b = st[0]
         p = st[1] | st[2] | st[3] | st[4]
         sure = p & ~b
@@ -142,7 +147,7 @@ class Residual:
                 if self.connect and on:
                     parts = _groups(g, on)
                     if len(parts) > 1:
-                        self._cut(s, parts, on, sure, var)
+                        self._cut(s, parts, on, sure, p, lit)
                         self.misses.append((on, parts))
                         continue
                 model += [-v for v in range(len(model) + 1, top + 1)]
@@ -163,9 +168,10 @@ class Residual:
                 return res
             node()
 
-    def _cut(self, s, parts: list[int], on: int, sure: int, var: dict[int, int]) -> None:
+    def _cut(self, s, parts: list[int], on: int, sure: int, p: int, lit: list[int]) -> None:
+        """Cuts for the groups of a model that splits (``lit``: cell -> its variable)."""
         g = self.g
-        p = self.st[1] | self.st[2] | self.st[3] | self.st[4]
+        add = s.add_clause
         held = main = 0         # the groups holding sure numbers, the largest of them
         for grp in parts:
             if grp & sure:
@@ -173,8 +179,8 @@ class Residual:
                 if grp.bit_count() > main.bit_count():
                     main = grp
         # the far cuts of groups in one part of the board beyond ``main`` (or ``held``)
-        # are the same cut: per side, (that part, its cut's variables)
-        beyond: dict[int, list[tuple[int, list[int]]]] = {}
+        # are the same cut: per side, its ring and (that part, its cut's variables)
+        beyond: dict[int, tuple[int, list[tuple[int, list[int]]]]] = {}
         for grp in parts:
             if grp & sure and not sure & ~grp:
                 continue            # the group holding every sure number needs no cut
@@ -186,7 +192,7 @@ class Residual:
                 other = on & ~grp
                 y = (grp & -grp).bit_length() - 1
                 z = (other & -other).bit_length() - 1
-                s.add_clause([-var[y], -var[z]] + [var[i] for i in _cells(ring)])
+                add([-lit[y], -lit[z]] + _lits(ring, lit))
                 continue
             # Two cuts, one at each end of the way out. A way from the group to the sure
             # numbers beyond it last leaves the group through a ring cell joined to them
@@ -196,23 +202,26 @@ class Residual:
             # the far one makes the other side reach out (the 40x40 outside board #03,
             # which the near cut alone had not decided after 4,400 models and 60 s,
             # is decided with both after 2,400).
-            near = [var[i] for i in _cells(_reached(g, sure & ~grp, p & ~grp, ring))]
+            near = _lits(_reached(g, sure & ~grp, p & ~grp, ring), lit)
             # (the main group heads for the other groups holding sure numbers; any other
             # group with sure numbers for the main one, one without for all of them)
             side = (held & ~grp if grp == main else main) if grp & sure else held
-            far = _beyond(g, beyond.setdefault(side, []), side, grp, p, var)
+            got = beyond.get(side)
+            if got is None:
+                got = beyond[side] = (_ring(g, side) & p, [])
+            far = _beyond(g, got, side, grp, p, lit)
             if grp & sure:
-                s.add_clause(near)
-                s.add_clause(far)
+                add(near)
+                add(far)
                 continue
             # no cell of this group may hold a number unless both cuts do (``a``: the
             # group holds a number)
             self.top += 1
             a = self.top
-            for i in _cells(grp):
-                s.add_clause([-var[i], a])
-            s.add_clause([-a, *near])
-            s.add_clause([-a, *far])
+            for v in _lits(grp, lit):
+                add([-v, a])
+            add([-a, *near])
+            add([-a, *far])
 
     def _state(self, on: int, model: list[int], val: dict[tuple[int, int], int]) -> State:
         planes = [0, 0, 0, 0]
@@ -228,26 +237,30 @@ def _ring(g: Geo, x: int) -> int:
     return ((x << w) | (x >> w) | ((x << 1) & g.nc0) | ((x >> 1) & g.ncw)) & g.full & ~x
 
 
-def _beyond(g: Geo, seen: list[tuple[int, list[int]]], side: int, grp: int, p: int,
-            var: dict[int, int]) -> list[int]:
+def _beyond(g: Geo, seen: tuple[int, list[tuple[int, list[int]]]], side: int, grp: int,
+            p: int, lit: list[int]) -> list[int]:
     """The variables of the cells around ``side`` that ``grp`` reaches within ``p``
-    without crossing ``side``; ``seen`` keeps each part of ``p`` beyond ``side`` found
-    so far with its cells, which every group in that part shares."""
-    for part, out in seen:
+    without crossing ``side``; ``seen`` holds the ring of ``side`` within ``p`` and each
+    part of ``p`` beyond ``side`` found so far with its cells, which every group in that
+    part shares."""
+    ring, parts = seen
+    for part, out in parts:
         if part & grp:
             return out
     part = _flood(g, grp, p & ~side)
-    out = [var[i] for i in _cells(_ring(g, side) & p & part)]
-    seen.append((part, out))
+    out = _lits(ring & part, lit)
+    parts.append((part, out))
     return out
 
 
-def _cells(x: int) -> list[int]:
+def _lits(x: int, lit: list[int]) -> list[int]:
+    """The variables of the cells of ``x``, in cell order."""
     out = []
+    add = out.append
     while x:
         low = x & -x
+        add(lit[low.bit_length() - 1])
         x ^= low
-        out.append(low.bit_length() - 1)
     return out
 
 

@@ -64,6 +64,8 @@ class Geo:
                 x.append(i + w)
             nb.append(tuple(x))
         self.nb = tuple(nb)
+        # per cell, its neighbours after it (east and south)
+        self.later = tuple(tuple(j for j in x if j > i) for i, x in enumerate(nb))
 
 
 @cache
