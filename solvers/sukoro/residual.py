@@ -66,7 +66,8 @@ class Residual:
         # index, not a shift of the whole board; ``quad[i]`` holds cell i's digit in
         # each value's plane
         pb = format(p, f"0{n}b")[::-1]
-        quad = list(map("".join, zip(*[format(x, f"0{n}b")[::-1] for x in st[1:]])))
+        planes = [format(x, f"0{n}b")[::-1] for x in st[1:]]
+        quad = list(map("".join, zip(*planes, strict=True)))
         var: dict[int, int] = {}         # undecided cell -> variable
         lit = [0] * n
         x = und
