@@ -42,7 +42,6 @@ _VALUES = {format(m, "04b")[::-1]: tuple(k for k in (1, 2, 3, 4) if m >> (k - 1)
            for m in range(16)}
 
 
-
 class Residual:
     """Up to ``limit`` answers below a fixpoint ``st`` of the rungs."""
 
@@ -53,10 +52,10 @@ class Residual:
         # they leave the answer is where the rungs' reasoning is short (``ladder._windows``)
         self.misses: deque[tuple[int, list[int]]] = deque(maxlen=MISSES)
 
-    def _encode(self) -> tuple[list[list[int]], dict[int, int], dict[tuple[int, int], int],
+    def _encode(self) -> tuple[list[list[int]], list[int], dict[tuple[int, int], int],
                                list[int]]:
-        """(clauses, undecided cell -> its variable, (cell, value) -> its variable,
-        cell -> its variable or 0)."""
+        """(clauses, the undecided cells (cell ``cells[v - 1]`` has variable v), (cell,
+        value) -> its variable, cell -> its variable or 0)."""
         g, st = self.g, self.st
         b = st[0]
         p = st[1] | st[2] | st[3] | st[4]
@@ -68,15 +67,16 @@ class Residual:
         pb = format(p, f"0{n}b")[::-1]
         planes = [format(x, f"0{n}b")[::-1] for x in st[1:]]
         quad = list(map("".join, zip(*planes, strict=True)))
-        var: dict[int, int] = {}         # undecided cell -> variable
+        cells: list[int] = []           # the undecided cells, in cell order
         lit = [0] * n
         x = und
         while x:
             low = x & -x
             x ^= low
             i = low.bit_length() - 1
-            var[i] = lit[i] = len(var) + 1
-        top = len(var)
+            cells.append(i)
+            lit[i] = len(cells)
+        top = len(cells)
         val: dict[tuple[int, int], int] = {}
         cls: list[list[int]] = []
         add, extend = cls.append, cls.extend
@@ -108,7 +108,7 @@ class Residual:
                 if r < m:
                     extend([-v, *sub] for sub in combinations(off, r + 1))
         if not p & ~b:
-            add(list(var.values()))      # an answer has a number
+            add(list(range(1, len(cells) + 1)))      # an answer has a number
         if self.neq:
             later = g.later
             get = val.get
@@ -117,7 +117,7 @@ class Residual:
                     u = get((j, k))
                     if u:
                         add([-v, -u])
-        return cls, var, val, lit
+        return cls, cells, val, lit
 
     def solve(self, limit: int) -> list[State]:
         """Up to ``limit`` answers, on MiniSat where python-sat is there, else on the
@@ -125,15 +125,14 @@ class Residual:
         from solvers.satcut import solver
 
         g, st = self.g, self.st
-        cls, var, val, lit = self._encode()
+        cls, cells, val, lit = self._encode()
         b = st[0]
         p = st[1] | st[2] | st[3] | st[4]
         sure = p & ~b
-        cells = list(var)
         found: list[State] = []
         if any(not c for c in cls):
             return found
-        top = self.top = max([*var.values(), *val.values()], default=0)
+        top = self.top = max([len(cells), *val.values()])
         # the cells' variables are 1, 2, ... in cell order: model[v - 1] is cell bits[v - 1]
         bits = [1 << i for i in cells]
         nvar = len(cells)
@@ -155,7 +154,7 @@ class Residual:
                 found.append(self._state(on, model, val))
                 if not cells:
                     break
-                s.add_clause([-var[i] if on >> i & 1 else var[i] for i in cells])
+                s.add_clause([-lit[i] if on >> i & 1 else lit[i] for i in cells])
         return found
 
     def _call(self, s) -> bool:
@@ -266,16 +265,11 @@ def _lits(x: int, lit: list[int]) -> list[int]:
 
 
 def _groups(g: Geo, on: int) -> list[int]:
-    w, nc0, ncw = g.w, g.nc0, g.ncw
+    """The groups of ``on``, each from its lowest cell, in that order."""
     out = []
     left = on
     while left:
-        x = left & -left
-        while True:
-            y = (x | (x << w) | (x >> w) | ((x << 1) & nc0) | ((x >> 1) & ncw)) & left
-            if y == x:
-                break
-            x = y
+        x = _flood(g, left & -left, left)
         out.append(x)
         left &= ~x
     return out
