@@ -8,10 +8,15 @@
     .venv/bin/python benchmarks/hard.py --regenerate     # redraw the corpus (slow), then time
     .venv/bin/python benchmarks/hard.py --regenerate --only sukoro --sizes 30x30
     .venv/bin/python benchmarks/hard.py --corpus outside --clock cpu   # one corpus only
+    .venv/bin/python benchmarks/hard.py --corpus fresh --only sukoro --sizes 20x20 --count 40
 
 Two corpora, timed and printed apart (``--corpus``, both by default): ``hard`` (below)
 and ``outside`` (``benchmarks/outside/``, drawn by ``benchmarks/outside.py``: answer-set
 models that share no code with our solvers, so boards our search did not choose).
+``--corpus fresh`` times ``--count`` boards drawn the hard corpus's way from seeds it does
+not use (``fresh-<slug>-<size>-<k>``; kept in ``.cache/fresh/``, not committed): a check
+that a change chosen by its figures on the committed corpora holds on boards it was not
+chosen on.
 
 The hard corpus lives in ``benchmarks/hard/<slug>-<size>.json``: boards drawn from fixed seeds
 with the puzzles' own generators (an answer, every clue printed, then clues removed one at
@@ -44,8 +49,8 @@ SIZES = ("16x16", "20x20", "30x30")
 PER_SIZE = 5
 
 
-def seed_of(slug: str, size: str, k: int) -> str:
-    return f"hard-{slug}-{size}-{k}"
+def seed_of(slug: str, size: str, k: int, kind: str = "hard") -> str:
+    return f"{kind}-{slug}-{size}-{k}"
 
 
 def _hw(size: str) -> tuple[int, int]:
@@ -60,16 +65,17 @@ GENERATE_OPTIONS: dict[str, dict[str, Any]] = {"nanro": {"target": "probe"}}
 TAKE_BACK = frozenset({"nanro"})
 
 
-def make_board(slug: str, size: str, k: int) -> dict[str, Any]:
+def make_board(slug: str, size: str, k: int, kind: str = "hard") -> dict[str, Any]:
     """One corpus entry, drawn with the puzzle's own generator from a fixed seed."""
     puzzle = registry.get(slug)
     h, w = _hw(size)
-    rng = random.Random(seed_of(slug, size, k))
+    seed = seed_of(slug, size, k, kind)
+    rng = random.Random(seed)
     board, answer = puzzle.generate(h, w, rng, **GENERATE_OPTIONS.get(slug, {}))
     if slug in TAKE_BACK:
         board = take_back(puzzle, board, rng)
     return {"id": f"{slug}-{size}-{k:02d}", "slug": slug, "size": size,
-            "seed": seed_of(slug, size, k), "url": puzzle.encode(board),
+            "seed": seed, "url": puzzle.encode(board),
             "clues": _clue_count(board),
             "board": board.to_json(), "answer": answer.to_json()}
 
@@ -129,6 +135,25 @@ def load(slugs=PUZZLES, sizes=SIZES, corpus: str = "hard") -> list[dict[str, Any
             p = corpus_file(slug, size, corpus)
             if p.exists():
                 out.extend(json.loads(p.read_text())["boards"])
+    return out
+
+
+FRESH = ROOT / ".cache" / "fresh"
+
+
+def fresh(slugs, sizes, count: int) -> list[dict[str, Any]]:
+    """``count`` boards per puzzle and size drawn like the hard corpus's from the seeds
+    ``fresh-<slug>-<size>-<k>``, each drawn once and kept in ``.cache/fresh/``."""
+    FRESH.mkdir(parents=True, exist_ok=True)
+    out = []
+    for slug in slugs:
+        for size in sizes:
+            for k in range(count):
+                p = FRESH / f"{slug}-{size}-{k:02d}.json"
+                if not p.exists():
+                    print(f"  drawing fresh {slug} {size} #{k} ...", flush=True)
+                    _write(p, make_board(slug, size, k, "fresh"))
+                out.append(json.loads(p.read_text()))
     return out
 
 
@@ -216,9 +241,11 @@ def main() -> int:
     ap.add_argument("--only", choices=PUZZLES, action="append", help="one puzzle (repeatable)")
     ap.add_argument("--sizes", nargs="+", help="sizes, e.g. 16x16 (default: every size a "
                     "corpus holds; with --regenerate: " + " ".join(SIZES) + ")")
-    ap.add_argument("--corpus", choices=(*CORPORA, "both"), default="both",
-                    help="which corpus to time (default both, printed apart)")
-    ap.add_argument("--count", type=int, default=PER_SIZE, help="boards per size (regenerate)")
+    ap.add_argument("--corpus", choices=(*CORPORA, "both", "fresh"), default="both",
+                    help="which corpus to time (default both, printed apart); fresh: "
+                         "--count boards drawn from seeds the corpora do not use")
+    ap.add_argument("--count", type=int, default=PER_SIZE,
+                    help="boards per size (regenerate, fresh)")
     ap.add_argument("--index", type=int, help="regenerate only this board of each size")
     ap.add_argument("--merge-partial", action="store_true",
                     help="write each size's corpus file from the part files drawn so far")
@@ -253,12 +280,17 @@ def main() -> int:
     corpora = tuple(CORPORA) if args.corpus == "both" else (args.corpus,)
     bad = found = 0
     for corpus in corpora:
-        sizes = args.sizes or corpus_sizes(corpus)
-        boards = load(slugs, tuple(sizes), corpus)
+        if corpus == "fresh":
+            sizes = args.sizes or list(SIZES)
+            boards = fresh(slugs, sizes, args.count)
+        else:
+            sizes = args.sizes or corpus_sizes(corpus)
+            boards = load(slugs, tuple(sizes), corpus)
         found += len(boards)
         if boards:
-            print(f"== corpus {corpus} ({CORPORA[corpus].relative_to(ROOT)}), clock "
-                  f"{args.clock}, best of {args.repeat}", flush=True)
+            where = (FRESH if corpus == "fresh" else CORPORA[corpus]).relative_to(ROOT)
+            print(f"== corpus {corpus} ({where}), clock {args.clock}, best of "
+                  f"{args.repeat}", flush=True)
             bad += time_corpus(boards, slugs, sizes, args, clock, corpus)
     if not found:
         print("no corpus found under benchmarks/hard/ or benchmarks/outside/; run with "
@@ -297,7 +329,7 @@ def time_corpus(boards: list[dict[str, Any]], slugs: tuple[str, ...], sizes: lis
             late = f", {stopped} past --timeout {args.timeout:g} s" if stopped else ""
             print(f"{corpus} {slug} {size}{'' if grade else ' (not graded)'}: boards "
                   f"{len(es)}, median {statistics.median(ms):.1f} ms, "
-                  f"worst {max(ms):.1f} ms{late}; nodes median "
+                  f"worst {max(ms):.1f} ms, in all {sum(ms):,.0f} ms{late}; nodes median "
                   f"{statistics.median_low(nodes)}, worst {max(nodes)}", flush=True)
     return bad
 
