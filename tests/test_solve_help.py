@@ -12,11 +12,12 @@ from site_builder.solve_web import construct, help_text
 from solvers import registry
 
 ROOT = Path(__file__).resolve().parent.parent
-# a banked 6×6 Sukoro (6x6-02) with the clues at (2, 1) and (4, 5) taken away: two or
+# a banked 6×6 Sukoro (6x6-01) with the clues at (4, 0) and (4, 1) taken away: two or
 # more answers, and no single clue from either of the first two answers on a differing
-# cell makes it unique. Which two answers come first is the engine's choice, so a change
-# of engine can move them; the assertion below then names the board to use instead.
-PAIR_BOARD = "https://puzz.link/p?sukoro/6/6/1i3a1b3g2l"
+# cell makes it unique, but a pair does. Which two answers come first is the engine's
+# choice, so a change of engine (or of its encoding) can move them; the assertions below
+# then name the board to use instead.
+PAIR_BOARD = "https://puzz.link/p?sukoro/6/6/b2b13b1x1a"
 
 
 def _answers(slug: str, board_json: dict) -> int:
@@ -64,6 +65,7 @@ def test_no_single_clue_so_a_proved_pair() -> None:
     assert singles and all(_answers(slug, c) >= 2 for c in singles) \
         and out["suggestions"] == [], f"not a pair board now; use {_another_pair_board()}"
     # the pair: two differing cells, both values from one answer, and unique with both
+    assert len(out["pairs"]) == 1, f"no proved pair now; use {_another_pair_board()}"
     [pair] = out["pairs"]
     c1, c2 = (tuple(c) for c in pair["cells"])
     assert c1 in diff and c2 in diff and c1 != c2
