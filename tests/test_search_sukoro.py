@@ -226,9 +226,10 @@ def test_trials_from_the_last_fixpoint_end_where_fresh_ones_do():
 
 def test_windows_traced_from_the_sat_engines_misses():
     """The SAT engine's rejected models point the witness at the open part of the board:
-    each traced window holds the cells where its model leaves the answer, and on the
-    20x20 corpus boards graded search the traced windows alone prove the grade on most,
-    each proof a state inside the rungs' fixpoint that the full trials leave open."""
+    the traced window holds the cells where the newest model far enough from the answer
+    (``TRACE_LEAST`` cells or more) leaves it, and on the 20x20 corpus boards graded
+    search the traced window alone proves the grade on most, each proof a state inside the
+    rungs' fixpoint that the full trials leave open."""
     import solvers.sukoro.ladder as L
     g = fast.geo(20, 20)
     graded = proved = 0
@@ -243,8 +244,14 @@ def test_windows_traced_from_the_sat_engines_misses():
         assert misses and all(len(parts) > 1 for _, parts in misses)
         num = ans[1] | ans[2] | ans[3] | ans[4]
         wins = L._windows(g, 10, ans, misses, 0)
-        assert 0 < len(wins) <= L.TRACED
-        assert not (misses[-1][0] ^ num) & ~wins[0]
+        far = [on for on, _ in misses if (on ^ num).bit_count() >= L.TRACE_LEAST]
+        assert len(wins) <= L.TRACED and (wins or not far)
+        if wins:
+            # the newest far model whose window is not too large: none newer was passed
+            at = next(i for i in range(len(far) - 1, -1, -1) if not (far[i] ^ num) & ~wins[0])
+            assert all(L._windows(g, 10, ans, [(far[j], [])], 0) == []
+                       for j in range(at + 1, len(far)))
+            assert wins[0].bit_count() <= L.TRACE_CAP * 100
         x = L._witness(g, st, ans, Rules(), 0, None, misses)
         if x is not None:
             proved += 1

@@ -581,28 +581,37 @@ def _witness(g, st, answer, rules: Rules, tries: int = 9, ends: list | None = No
     return None
 
 
-# the windows traced from the SAT engine's rejected models (``_windows``): at most this
-# many, each the cells within MARGIN steps of where a model leaves the answer
-TRACED = 4
+# the window traced from the SAT engine's rejected models (``_windows``): at most TRACED,
+# each the cells within MARGIN steps of where a model leaves the answer, from the newest
+# models that leave it in at least TRACE_LEAST cells and give a window of at most TRACE_CAP
+# squares' cells
+TRACED = 1
 MARGIN = 3
+TRACE_LEAST = 20
+TRACE_CAP = 2
+AIMED = 16      # the newest models the squares are aimed by
 
 
 def _windows(g, k: int, answer, misses, tries: int) -> list[int]:
     """The windows a witness is looked for in (cell masks), the likeliest first.
 
-    ``misses``, the SAT engine's newest rejected models (oldest first), meet every rule
-    but connectivity, so where one strays from the answer is where the rungs below search
+    ``misses``, the SAT engine's rejected models (oldest first), meet every rule but
+    connectivity, so where one strays from the answer is where the rungs below search
     cannot tell it from the answer, and where the probe fixpoint tends to stay open.
     First, for up to ``TRACED`` of them (newest first), the cells within ``MARGIN`` steps
-    of where it differs from the answer: small, so a miss costs little. Then up to
-    ``tries`` k x k squares, by turns one centred on a model's difference or smallest
-    group (newest first) and one of a 3 x 3 grid over the board (reading order), so that
-    a board whose open part the models do not point at still meets a square there (on
-    the outside 30x30 boards: 9,358 trials in all against 12,359 with the models'
-    squares first, 40x40 unchanged). Of the 22 minimal-clue
-    boards graded search in the hard and outside corpora (16x16 to 40x40), the traced
-    windows alone prove the grade on 16, on 14 at the first try; the grid's nine squares
-    prove it on 20, but at the first try on only 4."""
+    of where it differs from the answer, but only from a model that differs in at least
+    ``TRACE_LEAST`` cells and gives a window no larger than ``TRACE_CAP`` squares: a
+    model a few cells from the answer seldom proves the grade (one within 5 cells never
+    did, on any corpus board), and a window larger than that costs more, even when it
+    proves the grade, than the squares that follow. Then up
+    to ``tries`` k x k squares, by turns one centred on a model's difference or smallest
+    group (the ``AIMED`` newest models, newest first) and one of a 3 x 3 grid over the
+    board (reading order), so that a board whose open part the models do not point at
+    still meets a square there. A failed window is paid for in full, so one traced window
+    serves best: on 40 minimal-clue 20x20 and 16 30x30 boards drawn apart from the corpora
+    (``benchmarks/hard.py --corpus fresh``), graded solves take 1,592 and 1,272 ms of CPU
+    in all, against 1,926 and 1,407 ms with the four newest models' windows tried in
+    turn, whatever they differ in (``TRACED`` 4, ``TRACE_LEAST`` 0, no cap)."""
     h, w, full, nc0, ncw = g.h, g.w, g.full, g.nc0, g.ncw
     num = answer[1] | answer[2] | answer[3] | answer[4]
     out: list[int] = []
@@ -610,9 +619,11 @@ def _windows(g, k: int, answer, misses, tries: int) -> list[int]:
         if len(out) >= TRACED:
             break
         x = on ^ num
+        if x.bit_count() < TRACE_LEAST:
+            continue
         for _ in range(MARGIN):
             x = (x | (x << w) | (x >> w) | ((x << 1) & nc0) | ((x >> 1) & ncw)) & full
-        if x and x not in out:
+        if x not in out and x.bit_count() <= TRACE_CAP * k * k:
             out.append(x)
     row = (1 << w) - 1
     aimed: list[tuple[int, int]] = []
@@ -629,7 +640,7 @@ def _windows(g, k: int, answer, misses, tries: int) -> list[int]:
         if spot not in aimed:
             aimed.append(spot)
 
-    for on, parts in reversed(misses):
+    for on, parts in reversed(misses[-AIMED:]):
         if on ^ num:
             centre(on ^ num)
         centre(min(parts, key=int.bit_count))

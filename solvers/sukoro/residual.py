@@ -36,7 +36,10 @@ from .search import Geo, State, _flood, _reached
 
 SOLVER = "minisat22"
 SLICE = 2000        # conflicts per solver slice (between budget checks)
-MISSES = 16         # rejected models kept (``Residual.misses``), the newest
+# rejected models kept (``Residual.misses``), the newest: the witness's traced window
+# comes from the newest one far enough from the answer (``ladder._windows``), often
+# dozens of models back
+MISSES = 4096
 # a cell's values, from its digits in the four value planes (``Residual._encode``)
 _VALUES = {format(m, "04b")[::-1]: tuple(k for k in (1, 2, 3, 4) if m >> (k - 1) & 1)
            for m in range(16)}
