@@ -32,7 +32,7 @@ from itertools import combinations, compress
 
 from solvers.common import node
 
-from .search import Geo, State, _flood, _reached
+from .search import Geo, State, _flood, _local, _reached
 
 SOLVER = "minisat22"
 SLICE = 2000        # conflicts per solver slice (between budget checks)
@@ -266,17 +266,11 @@ class Residual:
 
     def _state(self, on: int) -> State:
         """The answer whose numbered cells are ``on``: each holds its count of numbered
-        neighbours."""
-        g = self.g
-        w, nc0, ncw = g.w, g.nc0, g.ncw
-        a, c = on << w, on >> w
-        e, f = (on << 1) & nc0, (on >> 1) & ncw
-        x1, y1 = a ^ c, a & c
-        x2, y2 = e ^ f, e & f
-        s0 = x1 ^ x2
-        s1 = y1 ^ y2 ^ (x1 & x2)
-        s2 = y1 & y2
-        return (g.full & ~on, on & s0 & ~s1 & ~s2, on & s1 & ~s0, on & s1 & s0, on & s2)
+        neighbours, which the count rung reads off at once when every number is sure and
+        may take any value."""
+        st = _local(self.g, (self.g.full & ~on, on, on, on, on), self.neq)
+        assert st is not None, "a model breaks the count or unequal-neighbour rule"
+        return st
 
 
 def _ring(g: Geo, x: int) -> int:
