@@ -12,12 +12,13 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
-from site_builder import pipeline, play, solve_page
+from site_builder import config, pipeline, play, solve_page
 from site_builder.boards import board_svg
 from site_builder.buildinfo import BUILD_INFO, inputs_hash
 from site_builder.errors import UserError
 from site_builder.jsonio import dumps, read_json
-from site_builder.site import LANGS, Site, static_files
+from site_builder.site import Site
+from site_builder.sources import static_files
 from solvers import registry
 
 
@@ -33,6 +34,8 @@ def _readme_files(site: Site, p: Any) -> dict[str, str | bytes]:
     files: dict[str, str | bytes] = {}
     table: dict[str, Any] = {}
     for lang, name in (("en", "README.md"), ("ja", "README.ja.md")):
+        if lang not in site.langs:
+            continue
         text, entries = site.text(f"{p.slug}/README.{lang}.md.j2", site.puzzle_ctx(p, lang))
         files[f"{p.slug}/{name}"] = text
         table[name] = entries
@@ -46,19 +49,20 @@ def render_all(root: Path, base_url: str = "", slugs: list[str] | None = None) -
     files: dict[str, str | bytes] = {}
     hooks = {lang: {p.slug: site.markdown_inline(f"{p.slug}/hook.{lang}.md.j2",
                                                  site.puzzle_ctx(p, lang))
-                    for p in site.puzzles} for lang in LANGS}
+                    for p in site.puzzles} for lang in site.langs}
     cards = [{"slug": p.slug, "names": dict(p.names),
               "board": board_svg(p, site.node(p.slug, "bank").boards[0], label=p.names["en"])}
              for p in site.puzzles]
+    langs = site.langs
     files["index.html"] = site.render_page(
-        "index.html.j2", lang="en", path="index.html", title="Puzzle Portfolio · パズル・ポートフォリオ",
-        alternates={"en": "en/index.html", "ja": "ja/index.html", "x-default": "index.html"},
-        cards=cards, hooks=hooks, show_langs=LANGS)
-    for lang in LANGS:
+        "index.html.j2", lang=langs[0], path="index.html",
+        title=" · ".join(site.config.title[lang] for lang in langs),
+        alternates={**{lang: f"{lang}/index.html" for lang in langs}, "x-default": "index.html"},
+        cards=cards, hooks=hooks, show_langs=langs)
+    for lang in langs:
         files[f"{lang}/index.html"] = site.render_page(
             "index.html.j2", lang=lang, path=f"{lang}/index.html",
-            title={"en": "Puzzle Portfolio", "ja": "パズル・ポートフォリオ"}[lang],
-            cards=cards, hooks=hooks, show_langs=(lang,))
+            title=site.config.title[lang], cards=cards, hooks=hooks, show_langs=(lang,))
         for p in site.puzzles:
             ctx = site.puzzle_ctx(p, lang)
             body = site.markdown(f"{p.slug}/article.{lang}.md.j2", ctx)
@@ -81,7 +85,7 @@ def render_all(root: Path, base_url: str = "", slugs: list[str] | None = None) -
     files["404.html"] = site.render_page("404.html.j2", lang="en", path="404.html",
                                          title="Page not found", alternates={},
                                          link=lambda target: root_url + target)
-    files.update(static_files(site.templates))
+    files.update(static_files(site.root, site.puzzles))
     # The sitemap protocol takes absolute URLs only, so without --base-url there is no
     # sitemap (build_site says so) and robots.txt names none.
     if has_sitemap(site.base_url):
@@ -161,14 +165,15 @@ def write_tree(out: Path, files: dict[str, str | bytes]) -> None:
 def render_site(root: Path, out: Path, base_url: str = "", slugs: list[str] | None = None) -> int:
     """Render from the JSON as it is (no stages) and swap the result in. Returns pages."""
     files = render_all(root, base_url, slugs)
-    files[BUILD_INFO] = dumps({"inputs": inputs_hash(root), "base_url": base_url,
-                               "slugs": slugs or registry.slugs(),
+    site_slugs = list(slugs or config.load(root).puzzles)
+    files[BUILD_INFO] = dumps({"inputs": inputs_hash(root, site_slugs), "base_url": base_url,
+                               "slugs": site_slugs,
                                "files": sorted(files)})
     write_tree(out, files)
     return sum(1 for k in files if k.endswith(".html"))
 
 
-def _site_slugs(out: Path, only: list[str]) -> list[str]:
+def _site_slugs(out_root: Path, out: Path, only: list[str]) -> list[str]:
     """The puzzles a ``--only`` build renders: those of the site in ``out`` plus ``only``,
     in registry order. No site there: a UserError (a one-puzzle site would replace it)."""
     info_path = out / BUILD_INFO
@@ -181,23 +186,27 @@ def _site_slugs(out: Path, only: list[str]) -> list[str]:
     if not isinstance(have, list):
         raise UserError(f"{info_path}: key 'slugs' is missing or not a list; rebuild the "
                         "whole site without --only")
-    known = set(registry.slugs())
-    return [s for s in registry.slugs() if s in set(only) | (set(have) & known)]
+    shown = config.load(out_root).puzzles
+    return [s for s in shown if s in set(only) | set(have)]
 
 
 def build_site(root: Path, out: Path, *, only: list[str] | None = None, regenerate: bool = False,
                jobs: int | None = None, base_url: str = "", quiet: bool = False,
                scheduler: str | None = None, stages: list[str] | None = None) -> BuildReport:
     start = time.monotonic()
+    shown = config.load(root).puzzles
     for s in only or []:
         registry.get(s)  # raises a clear error for an unknown slug
-    slugs = only or registry.slugs()
+        if s not in shown:
+            raise UserError(f"--only {s}: the site does not show this puzzle (add it to "
+                            f"puzzles in {root / config.SITE_FILE})")
+    slugs = only or list(shown)
     check_writable(out)
     render_slugs = None
     if only:
         # --only narrows the stages that run, never the site: the named puzzles are
         # rendered into the existing one, beside every puzzle it already holds
-        render_slugs = _site_slugs(out, only)
+        render_slugs = _site_slugs(root, out, only)
 
     def log(msg: str) -> None:
         print(msg, file=sys.stderr)

@@ -16,14 +16,19 @@ from site_builder.jsonio import read_bytes
 BUILD_INFO = ".build.json"
 
 
-def inputs_hash(root: Path) -> str:
-    """A hash of everything under content/ and templates/ (what rendering reads)."""
+def inputs_hash(root: Path, slugs: list[str]) -> str:
+    """A hash of everything rendering reads: the site's content/ and templates/, the
+    site's puzzles' templates and static files, the theme."""
+    from site_builder.sources import input_dirs
+    from solvers import registry
+
     h = hashlib.sha256()
-    for top in ("content", "templates"):
-        base = root / top
-        for f in sorted(base.rglob("*")):
+    dirs = [("content", root / "content"),
+            *input_dirs(root, [registry.get(s) for s in slugs])]
+    for label, base in dirs:
+        for f in sorted(base.rglob("*")) if base.is_dir() else ():
             if f.is_file() and "__pycache__" not in f.parts and not f.name.startswith("."):
-                h.update(f.relative_to(root).as_posix().encode())
+                h.update(f"{label}/{f.relative_to(base).as_posix()}".encode())
                 h.update(b"\0")
                 h.update(read_bytes(f))
                 h.update(b"\0")

@@ -17,7 +17,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
-from site_builder import pipeline
+from site_builder import config, pipeline
 from site_builder.buildinfo import BUILD_INFO, inputs_hash
 from site_builder.errors import UserError
 from site_builder.jsonio import load_stages, read_json
@@ -29,7 +29,6 @@ from site_builder.provenance import (
     lookup,
     source_of,
 )
-from site_builder.site import LANGS
 from solvers import registry
 
 EXEMPT = {"svg", "script", "style"}
@@ -335,16 +334,17 @@ def check_site(out: Path, root: Path) -> list[str]:
     slugs = info.get("slugs") or []
     problems: list[str] = []
     listed = set(info.get("files") or [])
-    for slug in registry.slugs():
+    cfg = config.load(root)
+    for slug in cfg.puzzles:
         if slug not in slugs:
-            problems.append(f"{out}: has no pages for {slug}, a registered puzzle; run "
-                            "`build-site build`")
+            problems.append(f"{out}: has no pages for {slug}, a puzzle {config.SITE_FILE} "
+                            "lists; run `build-site build`")
             continue
-        pages = (*(f"{lang}/{slug}/{sub}index.html" for lang in LANGS
+        pages = (*(f"{lang}/{slug}/{sub}index.html" for lang in cfg.languages
                    for sub in ("", "readme/", "play/")), f"{slug}/README.md")
         problems.extend(f"{page}: missing from {out}, a page of {slug}; run `build-site "
                         "build`" for page in pages if page not in listed)
-    if info.get("inputs") != inputs_hash(root):
+    if info.get("inputs") != inputs_hash(root, [s for s in slugs if s in registry.slugs()]):
         problems.append(f"{out}: stale against content/ or templates/; run `build-site build`")
     for slug in slugs:
         p = pipeline.plan(root, slug)

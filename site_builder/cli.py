@@ -22,15 +22,13 @@ if TYPE_CHECKING:
 
 
 def find_root(start: Path | None = None) -> Path:
-    """The project folder: the nearest parent of the working directory holding
-    templates/ and content/ beside a pyproject.toml; else the folder of this package."""
-    from pathlib import Path
+    """The site folder: the nearest folder at or above the working directory holding a
+    ``site.toml``; a UserError (exit 2, nothing written) when there is none."""
+    from site_builder.config import find_site, load
 
-    here = (start or Path.cwd()).resolve()
-    for d in (here, *here.parents):
-        if (d / "pyproject.toml").exists() and (d / "templates").is_dir():
-            return d
-    return Path(__file__).resolve().parent.parent
+    root = find_site(start)
+    load(root)  # bad configuration is one line naming the file and key, before any work
+    return root
 
 
 def _type_error(message: str) -> Exception:
@@ -148,7 +146,10 @@ def _parser() -> argparse.ArgumentParser:
 
     ap = _Parser(
         prog="build-site",
-        description="Build, preview, check and publish the puzzle portfolio site.")
+        description="Build, preview, check and publish a puzzle site: run from a site "
+                    "folder (one with a site.toml; `build-site new site DIR` makes one).")
+    ap.add_argument("--version", action="store_true",
+                    help="print the version of build-site and of each puzzle found")
     sub = ap.add_subparsers(dest="command", parser_class=_Parser)
 
     b = sub.add_parser("build", help="run stale stages and render dist/ (the default)")
@@ -166,29 +167,40 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--stage", action="append", default=None, metavar="SLUG/STAGE",
                    help="also run this on-request stage (a survey too big for the ordinary "
                         "build); may be repeated")
-    b.add_argument("--base-url", default="", help="absolute URL the site is served from")
+    b.add_argument("--base-url", default=None,
+                   help="absolute URL the site is served from (default: site.toml's "
+                        "base_url)")
     b.add_argument("-q", "--quiet", action="store_true", help="no progress display")
 
     s = sub.add_parser("serve", help="build, then preview with live reload")
-    s.add_argument("--host", default="127.0.0.1")
+    s.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1: this machine only)")
     s.add_argument("--port", type=_port, default=8000,
                    help="port to listen on (default 8000; 0 picks a free one)")
-    s.add_argument("--out", default="dist")
-    s.add_argument("--base-url", default="")
+    s.add_argument("--out", default="dist",
+                   help="folder the preview builds into and serves (default: dist)")
+    s.add_argument("--base-url", default=None,
+                   help="absolute URL written into canonical links (default: site.toml's "
+                        "base_url)")
 
     c = sub.add_parser("check", help="prove every number on every page equals its JSON")
-    c.add_argument("dir", nargs="?", default="dist")
+    c.add_argument("dir", nargs="?", default="dist",
+                   help="the built site to check (default: dist)")
 
     d = sub.add_parser("deploy", help="publish dist/ as a commit on a branch, or into a folder")
-    g = d.add_mutually_exclusive_group(required=True)
-    g.add_argument("--to", metavar="REMOTE", help="git repository path or URL")
+    g = d.add_mutually_exclusive_group()
+    g.add_argument("--to", metavar="REMOTE",
+                   help="git repository path or URL (default: site.toml's [deploy] to)")
     g.add_argument("--dir", metavar="PATH", help="mirror the site into this folder instead")
-    d.add_argument("--branch", default="gh-pages")
-    d.add_argument("--message", default=None)
+    d.add_argument("--branch", default=None,
+                   help="branch to commit the site to (default: site.toml's [deploy] "
+                        "branch, else gh-pages)")
+    d.add_argument("--message", default=None,
+                   help="commit message (default: names the source commit)")
     d.add_argument("--out", default="dist", help="the built site to publish (default: dist)")
 
     v = sub.add_parser("solve", help="solve a puzz.link URL or a board JSON file")
-    v.add_argument("slug")
+    v.add_argument("slug", help="the puzzle (`build-site list` names those installed)")
     v.add_argument("input", help="puzz.link URL or path to a board JSON file")
     v.add_argument("--level", default=None, help="highest rung to use (default: all)")
     v.add_argument("--limit", type=_LIMIT, default=2,
@@ -208,8 +220,25 @@ def _parser() -> argparse.ArgumentParser:
                         "(what the solve page shows)")
 
     f = sub.add_parser("verify", help="re-prove every banked board unique")
-    f.add_argument("slugs", nargs="*", metavar="SLUG")
-    f.add_argument("--json", action="store_true")
+    f.add_argument("slugs", nargs="*", metavar="SLUG",
+                   help="puzzles to verify (default: every puzzle the site shows)")
+    f.add_argument("--json", action="store_true", help="print one JSON object")
+
+    n = sub.add_parser("new", help="make a new site folder, or a new puzzle plugin")
+    nsub = n.add_subparsers(dest="what", parser_class=_Parser, required=True)
+    ns = nsub.add_parser("site", help="write a working site folder (site.toml, content/, "
+                                      "templates/, README.md)")
+    ns.add_argument("dir", metavar="DIR", help="the folder to make (absent or empty)")
+    ns.add_argument("--puzzles", nargs="+", metavar="SLUG", default=None,
+                    help="puzzles the site shows (default: every puzzle installed)")
+    np_ = nsub.add_parser("puzzle", help="write a puzzle plugin package to start from")
+    np_.add_argument("slug", metavar="SLUG", help="the new puzzle's slug (lowercase, "
+                                                  "letters, digits and -)")
+    np_.add_argument("dir", metavar="DIR", nargs="?", default=None,
+                     help="the folder to make (default: ./SLUG)")
+
+    sub.add_parser("list", help="the puzzles installed: slug, package, version, and any "
+                                "that cannot be loaded")
     return ap
 
 
@@ -224,11 +253,17 @@ def _out(root: Path, out: str) -> Path:
     return p if p.is_absolute() else p.cwd() / p
 
 
+def _base_url(args: argparse.Namespace, root: Path) -> str:
+    from site_builder.config import load
+
+    return load(root).base_url if args.base_url is None else str(args.base_url)
+
+
 def cmd_build(args: argparse.Namespace, root: Path) -> int:
     from site_builder.build import build_site
 
     r = build_site(root, _out(root, args.out), only=args.only, regenerate=args.regenerate,
-                   jobs=args.jobs, base_url=args.base_url, quiet=args.quiet,
+                   jobs=args.jobs, base_url=_base_url(args, root), quiet=args.quiet,
                    scheduler=args.scheduler, stages=args.stage)
     ran = f", stages run: {', '.join(r.stages_run)}" if r.stages_run else ", all stages current"
     print(f"built {r.pages} pages ({r.files} files) into {args.out} in {r.seconds:.2f}s{ran}")
@@ -256,7 +291,7 @@ def cmd_serve(args: argparse.Namespace, root: Path) -> int:
     from site_builder import serve
 
     serve.serve(root, _out(root, args.out), host=args.host, port=args.port,
-                base_url=args.base_url)
+                base_url=_base_url(args, root))
     return 0
 
 
@@ -264,6 +299,15 @@ def cmd_deploy(args: argparse.Namespace, root: Path) -> int:
     from site_builder import deploy
     from site_builder.check import check_site
 
+    from site_builder.config import SITE_FILE, load
+
+    cfg = load(root)
+    if not args.to and not args.dir:
+        args.to, args.dir = cfg.deploy_to, cfg.deploy_dir
+    if not args.to and not args.dir:
+        raise UserError(f"deploy: no target; give --to REMOTE or --dir PATH, or set "
+                        f"[deploy] to or dir in {root / SITE_FILE}")
+    args.branch = args.branch or cfg.deploy_branch
     out = _out(root, args.out)
     problems = check_site(out, root)
     if problems:
@@ -280,6 +324,46 @@ def cmd_deploy(args: argparse.Namespace, root: Path) -> int:
     return 0
 
 
+def cmd_new(args: argparse.Namespace, root: Path) -> int:
+    from site_builder import scaffold
+
+    if args.what == "site":
+        print(scaffold.new_site(_path(args.dir), args.puzzles))
+    else:
+        print(scaffold.new_puzzle(args.slug, _path(args.dir or args.slug)))
+    return 0
+
+
+def cmd_list(args: argparse.Namespace, root: Path) -> int:
+    from solvers import registry
+
+    problems = registry.problems()
+    table = registry.entries()
+    for slug in registry.slugs():
+        e = table.get(slug)
+        where = f"{e.package} ({e.dist} {e.version})" if e else "?"
+        state = f"  BROKEN: {problems[slug]}" if slug in problems else ""
+        print(f"{slug:<16} {where}{state}")
+    if not table and not problems:
+        print("no puzzles installed (a puzzle declares an entry point in the group "
+              f"{registry.GROUP})")
+    return 1 if problems else 0
+
+
+def version_text() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    from solvers import registry
+
+    try:
+        mine = version("puzzle-portfolio")
+    except PackageNotFoundError:
+        mine = "unknown (not installed)"
+    lines = [f"build-site {mine}"]
+    lines += [f"  {slug} {registry.version(slug)}" for slug in registry.slugs()]
+    return "\n".join(lines)
+
+
 def cmd_solve(args: argparse.Namespace, root: Path) -> int:
     from site_builder import solve
 
@@ -294,18 +378,25 @@ def cmd_verify(args: argparse.Namespace, root: Path) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["--version"]:
+        print(version_text())
+        return 0
     if not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help")):
         argv = ["build", *argv]
     args: Any = _solve_args(argv)
     if args is None:
         args = _parser().parse_args(argv)
-    # the project folder, found only by the commands that read it
-    root: Any = None if args.command == "solve" else find_root()
     handlers = {"build": cmd_build, "serve": cmd_serve, "check": cmd_check,
-                "deploy": cmd_deploy, "solve": cmd_solve, "verify": cmd_verify}
+                "deploy": cmd_deploy, "solve": cmd_solve, "verify": cmd_verify,
+                "new": cmd_new, "list": cmd_list}
     inner = sys.stdout
     sys.stdout = _GuardedStdout(inner)  # type: ignore[assignment]
     try:
+        if args.command is None:  # `build-site --version` is read above
+            print(version_text())
+            return 0
+        # the site folder, found only by the commands that read one
+        root: Any = None if args.command in ("solve", "new", "list") else find_root()
         code = handlers[args.command](args, root)
         sys.stdout.flush()  # a full device shows here, not in a traceback at exit
         return code

@@ -38,8 +38,9 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-PINS = "runtime"                      # committed: package.json, package-lock.json, wheels.txt
-CACHE = Path(".cache") / "runtime"    # gitignored: what the fetch brought
+# committed, inside the package: package.json, package-lock.json, wheels.txt
+PINS = Path(__file__).resolve().parent / "pins"
+CACHE = Path(".cache") / "runtime"    # under HOME (below): what the fetch brought
 OUT = "static/runtime"                # in dist/
 # The files of the npm package a page loads (the rest: type declarations, source maps,
 # a console page, the full package index, which a page that loads its one wheel by URL
@@ -47,8 +48,24 @@ OUT = "static/runtime"                # in dist/
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
 LOCK = "pyodide-lock.json"
 # What the solve path imports from site_builder (nothing heavier: no jinja2, no numpy).
-# The checkout this code runs from: its runtime/ pins, its .cache/runtime and its sources.
+# The folder this code runs from: a checkout (with its pyproject.toml) or site-packages.
 SOURCE = Path(__file__).resolve().parent.parent
+
+
+def _home() -> Path:
+    """Where the fetched runtime is kept (``HOME / CACHE``): ``$BUILD_SITE_CACHE``, else
+    the checkout this code runs from, else the user's cache folder; never an installed
+    package's folder."""
+    env = os.environ.get("BUILD_SITE_CACHE")
+    if env:
+        return Path(env)
+    if (SOURCE / "pyproject.toml").is_file() and (SOURCE / "site_builder").is_dir():
+        return SOURCE
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "build-site"
+
+
+HOME = _home()
 APP_MODULES = ("site_builder/__init__.py", "site_builder/errors.py", "site_builder/solve.py",
                "site_builder/solve_web.py")
 
@@ -57,15 +74,15 @@ class RuntimeMissing(Exception):
     """The runtime is not in the cache (or does not match its pins): one line saying why."""
 
 
-def pyodide_version(root: Path) -> str:
-    lock = json.loads((root / PINS / "package-lock.json").read_text())
+def pyodide_version(root: Path | None = None) -> str:
+    lock = json.loads((PINS / "package-lock.json").read_text())
     return str(lock["packages"]["node_modules/pyodide"]["version"])
 
 
-def wheel_pins(root: Path) -> list[tuple[str, str, str]]:
+def wheel_pins(root: Path | None = None) -> list[tuple[str, str, str]]:
     """(name, version, sha256) of every wheel in wheels.txt."""
     pins = []
-    for line in (root / PINS / "wheels.txt").read_text().splitlines():
+    for line in (PINS / "wheels.txt").read_text().splitlines():
         line = line.split("#", 1)[0].strip()
         if not line:
             continue
@@ -102,14 +119,14 @@ def fetch(root: Path) -> str:
     pkg = cache / "npm"
     pkg.mkdir(parents=True, exist_ok=True)
     for name in ("package.json", "package-lock.json"):
-        shutil.copyfile(root / PINS / name, pkg / name)
+        shutil.copyfile(PINS / name, pkg / name)
     _run([npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"], pkg)
     info = json.loads((pkg / "node_modules/pyodide" / LOCK).read_text())["info"]
     major, minor = info["python"].split(".")[:2]
     wheels = cache / "wheels"
     wheels.mkdir(parents=True, exist_ok=True)
     _run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
-          "--only-binary=:all:", "--require-hashes", "-r", str(root / PINS / "wheels.txt"),
+          "--only-binary=:all:", "--require-hashes", "-r", str(PINS / "wheels.txt"),
           "--platform", f"pyemscripten_{info['abi_version']}_{info['arch']}",
           "--python-version", f"{major}.{minor}", "--implementation", "cp",
           "--abi", f"cp{major}{minor}", "-d", str(wheels)])
@@ -157,30 +174,46 @@ def files(root: Path) -> dict[str, bytes]:
     return out
 
 
-def app_zip(root: Path) -> bytes:
-    """``solvers/`` and the solve path's site_builder modules as one zip, byte-identical
-    for the same sources (fixed dates, sorted names)."""
-    names = sorted(p.relative_to(root).as_posix() for p in (root / "solvers").rglob("*.py")
-                   if "__pycache__" not in p.parts)
-    names += list(APP_MODULES)
+def app_zip(root: Path | None = None, slugs: tuple[str, ...] | None = None) -> bytes:
+    """The ``solvers`` package, the packages of the puzzles ``slugs`` (default: every one
+    installed) that live outside it, the solve path's site_builder modules and the
+    registry's table of those puzzles (the zip has no package metadata) as one zip,
+    byte-identical for the same sources (fixed dates, sorted names)."""
+    import solvers
+    from solvers import registry
+
+    slugs = tuple(registry.slugs()) if slugs is None else slugs
+    packages = [Path(registry.get(s).package_dir) for s in slugs]
+    here = Path(solvers.__file__).resolve().parent
+    sources = {f"solvers/{p.relative_to(here).as_posix()}": p for p in here.rglob("*.py")}
+    for pkg in packages:
+        pkg = pkg.resolve()
+        if pkg == here or here in pkg.parents:
+            continue
+        sources.update({f"{pkg.name}/{p.relative_to(pkg).as_posix()}": p
+                        for p in pkg.rglob("*.py")})
+    sources.update({name: SOURCE / name for name in APP_MODULES})
+    sources.pop("solvers/_found.py", None)
+    texts = {name: p.read_bytes() for name, p in sources.items() if "__pycache__" not in name}
+    texts["solvers/_found.py"] = registry.frozen(list(slugs)).encode()
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
-        for name in names:
+        for name in sorted(texts):
             info = zipfile.ZipInfo(name, date_time=(2000, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
-            z.writestr(info, (root / name).read_bytes())
+            z.writestr(info, texts[name])
     return buf.getvalue()
 
 
 _warned: set[str] = set()
 
 
-def site_files(root: Path) -> tuple[dict[str, bytes], dict[str, Any]]:
+def site_files(root: Path, slugs: tuple[str, ...] | None = None) -> tuple[dict[str, bytes], dict[str, Any]]:
     """What every solve page shares: the runtime (when fetched), ``solvers.zip``, and the
     config the page's script needs to find them (``available`` False without a runtime,
     with the reason; the build says it once, in one line)."""
-    out: dict[str, bytes] = {f"{OUT}/solvers.zip": app_zip(root)}
+    out: dict[str, bytes] = {f"{OUT}/solvers.zip": app_zip(root, slugs)}
     version = pyodide_version(root)
     try:
         out.update(files(root))
@@ -408,7 +441,7 @@ def wheel_modules(data: bytes) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    root = SOURCE
+    root = HOME
     try:
         print(fetch(root), file=sys.stderr)
     except RuntimeMissing as e:

@@ -308,9 +308,8 @@ def serve(root: Path, out: Path, host: str = "127.0.0.1", port: int = 8000,
 
     root = Path(root).resolve()
     out = Path(out).resolve()
-    for d in ("templates", "content"):
-        if not (root / d).is_dir():
-            raise UserError(f"{root} has no {d}/ folder; run serve from the project root")
+    if not (root / "content").is_dir():
+        (root / "content").mkdir()
 
     port = _check_can_listen(host, port)  # fail before a build, not after it
     rebuild = Rebuilder(root, out, base_url)

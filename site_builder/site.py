@@ -19,8 +19,9 @@ from mdit_py_plugins.superscript import superscript_plugin
 from site_builder import charts
 from site_builder.boards import board_svg
 from site_builder.errors import UserError
-from site_builder.jsonio import load_stages, read_bytes
+from site_builder.jsonio import load_stages
 from site_builder.provenance import DataError, Filters, Node, ProvenanceError, strip_marks
+from site_builder.sources import shown_path, template_loader
 
 LANGS = ("en", "ja")
 
@@ -127,14 +128,6 @@ def japanese_spacing(text: str, *, marked: bool = False) -> str:
     return after.sub(r"\1", before.sub("", text))
 
 
-def static_files(templates: Path) -> dict[str, bytes]:
-    """``templates/static/**`` as dist-relative paths (``static/...``) to their bytes."""
-    static = templates / "static"
-    return {f"static/{f.relative_to(static).as_posix()}": read_bytes(f)
-            for f in sorted(static.rglob("*"))
-            if f.is_file() and "__pycache__" not in f.parts}
-
-
 _BUDOUX = budoux.load_default_japanese_parser()
 # Elements whose Japanese text must not break inside a word: a break is allowed only
 # between BudouX phrases (a <wbr>), with ``word-break: keep-all`` in site.css.
@@ -231,12 +224,15 @@ class Site:
                  *, load_data: bool = True) -> None:
         """``load_data=False``: read no stage files (pages that need none: the play pages
         rendered alone for tests, benchmarks and previews)."""
+        from site_builder import config
         from solvers import registry
 
         self.root = root
-        self.templates = root / "templates"
+        self.config = config.load(root)
+        self.langs = self.config.languages
         self.base_url = base_url.rstrip("/") + "/" if base_url else ""
-        self.puzzles = [registry.get(s) for s in (slugs or registry.slugs())]
+        self.puzzles = [registry.get(s) for s in (slugs or self.config.puzzles)]
+        self.loader = template_loader(root, self.puzzles)
         self.data: dict[str, dict[str, Any]] = {}
         for p in self.puzzles if load_data else ():
             self.data.update(load_stages(root, p))
@@ -249,14 +245,15 @@ class Site:
     # -- environments ------------------------------------------------------------------
     def _env(self, mode: str, autoescape: bool) -> jinja2.Environment:
         env = jinja2.Environment(
-            loader=jinja2.FileSystemLoader(str(self.templates)),
+            loader=self.loader,
             autoescape=autoescape, undefined=jinja2.StrictUndefined,
             keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
             bytecode_cache=_BYTECODE.setdefault((mode, autoescape), _MemoryBytecodeCache()))
         f = Filters(mode)
         env.filters["num"] = f.num
         env.filters["lit"] = f.lit
-        env.globals.update(bar_chart=charts.bar_chart, line_chart=charts.line_chart, ui=UI,
+        env.globals.update(bar_chart=charts.bar_chart, line_chart=charts.line_chart,
+                           ui={lang: self.ui(lang) for lang in UI},
                            glossary=GLOSSARY)
         return env
 
@@ -293,15 +290,36 @@ class Site:
         try:
             return env.get_template(name).render(**ctx)
         except jinja2.TemplateSyntaxError as e:
-            raise UserError(f"{e.filename or name}:{e.lineno}: template syntax error: {e.message}") from None
+            where = shown_path(self.root, e.filename, e.name or name)
+            raise UserError(f"{where}:{e.lineno}: template syntax error: {e.message}") from None
         except jinja2.TemplateNotFound as e:
-            raise UserError(f"templates/{e.name}: template not found") from None
+            raise UserError(f"templates/{e.name}: template not found (looked in the site's "
+                            "templates/, the puzzle's and the theme's)") from None
         except DataError as e:
-            raise UserError(f"{e} (printed by templates/{name})") from None
+            raise UserError(f"{e} (printed by {self.where(name, e)})") from None
         except (ProvenanceError, jinja2.UndefinedError) as e:
-            raise UserError(f"templates/{name}: {e}") from None
+            raise UserError(f"{self.where(name, e)}: {e}") from None
         except (OSError, UnicodeDecodeError) as e:
-            raise UserError(f"templates/{name}: cannot read template ({e})") from None
+            raise UserError(f"{self.where(name)}: cannot read template ({e})") from None
+
+    def where(self, name: str, error: BaseException | None = None) -> str:
+        """``file:line`` of the template frame an error was raised in (the innermost
+        one: an include or a parent layout where the error happened there), else the
+        file of ``name``."""
+        tb = error.__traceback__ if error is not None else None
+        found = None
+        while tb is not None:
+            f = tb.tb_frame
+            if f.f_code.co_filename.endswith(".j2"):
+                found = (f.f_code.co_filename, tb.tb_lineno)
+            tb = tb.tb_next
+        if found is not None:
+            return f"{shown_path(self.root, found[0], name)}:{found[1]}"
+        try:
+            _, filename, _ = self.loader.get_source(self.html_env, name)
+        except Exception:  # noqa: BLE001 (the file is not there: name it as asked)
+            filename = None
+        return shown_path(self.root, filename, name)
 
     def markdown(self, name: str, ctx: dict[str, Any]) -> Markup:
         return Markup(table_captions(self.md.render(self._render(self.md_env, name, ctx))))
@@ -314,21 +332,26 @@ class Site:
     def text(self, name: str, ctx: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
         return strip_marks(japanese_spacing(self._render(self.text_env, name, ctx), marked=True))
 
+    def ui(self, lang: str) -> dict[str, str]:
+        """The theme's words in ``lang``, with the site's own title and tagline."""
+        return {**UI[lang], "site": self.config.title[lang],
+                "tagline": self.config.tagline[lang]}
+
     def render_page(self, template: str, *, lang: str, path: str, title: str,
                     alternates: dict[str, str] | None = None, description: str = "",
                     link: Callable[[str], str] | None = None, **ctx: Any) -> str:
         """Render a page template that extends layout.html.j2, written at ``path``.
         Links are relative to ``path`` unless ``link`` maps a dist path to a URL."""
         if alternates is None:
-            other = {"en": "ja", "ja": "en"}[lang]
             parts = path.split("/", 1)
             alternates = {lang: path}
-            if parts[0] == lang and len(parts) == 2:
-                alternates[other] = f"{other}/{parts[1]}"
+            for other in self.langs:
+                if other != lang and parts[0] == lang and len(parts) == 2:
+                    alternates[other] = f"{other}/{parts[1]}"
         canon = path.removesuffix("index.html")
         full = dict(ctx)
         full.update(
-            lang=lang, page_path=path, title=title, description=description, t=UI[lang],
+            lang=lang, page_path=path, title=title, description=description, t=self.ui(lang),
             rel=link or (lambda target: rel(path, target)), alternates=alternates,
             canonical=self.base_url + canon if self.base_url else "",
             base_url=self.base_url, puzzles=self.puzzles)

@@ -236,7 +236,7 @@ def all_files(site: Any, root: Path) -> dict[str, str | bytes]:
 
     # the runtime and the zip come with the code that runs, not with the project folder
     # (a build of another folder's content/ and templates/ ships this checkout's solvers)
-    shared, cfg = runtime.site_files(runtime.SOURCE)
+    shared, cfg = runtime.site_files(runtime.HOME, tuple(p.slug for p in site.puzzles))
     files: dict[str, str | bytes] = dict(shared)
     for p in site.puzzles:
         files.update(solve_files(site, p, cfg))
@@ -246,10 +246,11 @@ def all_files(site: Any, root: Path) -> dict[str, str | bytes]:
 def standalone_files(root: Any, slugs: list[str] | None = None) -> dict[str, str | bytes]:
     """The solve pages alone (with the runtime and templates/static/**), rendered through
     the real layout without stage files: for the browser tests and the benchmark."""
-    from site_builder.site import Site, static_files
+    from site_builder.site import Site
+    from site_builder.sources import static_files
 
     root = Path(root)
     site = Site(root, slugs=slugs, load_data=False)
     files = all_files(site, root)
-    files.update(static_files(site.templates))
+    files.update(static_files(site.root, site.puzzles))
     return files

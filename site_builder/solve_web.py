@@ -305,7 +305,7 @@ def construct(slug: str) -> Any:
 
     from solvers import registry
 
-    return importlib.import_module(registry.PACKAGES[slug] + ".construct")
+    return importlib.import_module(registry.package(slug) + ".construct")
 
 
 def _unique(puzzle: Any, board_json: dict[str, Any], seconds: float) -> bool | None:

@@ -1,29 +1,149 @@
-"""The puzzles this site knows, keyed by slug."""
+"""The puzzles installed, found through the entry-point group ``build_site.puzzles``.
+
+A puzzle is a Python package that declares, in its ``pyproject.toml``::
+
+    [project.entry-points."build_site.puzzles"]
+    my-slug = "my_package:PUZZLE"
+
+where ``PUZZLE`` is a ``solvers.common.Puzzle`` whose ``slug`` is the entry's name. This
+repository registers its own puzzles the same way. Nothing here names a puzzle: the list
+is what the installed distributions declare.
+
+Looking a puzzle up loads that one package alone (``build-site solve`` starts fast); a
+plugin that cannot be loaded (an import error, no ``PUZZLE``, a slug that is not its
+entry's name, two distributions claiming one slug) is a ``PuzzleError`` naming it, and
+``problems()`` lists every such plugin so that the others still build.
+"""
 
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
-from solvers.common import Puzzle, PuzzleError, import_module
+from solvers.common import Puzzle, PuzzleError
 
-# slug -> package under solvers/
-PACKAGES: dict[str, str] = {
-    "canal-view": "solvers.canal_view",
-    "nanro": "solvers.nanro",
-    "sashigane": "solvers.sashigane",
-    "sukoro": "solvers.sukoro",
-}
+GROUP = "build_site.puzzles"
+
+
+class Entry:
+    """One declared puzzle: its slug, the object reference, the distribution declaring it."""
+
+    __slots__ = ("dist", "slug", "value", "version")
+
+    def __init__(self, slug: str, value: str, dist: str, version: str) -> None:
+        self.slug, self.value, self.dist, self.version = slug, value, dist, version
+
+    @property
+    def package(self) -> str:
+        return self.value.partition(":")[0]
+
+
+@cache
+def _scan() -> tuple[dict[str, Entry], dict[str, str]]:
+    """slug -> Entry for every declared puzzle, and slug -> problem for the slugs that
+    more than one distribution declares (neither is used then)."""
+    found: dict[str, list[Entry]] = {}
+    try:  # a frozen table: the solve pages' zip, which carries no package metadata
+        from solvers import _found  # type: ignore[attr-defined]
+    except ImportError:
+        pass
+    else:
+        return ({slug: Entry(slug, *row) for slug, row in _found.ENTRIES.items()}, {})
+    from importlib.metadata import distributions
+
+    seen: set[tuple[str, str]] = set()
+    for dist in distributions():
+        try:
+            eps = [ep for ep in dist.entry_points if ep.group == GROUP]
+        except Exception:  # noqa: BLE001 (a distribution with unreadable metadata)
+            continue
+        name = dist.metadata["Name"] or "?"
+        for ep in eps:
+            if (name, ep.name) in seen:  # the same distribution found twice on the path
+                continue
+            seen.add((name, ep.name))
+            found.setdefault(ep.name, []).append(
+                Entry(ep.name, ep.value, name, dist.version or "?"))
+    entries, clashes = {}, {}
+    for slug, es in found.items():
+        if len(es) == 1:
+            entries[slug] = es[0]
+        else:
+            owners = " and ".join(sorted(f"{e.dist} ({e.value})" for e in es))
+            clashes[slug] = f"puzzle plugin {slug!r}: slug declared by {owners}"
+    return entries, clashes
+
+
+def entries() -> dict[str, Entry]:
+    return _scan()[0]
 
 
 @cache
 def get(slug: str) -> Puzzle:
-    """The puzzle registered under ``slug``; a PuzzleError naming the known slugs if none."""
-    if slug not in PACKAGES:
-        known = ", ".join(sorted(PACKAGES))
+    """The puzzle registered under ``slug``; a PuzzleError naming the plugin at fault, or
+    the known slugs when there is none."""
+    table, clashes = _scan()
+    if slug in clashes:
+        raise PuzzleError(clashes[slug])
+    if slug not in table:
+        known = ", ".join(sorted(table)) or "none installed"
         raise PuzzleError(f"unknown puzzle {slug!r} (known: {known})")
-    return import_module(PACKAGES[slug]).PUZZLE  # that package alone
+    e = table[slug]
+    module_name, _, attr = e.value.partition(":")
+    from solvers.common import import_module
+
+    try:
+        module = import_module(module_name.strip())
+    except Exception as exc:  # noqa: BLE001 (any error a plugin's import raises)
+        raise PuzzleError(f"puzzle plugin {slug!r} ({e.dist} {e.version}): cannot import "
+                          f"{module_name.strip()}: {type(exc).__name__}: {exc}") from None
+    obj: Any = module
+    for part in (attr.strip() or "PUZZLE").split("."):
+        obj = getattr(obj, part, None)
+    if not isinstance(obj, Puzzle):
+        raise PuzzleError(f"puzzle plugin {slug!r} ({e.dist}): {e.value} is not a Puzzle "
+                          "(expected `PUZZLE = Puzzle.from_package(__name__, ...)`)")
+    if obj.slug != slug:
+        raise PuzzleError(f"puzzle plugin {slug!r} ({e.dist}): its Puzzle says slug "
+                          f"{obj.slug!r}; the entry point's name must be the slug")
+    return obj
 
 
 def slugs() -> list[str]:
-    return sorted(PACKAGES)
+    """Every installed puzzle's slug, sorted (broken ones included: ``get`` says why)."""
+    table, clashes = _scan()
+    return sorted({*table, *clashes})
 
+
+def frozen(slugs_: list[str]) -> str:
+    """The source of ``solvers/_found.py`` listing ``slugs_``: the registry of a copy of
+    the code that has no package metadata (the solve pages' zip)."""
+    table = entries()
+    rows = {s: (table[s].value, table[s].dist, table[s].version) for s in slugs_}
+    return f"ENTRIES = {rows!r}\n"
+
+
+def problems() -> dict[str, str]:
+    """slug -> one line, for every installed puzzle that cannot be loaded."""
+    out = dict(_scan()[1])
+    for slug in slugs():
+        try:
+            get(slug)
+        except PuzzleError as e:
+            out[slug] = str(e)
+    return out
+
+
+def version(slug: str) -> str:
+    e = entries().get(slug)
+    return e.version if e else "?"
+
+
+def package(slug: str) -> str:
+    """The import name of the package the puzzle ``slug`` lives in (its role modules are
+    ``<package>.<role>``)."""
+    e = entries().get(slug)
+    if e is None:
+        get(slug)  # raises the error naming the known slugs
+        raise PuzzleError(f"unknown puzzle {slug!r}")
+    return e.package.strip()

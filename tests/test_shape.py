@@ -25,7 +25,7 @@ ALL_ROLES = {**ROLES, "construct": ("EDIT", "clues", "without", "clue_from", "di
 @pytest.mark.parametrize("slug", SLUGS)
 @pytest.mark.parametrize("role", sorted(ALL_ROLES))
 def test_every_role_has_its_file(slug: str, role: str) -> None:
-    package = registry.PACKAGES[slug]
+    package = registry.package(slug)
     path = registry.get(slug).package_dir / f"{role}.py"
     assert path.is_file(), f"{slug} has no {role}.py ({package})"
     module = importlib.import_module(f"{package}.{role}")
@@ -40,7 +40,7 @@ def test_puzzle_is_built_from_its_roles(slug: str) -> None:
         value = getattr(puzzle, name)
         if default is Puzzle.REQUIRED:
             assert value is not None and value != (), f"{slug}: Puzzle.{name} is empty"
-    package = registry.PACKAGES[slug]
+    package = registry.package(slug)
     assert puzzle.solve is importlib.import_module(f"{package}.ladder").solve
     assert puzzle.brute is importlib.import_module(f"{package}.brute").brute
     assert puzzle.stages is importlib.import_module(f"{package}.stages").STAGES
@@ -50,7 +50,7 @@ def test_puzzle_is_built_from_its_roles(slug: str) -> None:
 @pytest.mark.parametrize("slug", SLUGS)
 def test_generate_has_one_signature(slug: str) -> None:
     """generate(h, w, rng, **options) -> (Board, Answer), the board unique with that answer."""
-    package = registry.PACKAGES[slug]
+    package = registry.package(slug)
     params = list(inspect.signature(importlib.import_module(f"{package}.generate").generate)
                   .parameters)
     assert params[:3] == ["h", "w", "rng"], f"{slug}: generate{tuple(params)}"
@@ -66,7 +66,7 @@ def test_second_engine_shares_no_code_with_the_ladder() -> None:
     none of the ladder's modules (nor each other, nor the ladder's pure-Python SAT
     stand-in)."""
     for slug in SLUGS:
-        package = registry.PACKAGES[slug]
+        package = registry.package(slug)
         for name in ("brute", "sat"):
             path = registry.get(slug).package_dir / f"{name}.py"
             if not path.is_file():
@@ -98,7 +98,7 @@ def test_view_files_are_outside_what_stages_run(slug: str) -> None:
     """The code hash leaves out the view-only roles and shared modules, which is sound only
     while nothing a stage can run imports them: only the package's ``__init__`` (which
     builds the Puzzle) and the view files themselves may."""
-    package = registry.PACKAGES[slug]
+    package = registry.package(slug)
     view = {f"{package}.{r}" for r in VIEW_ROLES} | {
         f"solvers.{name.removesuffix('.py')}" for name in VIEW_SHARED}
     shared = [p for p in Path(solvers.__file__).parent.glob("*.py")

@@ -1,0 +1,94 @@
+"""Where rendering reads from: one search path, the site first, then each puzzle plugin,
+then the theme that ships inside this package.
+
+* Templates: ``SITE/templates/NAME``, then (for ``SLUG/NAME``) the plugin's
+  ``templates/NAME``, then ``site_builder/theme/NAME``. A site overrides any theme file,
+  or any puzzle's article, by a file of the same name in its own ``templates/``.
+* Static files (copied to ``dist/static/``): the theme's ``static/``, each plugin's
+  ``static/`` (which may add files but not replace the theme's), then the site's
+  ``templates/static/`` over both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from site_builder.errors import UserError
+from site_builder.jsonio import read_bytes
+
+THEME = Path(__file__).resolve().parent / "theme"
+
+
+def plugin_templates(p: Any) -> Path:
+    return Path(p.package_dir) / "templates"
+
+
+def plugin_static(p: Any) -> Path:
+    return Path(p.package_dir) / "static"
+
+
+def input_dirs(root: Path, puzzles: Iterable[Any]) -> list[tuple[str, Path]]:
+    """(label, folder) for every folder rendering reads besides ``content/``: the site's
+    templates, each puzzle's templates and static files, the theme."""
+    dirs = [("templates", root / "templates")]
+    for p in puzzles:
+        dirs += [(f"{p.slug}:templates", plugin_templates(p)),
+                 (f"{p.slug}:static", plugin_static(p))]
+    dirs.append(("theme", THEME))
+    return dirs
+
+
+def _files(base: Path) -> dict[str, Path]:
+    if not base.is_dir():
+        return {}
+    return {f.relative_to(base).as_posix(): f for f in sorted(base.rglob("*"))
+            if f.is_file() and "__pycache__" not in f.parts}
+
+
+def static_sources(root: Path, puzzles: Iterable[Any]) -> dict[str, Path]:
+    """dist path (``static/...``) -> the file it is copied from."""
+    out = {f"static/{k}": f for k, f in _files(THEME / "static").items()}
+    theme = set(out)
+    for p in puzzles:
+        for k, f in _files(plugin_static(p)).items():
+            if f"static/{k}" in theme:
+                raise UserError(f"{f}: puzzle {p.slug!r} ships static/{k}, which the theme "
+                                "already has; a plugin may add static files, not replace "
+                                "the theme's (a site overrides them in templates/static/)")
+            out[f"static/{k}"] = f
+    for k, f in _files(root / "templates" / "static").items():
+        out[f"static/{k}"] = f
+    return dict(sorted(out.items()))
+
+
+def static_files(root: Path, puzzles: Iterable[Any]) -> dict[str, bytes]:
+    """dist path -> bytes of every static file (``static_sources``)."""
+    return {k: read_bytes(f) for k, f in static_sources(root, puzzles).items()}
+
+
+def template_loader(root: Path, puzzles: Iterable[Any]) -> Any:
+    import jinja2
+
+    return jinja2.ChoiceLoader([
+        jinja2.FileSystemLoader(str(root / "templates")),
+        jinja2.PrefixLoader({p.slug: jinja2.FileSystemLoader(str(plugin_templates(p)))
+                             for p in puzzles}),
+        jinja2.FileSystemLoader(str(THEME)),
+    ])
+
+
+def shown_path(root: Path, filename: str | None, name: str) -> str:
+    """A template file as an author reads it: relative to the site when it is the site's,
+    else ``theme:NAME`` or the plugin file's own path."""
+    if not filename:
+        return f"templates/{name}"
+    f = Path(filename).resolve()
+    for base, label in ((root.resolve(), None), (THEME, "theme")):
+        try:
+            rel = f.relative_to(base).as_posix()
+        except ValueError:
+            continue
+        return rel if label is None else f"{label}:{rel}"
+    return str(f)
