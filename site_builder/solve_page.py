@@ -221,7 +221,7 @@ def page_context(puzzle: Any, lang: str, path: str, runtime: dict[str, Any]) -> 
 def solve_files(site: Any, puzzle: Any, runtime: dict[str, Any]) -> dict[str, str | bytes]:
     """The two solve pages of one puzzle (``runtime``: site_files' config)."""
     out: dict[str, str | bytes] = {}
-    for lang in ("en", "ja"):
+    for lang in site.langs:
         path = f"{lang}/{puzzle.slug}/solve/index.html"
         title = PAGE[lang]["title"].format(name=puzzle.names[lang])
         out[path] = site.render_page("solve.html.j2", lang=lang, path=path, title=title,
