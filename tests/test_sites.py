@@ -227,11 +227,9 @@ def test_a_broken_plugin_does_not_stop_the_others(tmp_path: Path,
 
 
 def test_the_wheel_carries_the_theme_the_puzzles_and_their_content(tmp_path: Path) -> None:
-    r = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+    r = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps",
                         "-q", "-w", str(tmp_path), str(REPO)], capture_output=True, text=True,
                        timeout=600, check=False)
-    if r.returncode != 0 and "hatchling" in r.stderr:
-        pytest.skip("hatchling is not importable here")
     assert r.returncode == 0, r.stderr
     (wheel,) = tmp_path.glob("*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
