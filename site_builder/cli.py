@@ -171,6 +171,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="absolute URL the site is served from (default: site.toml's "
                         "base_url)")
     b.add_argument("-q", "--quiet", action="store_true", help="no progress display")
+    b.add_argument("--explain", action="store_true",
+                   help="list each file written with the input that made it stale, one "
+                        "line a file")
 
     s = sub.add_parser("serve", help="build, then preview with live reload")
     s.add_argument("--host", default="127.0.0.1",
@@ -266,7 +269,21 @@ def cmd_build(args: argparse.Namespace, root: Path) -> int:
                    jobs=args.jobs, base_url=_base_url(args, root), quiet=args.quiet,
                    scheduler=args.scheduler, stages=args.stage)
     ran = f", stages run: {', '.join(r.stages_run)}" if r.stages_run else ", all stages current"
-    print(f"built {r.pages} pages ({r.files} files) into {args.out} in {r.seconds:.2f}s{ran}")
+    o = r.outcome
+    if o.full:
+        did = f"rendered all {r.files} files"
+    else:
+        did = (f"rendered {len(o.rendered)}, kept {o.kept + o.unchanged}, removed "
+               f"{len(o.removed)}")
+    print(f"built {r.pages} pages ({r.files} files) into {args.out} in {r.seconds:.2f}s: "
+          f"{did}{ran}")
+    if args.explain and o.full:
+        print(f"  rendered every file: {o.why_full}")
+    elif args.explain:
+        for path, why in o.rendered:
+            print(f"  rendered {path}: {why}")
+        for path in o.removed:
+            print(f"  removed {path}: no longer made")
     if r.skipped:
         print(f"build-site: {len(r.skipped)} puzzle(s) skipped, their plugin broken: "
               f"{', '.join(r.skipped)}", file=sys.stderr)

@@ -60,7 +60,7 @@ class FileCache:
                 raise ValueError("unknown version")
             files, derived = doc["files"], doc["derived"]
             if not isinstance(files, dict) or not isinstance(derived, dict):
-                raise ValueError("bad shape")
+                raise TypeError("bad shape")
             self.files, self.derived = files, derived
         except (ValueError, KeyError, TypeError) as e:
             print(f"build-site: {self.path} was corrupt ({e}); ignored and rewritten "
