@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from xml.sax.saxutils import escape
 
 from site_builder import config, deps, pipeline
 from site_builder import incremental as inc
@@ -108,8 +107,9 @@ def site_jobs(site: Site, values: dict[str, Any]) -> list[Job]:
     def runtime_job() -> tuple[Files, Any]:
         from site_builder import runtime
 
-        for folder in (runtime.HOME / runtime.CACHE, runtime.HOME / runtime.PYC_CACHE):
-            deps.record_file(str(folder) + os.sep)
+        # what was fetched is an input; .cache/pyc is not (its entries are keyed by what
+        # they were compiled from, and other checkouts sharing the cache add to it)
+        deps.record_file(str(runtime.HOME / runtime.CACHE) + os.sep)
         shared, cfg = runtime.site_files(runtime.HOME, tuple(p.slug for p in site.puzzles))
         return dict(shared), cfg
 
@@ -195,6 +195,8 @@ def has_sitemap(base_url: str) -> bool:
 
 def _sitemap(pages: list[str], base: str) -> str:
     """The sitemap of ``pages`` (dist paths) under the absolute URL ``base``."""
+    from xml.sax.saxutils import escape
+
     lines = ['<?xml version="1.0" encoding="UTF-8"?>',
              '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">']
     for page in pages:
@@ -298,6 +300,10 @@ def _render_locked(root: Path, out: Path, base_url: str, slugs: list[str] | None
         full_why = "the options, site.toml or the code that renders changed"
     else:
         full_why = f"{out.name}/{BUILD_INFO} is not the one the last build wrote"
+    if os.environ.get("BUILD_SITE_DEBUG_RENDER"):
+        print(f"render: usable={usable} inputs_same={bool(record) and record.get('inputs_state') == in_state} "
+              f"trees={[inc.file_sha(cache, p) == s for p, s in (record or {}).get('trees', {}).items()]} "
+              f"outputs_intact={bool(record) and _outputs_intact(out, record['jobs'])}", file=sys.stderr)
     if usable and record is not None and record.get("inputs_state") == in_state \
             and all(inc.file_sha(cache, path) == sha
                     for path, sha in record.get("trees", {}).items()) \

@@ -511,6 +511,10 @@ def serve(root: Path, out: Path, host: str = "127.0.0.1", port: int = 8000,
                     *super().get_web_handlers(script)]
 
     server = SiteServer(watcher=_NoWatcher())
+    # /forcereload calls livereload's own class, which application() does not set up
+    from livereload import handlers as lr
+
+    lr.LiveReloadHandler.watcher, lr.LiveReloadHandler.live_css = server.watcher, True
     server.SFH = handlers["files"]
     logging.getLogger("tornado.access").setLevel(logging.WARNING)
 

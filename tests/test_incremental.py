@@ -46,7 +46,7 @@ def copy_project(dest: Path) -> Path:
         "docs", "plugins"))
     toml = dest / "site.toml"
     toml.write_text(re.sub(r"^puzzles = .*$", f"puzzles = {json.dumps(SLUGS)}",
-                           toml.read_text(encoding="utf-8"), flags=re.M), encoding="utf-8")
+                           toml.read_text(encoding="utf-8"), flags=re.MULTILINE), encoding="utf-8")
     return dest
 
 
