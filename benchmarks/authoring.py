@@ -281,7 +281,7 @@ def make_hugo_site(root: Path, site: Path, pages: int) -> Path:
     keys = sorted(texts)
     made, first = 0, None
     # index pages (one per language and the root redirect) count as pages
-    n = max(1, pages - 3)
+    n = max(1, pages - 5)  # Hugo adds the home pages, one per language, and the root
     i = 0
     while made < n:
         key = keys[i % len(keys)]

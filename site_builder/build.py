@@ -300,10 +300,6 @@ def _render_locked(root: Path, out: Path, base_url: str, slugs: list[str] | None
         full_why = "the options, site.toml or the code that renders changed"
     else:
         full_why = f"{out.name}/{BUILD_INFO} is not the one the last build wrote"
-    if os.environ.get("BUILD_SITE_DEBUG_RENDER"):
-        print(f"render: usable={usable} inputs_same={bool(record) and record.get('inputs_state') == in_state} "
-              f"trees={[inc.file_sha(cache, p) == s for p, s in (record or {}).get('trees', {}).items()]} "
-              f"outputs_intact={bool(record) and _outputs_intact(out, record['jobs'])}", file=sys.stderr)
     if usable and record is not None and record.get("inputs_state") == in_state \
             and all(inc.file_sha(cache, path) == sha
                     for path, sha in record.get("trees", {}).items()) \

@@ -23,6 +23,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -299,3 +300,44 @@ def test_the_code_hash_cache_gives_each_puzzles_own_hash(tmp_path: Path) -> None
     for slug in registry.slugs():
         p = registry.get(slug)
         assert codehash.code_hash(p, cache=again) == p.code_hash(), slug
+
+
+def test_a_build_with_nothing_to_do_is_told_from_the_stats(project: Path) -> None:
+    """The stamp path (site_builder/stamp.py) answers only when nothing the last build
+    read or wrote has changed; an edit, a file added and a file of dist/ removed each
+    take the ordinary path, which puts things right."""
+    build(project)
+    time.sleep(2.5)  # inputs older than the stamp's racy window
+    build(project)   # writes the stamp (nothing fresh any more)
+    r = build(project)
+    assert "(nothing read has changed)" in r.stdout, r.stdout
+    page = project / "dist" / "en" / "sukoro" / "index.html"
+    good = page.read_bytes()
+    page.unlink()
+    r = build(project)
+    assert "(nothing read has changed)" not in r.stdout and page.read_bytes() == good
+    hook = project / "solvers" / "sukoro" / "templates" / "hook.en.md.j2"
+    text = hook.read_text(encoding="utf-8")
+    hook.write_text(text + "More.\n", encoding="utf-8")
+    try:
+        r = build(project, "--explain")
+        assert "(nothing read has changed)" not in r.stdout and "hook.en.md.j2 changed" in r.stdout
+    finally:
+        hook.write_text(text, encoding="utf-8")
+    extra = project / "templates" / "static" / "new-file.txt"
+    extra.parent.mkdir(parents=True, exist_ok=True)
+    extra.write_text("new\n", encoding="utf-8")
+    try:
+        build(project)
+        assert (project / "dist" / "static" / "new-file.txt").read_text() == "new\n"
+    finally:
+        extra.unlink()
+    build(project)
+    assert not (project / "dist" / "static" / "new-file.txt").exists()
+    assert tree(project / "dist") == clean_build(project)
+
+
+def test_the_cli_default_timeout_is_the_solvers() -> None:
+    from site_builder import cli, solve
+
+    assert cli.DEFAULT_TIMEOUT == solve.DEFAULT_TIMEOUT
