@@ -205,10 +205,12 @@ def build_info(root: Path, files: dict[str, str | bytes], base_url: str,
     """The text of ``.build.json`` for ``files``: what the check compares the site with
     (inputs hash, the file list and each file's sha256) and the source state."""
     from site_builder.provenance import typed_table
+    from site_builder.sources import shown_path
 
     return dumps({"inputs": inputs_hash(root, slugs), "base_url": base_url, "slugs": slugs,
                   "files": sorted(files), "manifest": manifest(files),
-                  "source": source_state(root, slugs), "typed": typed_table()})
+                  "source": source_state(root, slugs),
+                  "typed": typed_table(lambda f: shown_path(root, f, f))})
 
 
 def render_site(root: Path, out: Path, base_url: str = "", slugs: list[str] | None = None) -> int:
@@ -218,6 +220,9 @@ def render_site(root: Path, out: Path, base_url: str = "", slugs: list[str] | No
     from site_builder.sources import check_links
 
     check_links(root, [registry.get(s) for s in site_slugs])
+    from site_builder.provenance import reset_typed
+
+    reset_typed()
     files = render_all(root, base_url, slugs)
     links.check(files, base_url.rstrip("/") + "/" if base_url else "")
     files[BUILD_INFO] = build_info(root, files, base_url, site_slugs)
