@@ -270,6 +270,10 @@ def cmd_build(args: argparse.Namespace, root: Path) -> int:
                    scheduler=args.scheduler, stages=args.stage)
     ran = f", stages run: {', '.join(r.stages_run)}" if r.stages_run else ", all stages current"
     print(f"built {r.pages} pages ({r.files} files) into {args.out} in {r.seconds:.2f}s{ran}")
+    if r.skipped:
+        print(f"build-site: {len(r.skipped)} puzzle(s) skipped, their plugin broken: "
+              f"{', '.join(r.skipped)}", file=sys.stderr)
+        return 1
     return 0
 
 
