@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
-from site_builder import config, pipeline, play, solve_page
+from site_builder import config, leftovers, links, pipeline, play, solve_page
 from site_builder.boards import board_svg
-from site_builder.buildinfo import BUILD_INFO, inputs_hash
+from site_builder.buildinfo import BUILD_INFO, inputs_hash, manifest, source_state
 from site_builder.errors import UserError
 from site_builder.jsonio import dumps, read_json
 from site_builder.site import Site
@@ -138,9 +138,47 @@ def check_writable(out: Path) -> None:
                         "with --out DIR")
 
 
-def write_tree(out: Path, files: dict[str, str | bytes]) -> None:
-    """Write ``files`` into a fresh sibling folder, then swap it in for ``out``."""
+def check_out(root: Path, out: Path) -> None:
+    """Refuse, before anything is read or written, an output folder that replacing whole
+    would destroy what the build did not make: the site folder or a folder above it, the
+    home or a root folder, a folder inside content/ or templates/ or the tool's own
+    folders, or a folder that holds anything and no ``.build.json`` (the marker every
+    build writes). Empty, absent and earlier builds' folders are taken."""
     out = out.resolve()
+    site = root.resolve()
+
+    def refuse(why: str) -> UserError:
+        return UserError(f"--out {out}: {why}; nothing was written (give --out an empty or "
+                         "new folder, or one an earlier build wrote)")
+
+    if out == Path(out.anchor) or out == Path.home().resolve():
+        raise refuse("refusing to replace a root or home folder with the site")
+    if out == site or site.is_relative_to(out):
+        raise refuse(f"this would replace the site folder {site} (and everything in it) "
+                     "with the built site")
+    from site_builder.buildinfo import input_paths
+
+    for folder in input_paths(site, list(config.load(root).puzzles)):
+        d = folder.resolve()
+        if out.is_relative_to(d) or d.is_relative_to(out):
+            raise refuse(f"it overlaps {d}, which the build reads")
+    if out.is_dir() and not (out / BUILD_INFO).is_file():
+        try:
+            entries = sorted(e.name for e in out.iterdir())
+        except OSError as e:
+            raise _cannot_write(out, e) from None
+        if entries:
+            shown = ", ".join(entries[:3]) + (", ..." if len(entries) > 3 else "")
+            raise refuse(f"it holds {len(entries)} entries ({shown}) and no {BUILD_INFO}, "
+                         "so no build made it, and the build replaces the folder whole")
+
+
+def write_tree(out: Path, files: dict[str, str | bytes]) -> None:
+    """Write ``files`` into a fresh sibling folder, then swap it in for ``out``. Such
+    sibling folders that a killed build left (named for its process) are removed first."""
+    out = out.resolve()
+    for kind in ("tmp", "old"):
+        leftovers.clean(out.parent, f".{out.name}.{kind}-")
     tmp = out.parent / f".{out.name}.tmp-{os.getpid()}"
     old = out.parent / f".{out.name}.old-{os.getpid()}"
     try:
@@ -163,13 +201,32 @@ def write_tree(out: Path, files: dict[str, str | bytes]) -> None:
         shutil.rmtree(old, ignore_errors=True)
 
 
+def build_info(root: Path, files: dict[str, str | bytes], base_url: str,
+               slugs: list[str]) -> str:
+    """The text of ``.build.json`` for ``files``: what the check compares the site with
+    (inputs hash, the file list and each file's sha256) and the source state."""
+    from site_builder.provenance import typed_table
+    from site_builder.sources import shown_path
+
+    return dumps({"inputs": inputs_hash(root, slugs), "base_url": base_url, "slugs": slugs,
+                  "files": sorted(files), "manifest": manifest(files),
+                  "source": source_state(root, slugs),
+                  "typed": typed_table(lambda f: shown_path(root, f, f))})
+
+
 def render_site(root: Path, out: Path, base_url: str = "", slugs: list[str] | None = None) -> int:
     """Render from the JSON as it is (no stages) and swap the result in. Returns pages."""
-    files = render_all(root, base_url, slugs)
+    check_out(root, out)
     site_slugs = list(slugs or config.load(root).puzzles)
-    files[BUILD_INFO] = dumps({"inputs": inputs_hash(root, site_slugs), "base_url": base_url,
-                               "slugs": site_slugs,
-                               "files": sorted(files)})
+    from site_builder.sources import check_links
+
+    check_links(root, [registry.get(s) for s in site_slugs])
+    from site_builder.provenance import reset_typed
+
+    reset_typed()
+    files = render_all(root, base_url, slugs)
+    links.check(files, base_url.rstrip("/") + "/" if base_url else "")
+    files[BUILD_INFO] = build_info(root, files, base_url, site_slugs)
     write_tree(out, files)
     return sum(1 for k in files if k.endswith(".html"))
 
@@ -211,6 +268,7 @@ def build_site(root: Path, out: Path, *, only: list[str] | None = None, regenera
             raise UserError(f"--only {s}: the site does not show this puzzle (add it to "
                             f"puzzles in {root / config.SITE_FILE})")
     slugs = only or list(shown)
+    check_out(root, out)
     check_writable(out)
     render_slugs = shown if broken else None
     if only:

@@ -20,7 +20,15 @@ from site_builder import charts
 from site_builder.boards import board_svg
 from site_builder.errors import UserError
 from site_builder.jsonio import load_stages
-from site_builder.provenance import DataError, Filters, Node, ProvenanceError, strip_marks
+from site_builder.provenance import (
+    DataError,
+    Filters,
+    Node,
+    ProvenanceError,
+    TypedDigits,
+    lit_vocabulary,
+    strip_marks,
+)
 from site_builder.sources import shown_path, template_loader
 
 LANGS = ("en", "ja")
@@ -262,14 +270,20 @@ class Site:
             loader=self.loader,
             autoescape=autoescape, undefined=jinja2.StrictUndefined,
             keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
-            bytecode_cache=_BYTECODE.setdefault((mode, autoescape), _MemoryBytecodeCache()))
-        f = Filters(mode)
+            bytecode_cache=_BYTECODE.setdefault((mode, autoescape), _MemoryBytecodeCache()),
+            extensions=[TypedDigits])  # records where digits typed in a template print
+        f = Filters(mode, self.lit_vocabulary)
         env.filters["num"] = f.num
         env.filters["lit"] = f.lit
         env.globals.update(bar_chart=charts.bar_chart, line_chart=charts.line_chart,
                            ui={lang: self.ui(lang) for lang in UI},
                            glossary=GLOSSARY)
         return env
+
+    @cached_property
+    def lit_vocabulary(self) -> frozenset[str]:
+        """The numerals ``| lit`` may print (``provenance.lit_vocabulary``)."""
+        return lit_vocabulary(self.puzzles, self.data)
 
     @cached_property
     def html_env(self) -> jinja2.Environment:
