@@ -41,22 +41,62 @@ in the same run for the ratio.
 from __future__ import annotations
 
 import argparse
+import gzip
+import io
 import json
+import os
 import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from solve_support import ARGS, CHROMIUM, serve_files
+import solve_support
 
 from site_builder import build, solve_web
 from solvers import registry
+
+
+class _Encoded(solve_support._Quiet):
+    """As the tests' server, and as a host that compresses would: a file with a ``.br``
+    (or ``.gz``) beside it is sent as that, with Content-Encoding, to a browser that
+    accepts it; any other text or WebAssembly file is gzipped (level 6, as web servers
+    do by default; kept once made) when ``--encoding host``, sent raw when ``raw``."""
+    mode = "host"
+    made: ClassVar[dict[str, bytes]] = {}
+
+    def send_head(self) -> Any:
+        path = self.translate_path(self.path.split("?", 1)[0])
+        accept = self.headers.get("Accept-Encoding", "")
+        if self.mode == "raw" or not os.path.isfile(path):
+            return super().send_head()
+        body, enc = None, None
+        for ext, name in ((".br", "br"), (".gz", "gzip")):
+            if name in accept and os.path.isfile(path + ext):
+                body, enc = Path(path + ext).read_bytes(), name
+                break
+        if body is None and "gzip" in accept and path.endswith(_TEXT):
+            if path not in self.made:
+                self.made[path] = gzip.compress(Path(path).read_bytes(), 6, mtime=0)
+            body, enc = self.made[path], "gzip"
+        if body is None:
+            return super().send_head()
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(path))
+        self.send_header("Content-Encoding", enc)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Vary", "Accept-Encoding")
+        self.end_headers()
+        return io.BytesIO(body)
+
+
+_TEXT = (".html", ".css", ".js", ".mjs", ".json", ".wasm", ".svg", ".zip", ".whl", ".txt")
 
 
 def _boards(slug: str, n: int) -> list[str]:
@@ -142,6 +182,9 @@ def main() -> int:
                          "the wheels and imported their modules (a visitor who edits a "
                          "while first); without it, the board is solved as soon as the "
                          "runtime is up")
+    ap.add_argument("--encoding", choices=("host", "raw"), default="host",
+                    help="host: send a file's .br/.gz when there is one, else gzip text and "
+                         "WebAssembly as a web server does; raw: every file as it is")
     ap.add_argument("--native-runs", type=int, default=3,
                     help="CPython: best of this many (CPU time) per phase")
     args = ap.parse_args()
@@ -149,7 +192,9 @@ def main() -> int:
     from playwright.sync_api import sync_playwright
 
     files = build.render_all(ROOT)
-    with tempfile.TemporaryDirectory() as tmp, serve_files(Path(tmp) / "dist", files) as base, \
+    _Encoded.mode = args.encoding
+    with tempfile.TemporaryDirectory() as tmp, \
+            serve_files(Path(tmp) / "dist", files, _Encoded) as base, \
             sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
         slug0 = args.slugs[0]
@@ -179,17 +224,32 @@ def main() -> int:
             marks.append(t.marks)
             if i == 0:
                 # the wheels go in after "ready", in the background: wait for them too
+                # (or, wheels fetched on demand, for the puzzle's modules: what a visit
+                # that never reaches the SAT step loads)
                 t.page.wait_for_function("window.__solve.wheelMs !== undefined"
-                                         " || !window.__solve.cfg.runtime.wheels.length",
+                                         " || !window.__solve.cfg.runtime.wheels.length"
+                                         " || (window.__solve.cfg.runtime.onDemand"
+                                         " && window.__solve.warmMs !== undefined)",
                                          timeout=300_000)
                 t.page.wait_for_load_state("networkidle")
                 # the page's own files (HTML, CSS, scripts) apart from the runtime's
                 before = sum(s for u, s in t.bytes if "/static/runtime/" not in u
                              and "worker.js" not in u)
                 after = sum(s for _, s in t.bytes)
+                # the same files as they are in dist/ (what a host that does not
+                # compress sends), beside what went over the wire
+                raw = sum(len(files.get(u.split(base + "/", 1)[-1].split("?")[0], b""))
+                          for u, _ in t.bytes)
+                requests = len(t.bytes)
                 wheel_bytes = sum(s for u, s in t.bytes if u.endswith(".whl"))
                 runtime_files = sorted({u.rsplit("/", 1)[1] for u, _ in t.bytes
                                         if "/static/runtime/" in u})
+            if i == 0 and args.warm:
+                # a visit that found no stored start makes one: wait for it to be stored
+                try:
+                    t.page.wait_for_function("window.__solve.kept === true", timeout=20_000)
+                except Exception:  # noqa: BLE001 (no Cache Storage: warm starts afresh)
+                    print("(no interpreter snapshot was stored)")
             for _ in range(args.warm if i == 0 else 0):
                 t.page.reload()
                 warm.append(t.ready())
@@ -210,6 +270,12 @@ def main() -> int:
                 if i:   # the first visit fills the cache
                     revisit.append(ms)
                     revisit_marks.append(t.marks)
+                else:   # and stays until its interpreter's start is stored
+                    try:
+                        t.page.wait_for_function("window.__solve.kept === true",
+                                                 timeout=20_000)
+                    except Exception:  # noqa: BLE001
+                        print("(no interpreter snapshot was stored)")
                 t.page.close()
             pctx.close()
 
@@ -218,9 +284,11 @@ def main() -> int:
             print(f"runtime start, {name}: median {_median(xs)} "
                   f"(runs: {', '.join(f'{x:,.0f}' for x in xs)})"
                   + (f"; in the worker: {_phases(ms)}" if ms else ""))
-        print(f"bytes: solve page before the runtime {_kb(before)}, with it and its "
-              f"wheels {_kb(after)} ({', '.join(runtime_files)}; the wheels "
-              f"{_kb(wheel_bytes)}, fetched after the runtime is up); "
+        print(f"cold transfer (--encoding {args.encoding}): {_kb(after)} over the wire in "
+              f"{requests} requests, {_kb(raw)} as the files are in dist/")
+        print(f"bytes: solve page before the runtime {_kb(before)}, with it "
+              f"{_kb(after)} ({', '.join(runtime_files)}; wheels "
+              f"{_kb(wheel_bytes)}); "
               f"article {_kb(sizes['article'])}, "
               f"play page {_kb(sizes['play page'])} (no runtime)")
 

@@ -61,7 +61,7 @@ function startWorker() {
     type: "init", pyodide: abs(cfg.runtime.pyodide), zip: abs(cfg.runtime.zip),
     stdlib: abs(cfg.runtime.stdlib), slug: cfg.slug,
     wheels: cfg.runtime.wheels.map(abs), modules: cfg.runtime.modules || [],
-    imports: cfg.runtime.imports || [],
+    imports: cfg.runtime.imports || [], onDemand: !!cfg.runtime.onDemand,
   });
 }
 
@@ -85,6 +85,8 @@ function onMessage(m, t0) {
       queued = null; queuedBoard = null;
       solve(t || "", b);
     }
+  } else if (m.type === "kept") {
+    window.__solve.kept = true;   // the interpreter's memory is stored for the next visit
   } else if (m.type === "installed") {
     window.__solve.wheelMs = m.ms;
   } else if (m.type === "warmed") {
