@@ -232,13 +232,27 @@ for (const sel of [sizeSel, levelSel, gradeSel]) {
 }
 boardSel.addEventListener("change", () => load(boardSel.value));
 $("pick-prev").addEventListener("click", () => step(-1));
-$("pick-next").addEventListener("click", () => step(1));
+$("pick-next").addEventListener("click", nextUnsolved);
+$("next-unsolved").addEventListener("click", nextUnsolved);
 
 function step(d) {
   const opts = [...boardSel.options];
   const i = opts.findIndex((o) => o.value === boardSel.value);
   const j = i + d;
   if (j >= 0 && j < opts.length) load(opts[j].value);
+}
+
+// "→" and the solved banner's button: the next board of the list (as filtered) that is
+// not solved yet, going round to the start; the next one when every board is solved.
+function nextUnsolved() {
+  const opts = [...boardSel.options];
+  const i = opts.findIndex((o) => o.value === boardSel.value);
+  for (let k = 1; k <= opts.length; k++) {
+    const o = opts[(i + k) % opts.length];
+    const rec = store.get(o.value);
+    if (o.value !== boardSel.value && !(rec && rec.solved)) { load(o.value); return; }
+  }
+  step(1);
 }
 
 // ---- the view the checker's hooks see ------------------------------------------------
@@ -312,6 +326,7 @@ async function load(id) {
   }
   setAddress();
   $("pzl-link").href = entry.url;
+  $("print-url").textContent = entry.url;
   $("board-title").textContent = fmt(T.boardTitle, {
     n: boards.findIndex((b) => b.id === id) + 1, id, size: entry.size || `${h}x${w}`,
     grade: gradeText(entry), clues: entry.clues,
@@ -426,10 +441,11 @@ function draw() {
     `xmlns="http://www.w3.org/2000/svg" style="aspect-ratio:${W}/${H}">${parts.join("")}</svg>`;
   describe();
   showReadout();
+  panCue();
   $("undo").disabled = $("undo-all").disabled = !undoStack.length;
   $("redo").disabled = $("redo-all").disabled = !redoStack.length;
   $("play-solved").hidden = !solved;
-  if (solved) $("play-solved").textContent = fmt(T.solved, { time: clockText() });
+  if (solved) $("play-solved-text").textContent = fmt(T.solved, { time: clockText() });
 }
 
 // The moment a board is solved: said to screen readers (the live region) and the banner
@@ -449,7 +465,20 @@ function fitBoard() {
   const top = wrap.getBoundingClientRect().top + window.scrollY;
   wrap.style.setProperty("--room", `${Math.max(256, window.innerHeight - top - 12)}px`);
 }
-window.addEventListener("resize", () => { if (board) fitBoard(); });
+window.addEventListener("resize", () => { if (board) { fitBoard(); panCue(); } });
+
+// A board wider than its row (its cells would be below a finger's width otherwise) pans
+// sideways inside the row: the row then says so (play.css .pans: a shadow on the side
+// with more, and a line under the board), and loses the cue at the end it reaches.
+const row = wrap.parentElement;
+function panCue() {
+  const more = row.scrollWidth - row.clientWidth > 1;
+  row.classList.toggle("pans", more);
+  row.classList.toggle("at-start", row.scrollLeft <= 1);
+  row.classList.toggle("at-end", row.scrollLeft >= row.scrollWidth - row.clientWidth - 1);
+  $("pan-cue").hidden = !more;
+}
+row.addEventListener("scroll", panCue, { passive: true });
 
 function cursorSvg() {
   if (!EDGES) {
