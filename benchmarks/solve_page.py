@@ -56,8 +56,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from solve_support import ARGS, CHROMIUM, serve_files
 import solve_support
+from solve_support import ARGS, CHROMIUM, serve_files
 
 from site_builder import build, solve_web
 from solvers import registry

@@ -285,7 +285,7 @@ def precompressed(root: Path, files: dict[str, bytes]) -> dict[str, bytes]:
     import gzip
 
     try:
-        import brotli  # type: ignore[import-not-found, unused-ignore]
+        import brotli  # type: ignore[import-untyped, import-not-found, unused-ignore]
     except ImportError:   # gzip only; the build says so once
         brotli = None
         if "brotli" not in _warned:

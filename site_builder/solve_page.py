@@ -75,8 +75,9 @@ JS_STRINGS: dict[str, dict[str, str]] = {
         "timeoutClamped": "The time limit is at most {max} seconds here; it was set to that.",
         "helpStopped": ("The constructor help took longer than {seconds} seconds and was "
                         "stopped; the solver is starting again."),
-        "err_bound": ("The solve stopped at its limit with no verdict ({message}). Raise the "
+        "err_bound": ("The solve stopped at its limit with no verdict yet ({why}). Raise the "
                       "time or node limit and solve again."),
+        "boundAt": "{nodes} search nodes, {seconds} s",
         "err_recursion": "This board is too large for the solver.",
         "err_internal": "The solver failed on this board: {message}",
         "editLabel": "Board editor.", "editAt": "Row {r}, column {c}.",
@@ -142,8 +143,9 @@ JS_STRINGS: dict[str, dict[str, str]] = {
         "timeoutClamped": "ここでの時間の上限は {max} 秒までです。その値にしました。",
         "helpStopped": ("作問の手助けが {seconds} 秒を超えたため止めました。ソルバーを起動し"
                         "直しています。"),
-        "err_bound": ("上限に達したため、判定できないまま止まりました（{message}）。"
+        "err_bound": ("上限に達したため、判定できないまま止まりました（{why}）。"
                       "時間かノード数の上限を上げて、もう一度解いてください。"),
+        "boundAt": "探索ノード {nodes}、{seconds} 秒",
         "err_recursion": "この盤はソルバーには大きすぎます。",
         "err_internal": "この盤でソルバーが失敗しました：{message}",
         "editLabel": "盤の編集。", "editAt": "{r}行{c}列。",

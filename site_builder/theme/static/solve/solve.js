@@ -336,6 +336,12 @@ function errorText(reply) {
     p.pid = reply.pid;
     p.names = Object.values(cfg.names).join(T.pairSep);
   }
+  if (reply.error === "bound") {
+    // the solver's counts in the page's words; the watchdog's own line as it is
+    p.why = reply.nodes !== undefined
+      ? fill(T.boundAt, { nodes: num(reply.nodes), seconds: num(reply.seconds) })
+      : reply.message;
+  }
   if (reply.error === "long") { p.n = num(reply.length); p.cap = num(cfg.maxInput); }
   if (reply.error === "malformed") {
     const at = /position (\d+)/.exec(reply.message || "");
