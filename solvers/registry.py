@@ -38,40 +38,49 @@ class Entry:
         return self.value.partition(":")[0]
 
 
-@cache
-def _scan() -> tuple[dict[str, Entry], dict[str, str]]:
-    """slug -> Entry for every declared puzzle, and slug -> problem for the slugs that
-    more than one distribution declares (neither is used then)."""
-    found: dict[str, list[Entry]] = {}
-    try:  # a frozen table: the solve pages' zip, which carries no package metadata
-        from solvers import _found  # type: ignore[attr-defined]
-    except ImportError:
-        pass
-    else:
-        return ({slug: Entry(slug, *row) for slug, row in _found.ENTRIES.items()}, {})
+def _declared() -> list[Entry]:
+    """Every (slug, reference) declared in the group by an installed distribution."""
     from importlib.metadata import distributions
 
+    rows: list[Entry] = []
     seen: set[tuple[str, str]] = set()
     for dist in distributions():
         try:
             eps = [ep for ep in dist.entry_points if ep.group == GROUP]
-        except Exception:  # noqa: BLE001 (a distribution with unreadable metadata)
+        except Exception:  # noqa: BLE001, S112 (a distribution with unreadable metadata)
             continue
         name = dist.metadata["Name"] or "?"
         for ep in eps:
             if (name, ep.name) in seen:  # the same distribution found twice on the path
                 continue
             seen.add((name, ep.name))
-            found.setdefault(ep.name, []).append(
-                Entry(ep.name, ep.value, name, dist.version or "?"))
-    entries, clashes = {}, {}
+            rows.append(Entry(ep.name, ep.value, name, dist.version or "?"))
+    return rows
+
+
+def table(rows: list[Entry]) -> tuple[dict[str, Entry], dict[str, str]]:
+    """slug -> Entry for the slugs declared once, and slug -> problem for the slugs that
+    more than one distribution declares (neither of those is used)."""
+    found: dict[str, list[Entry]] = {}
+    for e in rows:
+        found.setdefault(e.slug, []).append(e)
+    entries_, clashes = {}, {}
     for slug, es in found.items():
         if len(es) == 1:
-            entries[slug] = es[0]
+            entries_[slug] = es[0]
         else:
             owners = " and ".join(sorted(f"{e.dist} ({e.value})" for e in es))
             clashes[slug] = f"puzzle plugin {slug!r}: slug declared by {owners}"
-    return entries, clashes
+    return entries_, clashes
+
+
+@cache
+def _scan() -> tuple[dict[str, Entry], dict[str, str]]:
+    try:  # a frozen table: the solve pages' zip, which carries no package metadata
+        from solvers import _found  # type: ignore[attr-defined]
+    except ImportError:
+        return table(_declared())
+    return ({slug: Entry(slug, *row) for slug, row in _found.ENTRIES.items()}, {})
 
 
 def entries() -> dict[str, Entry]:
@@ -82,13 +91,13 @@ def entries() -> dict[str, Entry]:
 def get(slug: str) -> Puzzle:
     """The puzzle registered under ``slug``; a PuzzleError naming the plugin at fault, or
     the known slugs when there is none."""
-    table, clashes = _scan()
+    found, clashes = _scan()
     if slug in clashes:
         raise PuzzleError(clashes[slug])
-    if slug not in table:
-        known = ", ".join(sorted(table)) or "none installed"
+    if slug not in found:
+        known = ", ".join(sorted(found)) or "none installed"
         raise PuzzleError(f"unknown puzzle {slug!r} (known: {known})")
-    e = table[slug]
+    e = found[slug]
     module_name, _, attr = e.value.partition(":")
     from solvers.common import import_module
 
@@ -111,15 +120,15 @@ def get(slug: str) -> Puzzle:
 
 def slugs() -> list[str]:
     """Every installed puzzle's slug, sorted (broken ones included: ``get`` says why)."""
-    table, clashes = _scan()
-    return sorted({*table, *clashes})
+    found, clashes = _scan()
+    return sorted({*found, *clashes})
 
 
 def frozen(slugs_: list[str]) -> str:
     """The source of ``solvers/_found.py`` listing ``slugs_``: the registry of a copy of
     the code that has no package metadata (the solve pages' zip)."""
-    table = entries()
-    rows = {s: (table[s].value, table[s].dist, table[s].version) for s in slugs_}
+    found = entries()
+    rows = {s: (found[s].value, found[s].dist, found[s].version) for s in slugs_}
     return f"ENTRIES = {rows!r}\n"
 
 

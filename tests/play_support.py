@@ -23,7 +23,8 @@ import play_fixtures
 
 from site_builder import play
 from site_builder.build import write_tree
-from site_builder.site import Site, static_files
+from site_builder.site import Site
+from site_builder.sources import static_files
 from solvers import registry
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -77,7 +78,7 @@ def standalone_files(root: Path, banks: dict[str, tuple[Any, dict[str, Any]]]
     files: dict[str, str | bytes] = {}
     for puzzle, data in banks.values():
         files.update(play.play_files(site, puzzle, data))
-    files.update(static_files(site.templates))
+    files.update(static_files(site.root, site.puzzles))
     return files
 
 

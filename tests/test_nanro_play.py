@@ -16,7 +16,7 @@ from solvers.nanro.generate import full_board, make_answer
 from solvers.nanro.rules import violations
 
 ROOT = Path(__file__).resolve().parent.parent
-CHECKER = ROOT / "templates" / "static" / "play" / "nanro.js"
+CHECKER = ROOT / "solvers" / "nanro" / "static" / "play" / "nanro.js"
 NODE = shutil.which("node") or "/usr/bin/node"
 
 DRIVER = """

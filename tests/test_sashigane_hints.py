@@ -273,7 +273,7 @@ def test_js_finished_and_irreparable_agree(tmp_path):
                 lines = [rng.choice((0, 0, 1, 2)) for _ in want]
             cases.append({"board": b.to_json(), "states": lines})
     (tmp_path / "cases.json").write_text(json.dumps(cases))
-    play = ROOT / "templates" / "static" / "play"
+    play = ROOT / "site_builder" / "theme" / "static" / "play"
     script = tmp_path / "run.mjs"
     script.write_text(f"""
 import {{ readFileSync }} from "fs";

@@ -20,7 +20,7 @@ from solvers.sashigane.rules import violations
 from solvers.sashigane.transfer import count
 
 ROOT = Path(__file__).resolve().parent.parent
-MODULE = ROOT / "templates" / "static" / "play" / "sashigane.js"
+MODULE = ROOT / "solvers" / "sashigane" / "static" / "play" / "sashigane.js"
 NODE = shutil.which("node") or "/usr/bin/node"
 
 RUNNER = """
