@@ -50,6 +50,8 @@ JS_STRINGS: dict[str, dict[str, str]] = {
         "shareCopied": "Link to this position copied.",
         "shareManual": "Copy the link below to share this position.",
         "padDigit": "Write {d}", "padClear": "Clear", "padClearLabel": "Clear the cell",
+        "candMode": "Candidates", "candModeLabel": ("Candidate mode ({key}): a digit pencils "
+                                                    "or rubs out a small candidate"),
         "spoiler": "Compare with the solution (spoiler: shows part of the answer)",
         "noBreak": "No rule is broken yet.",
         "offSolutionDigit": "The digit at {at} does not fit the solution.",
@@ -94,6 +96,7 @@ JS_STRINGS: dict[str, dict[str, str]] = {
         "shareCopied": "この盤面へのリンクをコピーしました。",
         "shareManual": "下のリンクをコピーすると、この盤面を共有できます。",
         "padDigit": "{d} を書く", "padClear": "消す", "padClearLabel": "マスを消す",
+        "candMode": "候補", "candModeLabel": "候補の入力（{key}）：数字で小さな候補を書き入れ、もう一度で消す",
         "spoiler": "正解と照らし合わせる（ネタバレ：答えの一部が分かります）",
         "noBreak": "今のところルール違反はありません。",
         "offSolutionDigit": "{at}の数字は正解と合いません。",

@@ -159,3 +159,83 @@ def test_print_shows_the_board_title_and_url_and_no_control(slug, served, browse
         assert not page.locator("#print-url").is_visible()
     finally:
         page.close()
+
+
+def _candidate_slugs() -> list[str]:
+    from play_support import puzzle
+
+    return [s for s in REGISTERED if puzzle(s).play.input.get("candidates")]
+
+
+def test_the_digit_puzzles_have_candidates():
+    from play_support import puzzle
+
+    digits = [s for s in REGISTERED if puzzle(s).play.input.get("digits")]
+    assert digits and _candidate_slugs() == digits
+
+
+@pytest.mark.parametrize("slug", _candidate_slugs())
+def test_candidates_by_key_and_button_kept_shared_and_cleared_by_the_digit(slug, served,
+                                                                           browser):
+    from play_support import puzzle
+
+    key = puzzle(slug).play.input["candidates"]["key"]
+    entry = min(bank(slug)["boards"], key=lambda b: (b["h"] * b["w"], b["id"]))
+    page = browser.new_page()
+    try:
+        _open(page, served, "en", slug, entry["id"])
+        page.evaluate("localStorage.clear()")
+        page.click("#reset")
+        fixed = page.evaluate("window.__play.fixed")
+        free = [i for i, f in enumerate(fixed) if f is None]
+        a, b = free[0], free[1]
+        w = entry["w"]
+        page.evaluate(f"window.__play.load({json.dumps(entry['id'])})")
+        page.wait_for_function("document.body.dataset.ready === '1'")
+        page.locator("#board").focus()
+        # walk the cursor to cell a, then the mode key and two digits
+        for _ in range(a // w):
+            page.keyboard.press("ArrowDown")
+        for _ in range(a % w):
+            page.keyboard.press("ArrowRight")
+        page.keyboard.press(key)
+        page.keyboard.press("1")
+        page.keyboard.press("2")
+        assert page.evaluate("window.__play.cands")[a] == (1 << 1) | (1 << 2)
+        assert page.evaluate("window.__play.states")[a] == 0     # no digit written
+        assert page.locator(f'#board g[data-r="{a // w}"][data-c="{a % w}"] .cand').count() == 2
+        # the pad's button: mode off again, a digit written clears the candidates
+        page.click("#cand-mode")
+        assert page.locator("#cand-mode").get_attribute("aria-pressed") == "false"
+        # cell b gets one by the pad, in candidate mode
+        page.evaluate(f"() => {{ for (let k = 0; k < {b - a}; k++) document.getElementById("
+                      "'board').dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight',"
+                      " bubbles: true})); }")
+        page.click("#cand-mode")
+        page.click('#play-pad button[data-state="3"]')          # the digit 1
+        assert page.evaluate("window.__play.cands")[b] == 1 << 1
+        page.click("#cand-mode")
+        # kept: a reload restores both, and the address shares them
+        hash_ = page.evaluate("location.hash")
+        assert "&c=" in hash_
+        page.reload()
+        page.wait_for_function("document.body.dataset.ready === '1'")
+        got = page.evaluate("window.__play.cands")
+        assert got[a] == 6 and got[b] == 2
+        other = browser.new_page()
+        try:
+            other.goto(f"{served}/en/{slug}/play/index.html")
+            other.wait_for_function("document.body.dataset.ready === '1'")
+            other.evaluate("localStorage.clear()")
+            other.goto(f"{served}/en/{slug}/play/index.html{hash_}")
+            other.reload()
+            other.wait_for_function("document.body.dataset.ready === '1'")
+            assert other.evaluate("window.__play.cands")[a] == 6
+        finally:
+            other.close()
+        # a digit written into cell b clears its candidates
+        page.evaluate(f"window.__play.put(window.__play.states.map((s, i) => i === {b} ? 3 : s))")
+        assert page.evaluate("window.__play.cands")[b] == 0
+        assert page.evaluate("window.__play.cands")[a] == 6
+    finally:
+        page.close()
