@@ -1033,6 +1033,7 @@ function buildPad() {
     b.id = "cand-mode";
     b.textContent = T.candMode;
     b.title = fmt(T.candModeLabel, { key: IN.candidates.key.toUpperCase() });
+    b.setAttribute("aria-label", b.title);
     b.setAttribute("aria-pressed", String(candMode));
     btns.push(b);
   }
