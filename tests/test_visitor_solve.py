@@ -174,3 +174,19 @@ def test_a_second_visit_restores_the_interpreter_and_solves_alike(context, serve
         assert strip(again) == strip(first)
     finally:
         page.close()
+
+
+def test_the_step_view_hides_what_later_steps_place(context, served):
+    page = _open(context, served, "sukoro", fragment=_bank_url("sukoro", 4))
+    try:
+        page.wait_for_function("document.body.dataset.solve === 'done'", timeout=START_MS)
+        trace = json.loads(page.locator("#solve-result").text_content())["trace"]
+        later = {tuple(c) for s in trace[1:] for c in s["cells"]} - {tuple(c) for c in trace[0]["cells"]}
+        veils = page.locator("#step-board svg .step-veil")
+        assert veils.count() == len(later) > 0
+        assert veils.first.evaluate("e => getComputedStyle(e).fillOpacity") == "1"
+        page.click("#step-next")
+        seen = {tuple(c) for s in trace[:2] for c in s["cells"]}
+        assert veils.count() == len({tuple(c) for s in trace[2:] for c in s["cells"]} - seen)
+    finally:
+        page.close()
