@@ -148,7 +148,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="build-site",
         description="Build, preview, check and publish a puzzle site: run from a site "
                     "folder (one with a site.toml; `build-site new site DIR` makes one).")
-    ap.add_argument("--version", action="store_true",
+    ap.add_argument("--version", action="store_true", default=argparse.SUPPRESS,
                     help="print the version of build-site and of each puzzle found")
     sub = ap.add_subparsers(dest="command", parser_class=_Parser)
 
