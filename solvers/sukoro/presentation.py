@@ -34,8 +34,8 @@ PLAY = PlaySpec(
         "en": {
             "cycle": "numbered → blank → undecided",
             "keys": [("Digits", "write that digit"), ("N", "numbered (digit still to write)"),
-                     ("X", "blank"), ("C", "candidate mode: a digit then pencils a small "
-                                           "candidate, or rubs it out")],
+                     ("X", "blank"), ("C", ("candidate mode: a digit then pencils a small "
+                                            "candidate, or rubs it out"))],
             "tap": ("Click or tap a cell to select it, then type a digit or use the number pad "
                     "under the board. Click the selected cell again to cycle its marks: {cycle}. "
                     "With the counting assist on, a click cycles at once and a numbered cell shows "
