@@ -14,7 +14,7 @@ loopback; chromium resolves no other host. Figures:
   its in-memory HTTP cache), median of --warm runs. Revisit: a browser with a profile on
   disk, the page opened again in a new tab after a first visit (files from the disk
   cache and, where Chromium kept it, pyodide.asm.wasm's compiled code), median of --warm
-  runs. Target: warm under 3 s. Beside them, the worker's own marks (median ms from its
+  runs. Beside them, the worker's own marks (median ms from its
   start): the loader script imported, the WebAssembly instantiated (fsInit), the
   interpreter up, solve_web imported.
 * solve + grade + trace: the worker's time for one board (solve_bounded, result_json
@@ -23,8 +23,14 @@ loopback; chromium resolves no other host. Figures:
   hard corpus (benchmarks/hard/) at 16×16 and 20×20, each run bounded by --timeout;
   target median under 2 s. The same boards in this CPython beside them, for the ratio.
 * bytes: the solve page before the runtime (HTML, CSS, scripts) and with it (the
-  worker's requests too, the wheel among them), an article and a play page, which must
-  load no runtime.
+  worker's requests too; the wheel only where a solve needs it), an article and a play
+  page, which must load no runtime. Cold transfer: what went over the wire to a first
+  visit, served as a host that compresses serves it (--encoding host, the default: a
+  file's .br or .gz when the build wrote one, else gzip -6 of text and WebAssembly), and
+  the same files' size as they are in dist/; target at most 5 MB compressed.
+* start targets (issue 42): warm at most 0.8 s, cold at most 1.5 s. A visit that finds
+  no stored interpreter start stores one (the worker's Pyodide snapshot, kept in Cache
+  Storage); the warm and revisit runs wait for it first.
 * per hard board (unless --no-split): where the page's time went, from the worker's
   marks (solve_web.solve_text's timing and worker.js call's laps): an aborted attempt
   and the wait for the wheel (each only when it happened), setup, decode, the verdict
