@@ -380,7 +380,7 @@ BOARDS_PAGE: dict[str, dict[str, str]] = {
            "solved": "Solved", "started": "Started", "fresh": "Not started",
            "counts": "{solved} solved, {started} started, {total} in all."},
     "ja": {"title": "{name}：盤の一覧", "lead": "収録したすべての盤と、このブラウザーでの進み具合"
-           "（✓ 正解、… 途中）です。", "board": "盤", "size": "大きさ", "grade": "解き筋",
+           "です（✓は正解、…は途中）。", "board": "盤", "size": "大きさ", "grade": "解き筋",
            "level": "難しさ", "clues": "手掛かり", "progress": "進み具合",
            "play": "プレイ画面に戻る", "noscript": "この一覧には JavaScript が必要です。",
            "solved": "正解", "started": "途中", "fresh": "未着手",
