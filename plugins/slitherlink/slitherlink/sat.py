@@ -75,13 +75,24 @@ def _groups(h: int, w: int, cells: set[int]) -> list[list[int]]:
     return out
 
 
-def solve_sat(board: Board, limit: int = 2) -> SolveResult:
+class SatResult(SolveResult):
+    """The answers (``solutions``; ``answers``: their edge tuples), solver calls, cuts."""
+
+    __slots__ = ("answers", "calls", "cuts")
+
+    def __init__(self, solutions: list[Answer], calls: int, cuts: int) -> None:
+        super().__init__(solutions, nodes=calls, stats={"nodes": "solver calls"})
+        self.answers = [a.on for a in solutions]
+        self.calls, self.cuts = calls, cuts
+
+
+def solve_sat(board: Board, limit: int = 2) -> SatResult:
     from pysat.solvers import Solver
 
     h, w = board.h, board.w
     n = h * w
     found: list[Answer] = []
-    calls = 0
+    calls = cuts = 0
     with Solver(name=SOLVER, bootstrap_with=encode(board)) as s:
         while len(found) < limit:
             node()
@@ -105,12 +116,14 @@ def solve_sat(board: Board, limit: int = 2) -> SolveResult:
                     border = sorted({j for i in g for j in _neighbours(h, w, i)
                                      if j >= 0 and j not in gs})
                     s.add_clause([-(g[0] + 1), -(y + 1)] + [j + 1 for j in border])
+                    cuts += 1
             for g in holes:
                 gs = set(g)
                 border = sorted({j for i in g for j in _neighbours(h, w, i)
                                  if j >= 0 and j not in gs})
                 s.add_clause([g[0] + 1] + [-(j + 1) for j in border])
-    return SolveResult(found, nodes=calls, stats={"nodes": "solver calls"})
+                cuts += 1
+    return SatResult(found, calls, cuts)
 
 
 def _answer(h: int, w: int, inside: set[int]) -> Answer:
