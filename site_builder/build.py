@@ -28,6 +28,7 @@ class BuildReport:
     files: int = 0
     seconds: float = 0.0
     stages_run: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # puzzles whose plugin is broken
 
 
 def _readme_files(site: Site, p: Any) -> dict[str, str | bytes]:
@@ -194,7 +195,16 @@ def build_site(root: Path, out: Path, *, only: list[str] | None = None, regenera
                jobs: int | None = None, base_url: str = "", quiet: bool = False,
                scheduler: str | None = None, stages: list[str] | None = None) -> BuildReport:
     start = time.monotonic()
-    shown = config.load(root).puzzles
+
+    def log(msg: str) -> None:
+        print(msg, file=sys.stderr)
+
+    # a puzzle plugin that cannot be loaded is named, and the others still build
+    broken = {s: why for s, why in registry.problems().items()
+              if s in config.load(root).puzzles}
+    for why in broken.values():
+        log(f"build-site: skipped: {why}")
+    shown = [s for s in config.load(root).puzzles if s not in broken]
     for s in only or []:
         registry.get(s)  # raises a clear error for an unknown slug
         if s not in shown:
@@ -202,14 +212,11 @@ def build_site(root: Path, out: Path, *, only: list[str] | None = None, regenera
                             f"puzzles in {root / config.SITE_FILE})")
     slugs = only or list(shown)
     check_writable(out)
-    render_slugs = None
+    render_slugs = shown if broken else None
     if only:
         # --only narrows the stages that run, never the site: the named puzzles are
         # rendered into the existing one, beside every puzzle it already holds
-        render_slugs = _site_slugs(root, out, only)
-
-    def log(msg: str) -> None:
-        print(msg, file=sys.stderr)
+        render_slugs = [s for s in _site_slugs(root, out, only) if s not in broken]
 
     ran = pipeline.run_all(root, slugs, regenerate=regenerate, jobs=jobs, scheduler=scheduler,
                            stages=stages, quiet=quiet, log=log)
@@ -219,4 +226,5 @@ def build_site(root: Path, out: Path, *, only: list[str] | None = None, regenera
             "https://... to write one")
     info = read_json(out / BUILD_INFO)
     return BuildReport(pages=files_pages, files=len(info["files"]),
-                       seconds=time.monotonic() - start, stages_run=ran)
+                       seconds=time.monotonic() - start, stages_run=ran,
+                       skipped=sorted(broken))

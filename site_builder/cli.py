@@ -148,7 +148,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="build-site",
         description="Build, preview, check and publish a puzzle site: run from a site "
                     "folder (one with a site.toml; `build-site new site DIR` makes one).")
-    ap.add_argument("--version", action="store_true",
+    ap.add_argument("--version", action="store_true", default=argparse.SUPPRESS,
                     help="print the version of build-site and of each puzzle found")
     sub = ap.add_subparsers(dest="command", parser_class=_Parser)
 
@@ -267,6 +267,10 @@ def cmd_build(args: argparse.Namespace, root: Path) -> int:
                    scheduler=args.scheduler, stages=args.stage)
     ran = f", stages run: {', '.join(r.stages_run)}" if r.stages_run else ", all stages current"
     print(f"built {r.pages} pages ({r.files} files) into {args.out} in {r.seconds:.2f}s{ran}")
+    if r.skipped:
+        print(f"build-site: {len(r.skipped)} puzzle(s) skipped, their plugin broken: "
+              f"{', '.join(r.skipped)}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -298,7 +302,6 @@ def cmd_serve(args: argparse.Namespace, root: Path) -> int:
 def cmd_deploy(args: argparse.Namespace, root: Path) -> int:
     from site_builder import deploy
     from site_builder.check import check_site
-
     from site_builder.config import SITE_FILE, load
 
     cfg = load(root)

@@ -79,7 +79,7 @@ def _lang_table(path: Path, key: str, value: Any, langs: tuple[str, ...],
     if not isinstance(value, dict):
         raise _bad(path, key, "expected a table of one string per language, e.g. "
                               f'{key} = {{ en = "...", ja = "..." }}')
-    out = dict(default)
+    out = {} if value is not default else dict(default)
     for lang, text in value.items():
         if lang not in THEME_LANGS:
             raise _bad(path, f"{key}.{lang}", f"unknown language (allowed: {', '.join(THEME_LANGS)})")

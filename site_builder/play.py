@@ -353,10 +353,10 @@ def play_files(site: Any, puzzle: Any, bank_data: dict[str, Any]) -> dict[str, s
         bid = _safe_id(b["id"])
         index.append(index_entry(b))
         out[f"{slug}/play-data/{bid}.json"] = _json(board_entry(b)) + "\n"
-        for lang in ("en", "ja"):
+        for lang in site.langs:
             out[f"{slug}/play-data/hints-{lang}/{bid}.json"] = _json(trace_entry(b, lang)) + "\n"
     out[f"{slug}/play-data/index.json"] = _json({"slug": slug, "boards": index}) + "\n"
-    for lang in ("en", "ja"):
+    for lang in site.langs:
         path = f"{lang}/{slug}/play/index.html"
         data_url = posix_rel(path, f"{slug}/play-data/")
         first = first_board(boards, levels_of(bank_data))

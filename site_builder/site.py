@@ -233,6 +233,7 @@ class Site:
         self.base_url = base_url.rstrip("/") + "/" if base_url else ""
         self.puzzles = [registry.get(s) for s in (slugs or self.config.puzzles)]
         self.loader = template_loader(root, self.puzzles)
+        self._check_articles()
         self.data: dict[str, dict[str, Any]] = {}
         for p in self.puzzles if load_data else ():
             self.data.update(load_stages(root, p))
@@ -241,6 +242,19 @@ class Site:
                    .use(anchors_plugin, max_level=3, permalink=True, permalinkSymbol="#")
                    .use(superscript_plugin))
         self.md.add_render_rule("softbreak", _softbreak)
+
+    def _check_articles(self) -> None:
+        """Every puzzle has its article, README and hook in every language the site has:
+        else one line naming site.toml's key and the template that is missing."""
+        names = {n for n in self.loader.list_templates()}
+        for p in self.puzzles:
+            for lang in self.langs:
+                for kind in ("article", "README", "hook"):
+                    name = f"{p.slug}/{kind}.{lang}.md.j2"
+                    if name not in names:
+                        raise UserError(
+                            f"{self.config.path}: key 'languages': {lang!r} is listed, but "
+                            f"{p.slug} has no {name} (add templates/{name}, or drop {lang})")
 
     # -- environments ------------------------------------------------------------------
     def _env(self, mode: str, autoescape: bool) -> jinja2.Environment:

@@ -190,9 +190,10 @@ def _script_json(obj: Any) -> str:
             .replace(">", "\\u003e").replace("&", "\\u0026"))
 
 
-def page_context(puzzle: Any, lang: str, path: str, runtime: dict[str, Any]) -> dict[str, Any]:
-    """What solve.html.j2 sees: the page text and the script's config."""
-    from solvers import registry
+def page_context(puzzle: Any, lang: str, path: str, runtime: dict[str, Any],
+                 shown: list[Any] | None = None) -> dict[str, Any]:
+    """What solve.html.j2 sees: the page text and the script's config (``shown``: the
+    site's puzzles, whose names a board of another puzzle is told by; default: this one)."""
 
     def here(target: str) -> str:
         d = posix_rel(path, target.rsplit("/", 1)[0] + "/")
@@ -207,7 +208,7 @@ def page_context(puzzle: Any, lang: str, path: str, runtime: dict[str, Any]) -> 
     config = {
         "slug": puzzle.slug, "lang": lang, "pid": puzzle.pid, "cap": MAX_CELLS,
         "timeout": DEFAULT_TIMEOUT, "grace": GRACE, "cell": CELL,
-        "names": {s: registry.get(s).names[lang] for s in registry.slugs()},
+        "names": {p.slug: p.names[lang] for p in (shown or [puzzle])},
         "rungNames": rung_names(puzzle, lang), "strings": JS_STRINGS[lang],
         "worker": here("static/solve/worker.js"), "runtime": rt,
         "edit": editor_spec(puzzle.slug), "auto": AUTO_CELLS, "help": HELP_SECONDS,
@@ -221,12 +222,13 @@ def page_context(puzzle: Any, lang: str, path: str, runtime: dict[str, Any]) -> 
 def solve_files(site: Any, puzzle: Any, runtime: dict[str, Any]) -> dict[str, str | bytes]:
     """The two solve pages of one puzzle (``runtime``: site_files' config)."""
     out: dict[str, str | bytes] = {}
-    for lang in ("en", "ja"):
+    for lang in site.langs:
         path = f"{lang}/{puzzle.slug}/solve/index.html"
         title = PAGE[lang]["title"].format(name=puzzle.names[lang])
         out[path] = site.render_page("solve.html.j2", lang=lang, path=path, title=title,
                                      description=PAGE[lang]["lead"],
-                                     **page_context(puzzle, lang, path, runtime))
+                                     **page_context(puzzle, lang, path, runtime,
+                                                    site.puzzles))
     return out
 
 

@@ -23,7 +23,8 @@ import play_fixtures
 
 from site_builder import play
 from site_builder.build import write_tree
-from site_builder.site import Site, static_files
+from site_builder.site import Site
+from site_builder.sources import static_files
 from solvers import registry
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -77,7 +78,7 @@ def standalone_files(root: Path, banks: dict[str, tuple[Any, dict[str, Any]]]
     files: dict[str, str | bytes] = {}
     for puzzle, data in banks.values():
         files.update(play.play_files(site, puzzle, data))
-    files.update(static_files(site.templates))
+    files.update(static_files(site.root, site.puzzles))
     return files
 
 
@@ -116,3 +117,16 @@ def serve_files(out: Path, files: dict[str, str | bytes]) -> Iterator[str]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+def play_modules(dest: Path) -> Path:
+    """``dest/static/play`` holding the play framework and every registered puzzle's
+    checker, laid out as in dist/ (a checker imports ``./grid.js`` beside it)."""
+    from site_builder.sources import static_sources
+
+    for rel_path, src in static_sources(ROOT, [registry.get(s) for s in REGISTERED]).items():
+        if rel_path.startswith("static/play/"):
+            target = dest / rel_path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(src, target)
+    return dest / "static" / "play"

@@ -95,8 +95,8 @@ def test_example_figure_renders_from_example_data(tmp_path: Path) -> None:
     import shutil
 
     copy = tmp_path / "repo"
-    shutil.copytree(ROOT / "templates", copy / "templates")
     shutil.copytree(ROOT / "content", copy / "content")
+    shutil.copy(ROOT / "site.toml", copy / "site.toml")
     for slug in SLUGS:
         path = copy / "content" / slug / "bank.json"
         doc = json.loads(path.read_text())

@@ -404,7 +404,7 @@ def test_value_type_swaps_in_content_never_raise(tmp_path: Path,
 
     root = tmp_path / "root"
     shutil.copytree(ROOT / "content", root / "content")
-    shutil.copytree(ROOT / "templates", root / "templates")
+    shutil.copy(ROOT / "site.toml", root / "site.toml")
     shutil.copy(ROOT / "pyproject.toml", root)
     monkeypatch.chdir(root)
     monkeypatch.setattr(pipeline, "run_all", lambda *a, **k: [])

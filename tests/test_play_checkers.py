@@ -29,7 +29,7 @@ from play_support import ALL, FIXTURES, REGISTERED, bank, puzzle
 from solvers.common import PuzzleError
 
 ROOT = Path(__file__).resolve().parent.parent
-STATIC = ROOT / "templates" / "static" / "play"
+STATIC = ROOT / "site_builder" / "theme" / "static" / "play"
 RUNNER = ROOT / "tests" / "js" / "run_checker.mjs"
 NODE = shutil.which("node") or "/usr/bin/node"
 DIRS = ((-1, 0), (1, 0), (0, -1), (0, 1))
@@ -309,6 +309,9 @@ def run_js(slug: str, cases: list[dict], tmp: Path, fills: list | None = None,
     lib.mkdir(exist_ok=True)
     for f in STATIC.glob("*.js"):
         shutil.copy(f, lib / f.name)
+    if slug not in play_fixtures.STATIC:  # a registered puzzle's own play module
+        for f in (puzzle(slug).package_dir / "static" / "play").glob("*.js"):
+            shutil.copy(f, lib / f.name)
     for f in play_fixtures.STATIC.get(slug, ()):
         shutil.copy(f, lib / f.name)
     (lib / "package.json").write_text('{"type": "module"}\n')

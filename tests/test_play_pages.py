@@ -114,7 +114,7 @@ def test_play_spec_is_complete(slug):
     assert set(spec.text["en"]) == set(spec.text["ja"])
     assert {"cycle", "keys", "rules"} <= set(spec.text["en"])
     static = [f.name for f in play_fixtures.STATIC[slug]] if slug in play_fixtures.STATIC \
-        else [f.name for f in (ROOT / "templates" / "static" / "play").glob(f"{slug}.*")]
+        else [f.name for f in (puzzle(slug).package_dir / "static" / "play").glob(f"{slug}.*")]
     assert f"{slug}.js" in static
     assert (f"{slug}.css" in static) == spec.css
 
@@ -138,8 +138,9 @@ def test_the_framework_names_no_puzzle():
     """Issue 8's acceptance grep, over the play framework's own files (the rest of
     site_builder/ and templates/*.j2 belong to the site builder)."""
     names = "canal|sukoro|sashigane|nanro"
-    paths = ["site_builder/play.py", "templates/play.html.j2", "templates/static/play/play.js",
-             "templates/static/play/grid.js", "templates/static/play/play.css"]
+    paths = ["site_builder/play.py", "site_builder/theme/play.html.j2",
+             "site_builder/theme/static/play/play.js", "site_builder/theme/static/play/grid.js",
+             "site_builder/theme/static/play/play.css"]
     res = subprocess.run(["grep", "-niE", names, *paths], cwd=ROOT, capture_output=True,
                          text=True, check=False)
     assert res.returncode == 1, res.stdout + res.stderr

@@ -20,7 +20,7 @@ from site_builder.check import check_site
 from solvers import registry
 
 REPO = Path(__file__).resolve().parent.parent
-KEEP = ("content", "templates", "pyproject.toml")
+KEEP = ("content", "site.toml", "pyproject.toml")
 
 
 def _copy_root(dest: Path) -> Path:
