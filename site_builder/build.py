@@ -12,9 +12,9 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from site_builder import config, deps, pipeline
+from site_builder import config, deps, leftovers, links, pipeline
 from site_builder import incremental as inc
-from site_builder.buildinfo import BUILD_INFO, inputs_hash
+from site_builder.buildinfo import BUILD_INFO, inputs_hash, source_state
 from site_builder.errors import UserError
 from site_builder.incremental import Files, Job, Outcome
 from site_builder.jsonio import dumps, read_bytes, read_json
@@ -177,6 +177,9 @@ def render_all(root: Path, base_url: str = "", slugs: list[str] | None = None) -
     files: dict[str, str | bytes] = {}
     values: dict[str, Any] = {}
     deps.reset_shared()
+    from site_builder.provenance import reset_typed
+
+    reset_typed()
     try:
         for job in site_jobs(site, values):
             out, values[job.id], _ = run_job(job)
@@ -226,9 +229,47 @@ def check_writable(out: Path) -> None:
                         "with --out DIR")
 
 
-def write_tree(out: Path, files: dict[str, str | bytes]) -> None:
-    """Write ``files`` into a fresh sibling folder, then swap it in for ``out``."""
+def check_out(root: Path, out: Path) -> None:
+    """Refuse, before anything is read or written, an output folder that replacing whole
+    would destroy what the build did not make: the site folder or a folder above it, the
+    home or a root folder, a folder inside content/ or templates/ or the tool's own
+    folders, or a folder that holds anything and no ``.build.json`` (the marker every
+    build writes). Empty, absent and earlier builds' folders are taken."""
     out = out.resolve()
+    site = root.resolve()
+
+    def refuse(why: str) -> UserError:
+        return UserError(f"--out {out}: {why}; nothing was written (give --out an empty or "
+                         "new folder, or one an earlier build wrote)")
+
+    if out == Path(out.anchor) or out == Path.home().resolve():
+        raise refuse("refusing to replace a root or home folder with the site")
+    if out == site or site.is_relative_to(out):
+        raise refuse(f"this would replace the site folder {site} (and everything in it) "
+                     "with the built site")
+    from site_builder.buildinfo import input_paths
+
+    for folder in input_paths(site, list(config.load(root).puzzles)):
+        d = folder.resolve()
+        if out.is_relative_to(d) or d.is_relative_to(out):
+            raise refuse(f"it overlaps {d}, which the build reads")
+    if out.is_dir() and not (out / BUILD_INFO).is_file():
+        try:
+            entries = sorted(e.name for e in out.iterdir())
+        except OSError as e:
+            raise _cannot_write(out, e) from None
+        if entries:
+            shown = ", ".join(entries[:3]) + (", ..." if len(entries) > 3 else "")
+            raise refuse(f"it holds {len(entries)} entries ({shown}) and no {BUILD_INFO}, "
+                         "so no build made it, and the build replaces the folder whole")
+
+
+def write_tree(out: Path, files: dict[str, str | bytes]) -> None:
+    """Write ``files`` into a fresh sibling folder, then swap it in for ``out``. Such
+    sibling folders that a killed build left (named for its process) are removed first."""
+    out = out.resolve()
+    for kind in ("tmp", "old"):
+        leftovers.clean(out.parent, f".{out.name}.{kind}-")
     tmp = out.parent / f".{out.name}.tmp-{os.getpid()}"
     old = out.parent / f".{out.name}.old-{os.getpid()}"
     try:
@@ -256,10 +297,33 @@ def render_site(root: Path, out: Path, base_url: str = "", slugs: list[str] | No
     return render_incremental(root, out, base_url, slugs).pages
 
 
-def _build_info(root: Path, outputs: list[str], base_url: str, slugs: list[str],
-                inputs: str) -> str:
+def _build_info(root: Path, shas: dict[str, str], base_url: str, slugs: list[str],
+                inputs: str, typed: dict[str, list[str]]) -> str:
+    """The text of ``.build.json``: what the check compares the site with (inputs hash,
+    the file list and each file's sha256: the manifest), the source state, and where
+    digits typed in a template print."""
     return dumps({"inputs": inputs, "base_url": base_url, "slugs": slugs,
-                  "files": sorted(outputs)})
+                  "files": sorted(shas), "manifest": dict(sorted(shas.items())),
+                  "source": source_state(root, slugs), "typed": typed})
+
+
+def _typed(root: Path, out: Path, usable: bool) -> dict[str, list[str]]:
+    """Where typed digits printed: this render's, with the last build's for the pages it
+    kept (an incremental render sees only the templates it ran)."""
+    from site_builder.provenance import typed_table
+    from site_builder.sources import shown_path
+
+    now = typed_table(lambda f: shown_path(root, f, f))
+    if not usable:
+        return now
+    try:
+        before = read_json(out / BUILD_INFO).get("typed") or {}
+    except (UserError, OSError, AttributeError):
+        before = {}
+    merged = {k: set(v) for k, v in before.items() if isinstance(v, list)}
+    for k, v in now.items():
+        merged.setdefault(k, set()).update(v)
+    return {k: sorted(v) for k, v in sorted(merged.items())}
 
 
 def render_incremental(root: Path, out: Path, base_url: str = "",
@@ -269,7 +333,11 @@ def render_incremental(root: Path, out: Path, base_url: str = "",
     differ, remove the files no job makes any more. Without a usable record of the last
     build into ``out``, every job runs and the folder is swapped in whole."""
     out = out.resolve()
+    check_out(root, out)
     site_slugs = list(slugs or config.load(root).puzzles)
+    from site_builder.sources import check_links
+
+    check_links(root, [registry.get(s) for s in site_slugs])
     cache = inc.for_site(root)
     rec_path = inc.record_path(root, out)
     with inc.locked(rec_path):
@@ -321,6 +389,9 @@ def _render_locked(root: Path, out: Path, base_url: str, slugs: list[str] | None
     new_jobs: dict[str, Any] = {}
     fresh: dict[str, tuple[Files, str]] = {}  # job id -> (files, why)
     deps.reset_shared()
+    from site_builder.provenance import reset_typed
+
+    reset_typed()
     try:
         for job in site_jobs(site, values):
             old = old_jobs.get(job.id)
@@ -360,10 +431,20 @@ def _render_locked(root: Path, out: Path, base_url: str, slugs: list[str] | None
         inputs_value = str(record["inputs_value"])
     else:
         inputs_value = inputs_hash(root, site_slugs)
-    info = _build_info(root, sorted(outputs), base_url, site_slugs, inputs_value)
-
     outcome = Outcome(full=not usable, why_full="" if usable else full_why)
     old_outputs = {rel: v for j in old_jobs.values() for rel, v in j["outputs"].items()}
+    # every reference on every page names a file the build writes: the pages rendered
+    # now from their new text, the pages kept from what is on disk
+    rendered = {rel: c for files, _ in fresh.values() for rel, c in files.items()}
+    every: dict[str, str | bytes] = {}
+    for rel in outputs:
+        if rel in rendered:
+            every[rel] = rendered[rel]
+        elif rel.endswith(".html"):
+            every[rel] = read_bytes(out / rel)
+        else:
+            every[rel] = b""
+    links.check(every, site.base_url)
     writes: dict[str, bytes] = {}
     for job_id, (files, why) in fresh.items():
         for rel, content in files.items():
@@ -383,6 +464,9 @@ def _render_locked(root: Path, out: Path, base_url: str, slugs: list[str] | None
     outcome.files = len(outputs)
     outcome.pages = sum(1 for rel in outputs if rel.endswith(".html"))
     outcome.kept = len(outputs) - len(writes) - outcome.unchanged
+    shas = {rel: row[0] for j in new_jobs.values() for rel, row in j["outputs"].items()}
+    info = _build_info(root, shas, base_url, site_slugs, inputs_value,
+                       _typed(root, out, usable))
 
     if not usable:
         # no record to trust: every file written into a fresh folder, swapped in whole
@@ -499,6 +583,7 @@ def build_site(root: Path, out: Path, *, only: list[str] | None = None, regenera
             raise UserError(f"--only {s}: the site does not show this puzzle (add it to "
                             f"puzzles in {root / config.SITE_FILE})")
     slugs = only or list(shown)
+    check_out(root, out)
     check_writable(out)
     render_slugs = shown if broken else None
     if only:

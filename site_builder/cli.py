@@ -148,7 +148,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="build-site",
         description="Build, preview, check and publish a puzzle site: run from a site "
                     "folder (one with a site.toml; `build-site new site DIR` makes one).")
-    ap.add_argument("--version", action="store_true",
+    ap.add_argument("--version", action="store_true", default=argparse.SUPPRESS,
                     help="print the version of build-site and of each puzzle found")
     sub = ap.add_subparsers(dest="command", parser_class=_Parser)
 
@@ -201,6 +201,9 @@ def _parser() -> argparse.ArgumentParser:
     d.add_argument("--message", default=None,
                    help="commit message (default: names the source commit)")
     d.add_argument("--out", default="dist", help="the built site to publish (default: dist)")
+    d.add_argument("--force", action="store_true",
+                   help="with --to: commit even when the branch's tip is not a previous "
+                        "deploy (its whole tree is replaced by the site)")
 
     v = sub.add_parser("solve", help="solve a puzz.link URL or a board JSON file")
     v.add_argument("slug", help="the puzzle (`build-site list` names those installed)")
@@ -363,7 +366,7 @@ def cmd_serve(args: argparse.Namespace, root: Path) -> int:
 
 def cmd_deploy(args: argparse.Namespace, root: Path) -> int:
     from site_builder import deploy
-    from site_builder.check import check_site
+    from site_builder.check import InputProblem, check_site
     from site_builder.config import SITE_FILE, load
 
     cfg = load(root)
@@ -378,12 +381,19 @@ def cmd_deploy(args: argparse.Namespace, root: Path) -> int:
     if problems:
         for p in problems[:20]:
             print(p, file=sys.stderr)
-        raise UserError(f"deploy refused: `build-site check` found {len(problems)} problem(s)")
+        corrupt = [p for p in problems if isinstance(p, InputProblem)]
+        if corrupt:  # content/ is at fault: bad input, exit 2, as `check` gives it
+            raise UserError(f"deploy refused: {corrupt[0]}")
+        # the pages and the JSON disagree: what `check` exits 1 for (the README's table)
+        print(f"build-site: deploy refused: `build-site check` found {len(problems)} "
+              "problem(s)", file=sys.stderr)
+        return 1
     if args.dir:
         deploy.deploy_dir(out, _path(args.dir))
         print(f"mirrored {args.out} into {args.dir}")
         return 0
-    sha = deploy.deploy(out, args.to, branch=args.branch, message=args.message)
+    sha = deploy.deploy(out, args.to, branch=args.branch, message=args.message,
+                        force=args.force)
     print(f"deployed {args.out} to {args.to} {args.branch}: "
           f"{sha if sha else 'no change, no new commit'}")
     return 0

@@ -501,11 +501,14 @@ def run_all(root: Path, slugs: list[str], *, regenerate: bool = False, jobs: int
     work = [p for p in plans if p.todo]
     if not work:
         return []
-    if log and not quiet:
-        for p in work:
-            log(f"stages to run: {p.slug}: {', '.join(p.todo)}")
-    executor = make_executor(jobs, scheduler)
-    try:
-        return run_plans(root, work, executor, Progress(quiet, stream))
-    finally:
-        executor.close()
+    from site_builder import stagelock
+
+    with stagelock.claim(root, [p.slug for p in work]):  # content/ writable, one build at once
+        if log and not quiet:
+            for p in work:
+                log(f"stages to run: {p.slug}: {', '.join(p.todo)}")
+        executor = make_executor(jobs, scheduler)
+        try:
+            return run_plans(root, work, executor, Progress(quiet, stream))
+        finally:
+            executor.close()

@@ -20,7 +20,15 @@ from site_builder import charts
 from site_builder.boards import board_svg
 from site_builder.errors import UserError
 from site_builder.jsonio import load_stages
-from site_builder.provenance import DataError, Filters, Node, ProvenanceError, strip_marks
+from site_builder.provenance import (
+    DataError,
+    Filters,
+    Node,
+    ProvenanceError,
+    TypedDigits,
+    lit_vocabulary,
+    strip_marks,
+)
 from site_builder.sources import shown_path, template_loader
 
 LANGS = ("en", "ja")
@@ -309,7 +317,7 @@ class Site:
 
         key = (str(self.root), tuple(p.slug for p in self.puzzles), mode, autoescape,
                self.template_names, tuple(sorted(self.ui("en").items())),
-               tuple(sorted(self.ui("ja").items())), self.langs)
+               tuple(sorted(self.ui("ja").items())), self.langs, self.lit_vocabulary)
         if key in _ENVS:
             return _ENVS[key]
         for k in [k for k in _ENVS if k[:4] == key[:4]]:
@@ -318,8 +326,9 @@ class Site:
             loader=self.loader,
             autoescape=autoescape, undefined=jinja2.StrictUndefined,
             keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
-            bytecode_cache=_bytecode_cache(self.root, f"{mode}-{int(autoescape)}"))
-        f = Filters(mode)
+            bytecode_cache=_bytecode_cache(self.root, f"{mode}-{int(autoescape)}"),
+            extensions=[TypedDigits])  # records where digits typed in a template print
+        f = Filters(mode, self.lit_vocabulary)
         env.filters["num"] = f.num
         env.filters["lit"] = f.lit
         env.globals.update(bar_chart=charts.bar_chart, line_chart=charts.line_chart,
@@ -327,6 +336,11 @@ class Site:
                            glossary=GLOSSARY)
         _ENVS[key] = env
         return env
+
+    @cached_property
+    def lit_vocabulary(self) -> frozenset[str]:
+        """The numerals ``| lit`` may print (``provenance.lit_vocabulary``)."""
+        return lit_vocabulary(self.puzzles, self.data)
 
     @cached_property
     def html_env(self) -> jinja2.Environment:

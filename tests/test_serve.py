@@ -124,6 +124,10 @@ def get(port: int, path: str, host: str | None = None) -> tuple[int, bytes]:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     project = copy_project(tmp_path_factory.mktemp("serve") / "proj")
+    # the site's own copy of the theme's index page: what an author edits to change it
+    (project / "templates").mkdir(exist_ok=True)
+    shutil.copy(project / "site_builder" / "theme" / "index.html.j2",
+                project / "templates" / "index.html.j2")
     s = Server(project, free_port())
     try:
         s.wait_for("Ctrl+C to stop", timeout=600)
