@@ -307,22 +307,25 @@ def _build_info(root: Path, shas: dict[str, str], base_url: str, slugs: list[str
                   "source": source_state(root, slugs), "typed": typed})
 
 
-def _typed(root: Path, out: Path, usable: bool) -> dict[str, list[str]]:
-    """Where typed digits printed: this render's, with the last build's for the pages it
-    kept (an incremental render sees only the templates it ran)."""
-    from site_builder.provenance import typed_table
+def _job_typed(root: Path) -> dict[str, list[str]]:
+    """The typed digits the job just run printed (``provenance.typed_table``, reset
+    before each job), by digit run -> ``template:line``."""
+    from site_builder.provenance import reset_typed, typed_table
     from site_builder.sources import shown_path
 
-    now = typed_table(lambda f: shown_path(root, f, f))
-    if not usable:
-        return now
-    try:
-        before = read_json(out / BUILD_INFO).get("typed") or {}
-    except (UserError, OSError, AttributeError):
-        before = {}
-    merged = {k: set(v) for k, v in before.items() if isinstance(v, list)}
-    for k, v in now.items():
-        merged.setdefault(k, set()).update(v)
+    table = typed_table(lambda f: shown_path(root, f, f))
+    reset_typed()
+    return table
+
+
+def _typed(jobs: dict[str, Any]) -> dict[str, list[str]]:
+    """Where typed digits printed across the site: the union of every job's own (a kept
+    job's from its record), so an incremental build names exactly what a clean one does:
+    a job re-rendered brings its new lines, and its old ones go with its old record."""
+    merged: dict[str, set[str]] = {}
+    for job in jobs.values():
+        for run, wheres in (job.get("typed") or {}).items():
+            merged.setdefault(run, set()).update(wheres)
     return {k: sorted(v) for k, v in sorted(merged.items())}
 
 
@@ -368,7 +371,11 @@ def _render_locked(root: Path, out: Path, base_url: str, slugs: list[str] | None
         full_why = "the options, site.toml or the code that renders changed"
     else:
         full_why = f"{out.name}/{BUILD_INFO} is not the one the last build wrote"
+    from site_builder.stamp import git_files
+
+    head = deps.digest([inc.stat_of(Path(f)) for f in git_files(root)])
     if usable and record is not None and record.get("inputs_state") == in_state \
+            and record.get("head") == head \
             and all(inc.file_sha(cache, path) == sha
                     for path, sha in record.get("trees", {}).items()) \
             and _outputs_intact(out, record["jobs"]):
@@ -413,6 +420,7 @@ def _render_locked(root: Path, out: Path, base_url: str, slugs: list[str] | None
             digests[job.id] = deps.digest(value)
             new_jobs[job.id] = _job_entry(root, cache, started, rec, files, value,
                                          digests[job.id])
+            new_jobs[job.id]["typed"] = _job_typed(root)
             fresh[job.id] = (files, why or "new")
     finally:
         deps.reset_shared()
@@ -465,8 +473,7 @@ def _render_locked(root: Path, out: Path, base_url: str, slugs: list[str] | None
     outcome.pages = sum(1 for rel in outputs if rel.endswith(".html"))
     outcome.kept = len(outputs) - len(writes) - outcome.unchanged
     shas = {rel: row[0] for j in new_jobs.values() for rel, row in j["outputs"].items()}
-    info = _build_info(root, shas, base_url, site_slugs, inputs_value,
-                       _typed(root, out, usable))
+    info = _build_info(root, shas, base_url, site_slugs, inputs_value, _typed(new_jobs))
 
     if not usable:
         # no record to trust: every file written into a fresh folder, swapped in whole
@@ -495,7 +502,7 @@ def _render_locked(root: Path, out: Path, base_url: str, slugs: list[str] | None
             elif rel in old_outputs:
                 row[1:] = old_outputs[rel][1:]  # left as it was on disk
     inc.save_record(rec_path, {
-        "version": inc.VERSION, "state": state, "inputs_state": in_state,
+        "version": inc.VERSION, "state": state, "inputs_state": in_state, "head": head,
         "inputs_value": inputs_value, "info": inc.stat_of(out / BUILD_INFO),
         "trees": {path: sha for j in new_jobs.values()
                   for path, sha in j.get("files", {}).items() if path.endswith(os.sep)},

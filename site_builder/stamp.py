@@ -84,6 +84,34 @@ def _tree(base: Path, skip: tuple[str, ...] = ()) -> list[str]:
     return out
 
 
+def git_files(root: Path) -> list[str]:
+    """The files that say which commit the site's folder is at (``.build.json`` records
+    it): the HEAD of its repository or worktree, the branch's ref, packed-refs."""
+    here = root.resolve()
+    for d in (here, *here.parents):
+        dot = d / ".git"
+        if dot.is_dir():
+            gitdir = dot
+            break
+        if dot.is_file():
+            text = dot.read_text(encoding="utf-8", errors="replace").strip()
+            gitdir = (d / text.removeprefix("gitdir:").strip()).resolve()
+            break
+    else:
+        return []
+    common = gitdir
+    if (gitdir / "commondir").is_file():
+        common = (gitdir / (gitdir / "commondir").read_text().strip()).resolve()
+    out = [str(gitdir / "HEAD"), str(common / "packed-refs")]
+    try:
+        head = (gitdir / "HEAD").read_text(encoding="utf-8").strip()
+    except OSError:
+        return out
+    if head.startswith("ref:"):
+        out.append(str(common / head.removeprefix("ref:").strip()))
+    return out
+
+
 def inputs(root: Path, puzzles: list[Any]) -> list[str]:
     """Every file and folder a build of ``root`` could read, by path."""
     import site_builder
@@ -97,6 +125,7 @@ def inputs(root: Path, puzzles: list[Any]) -> list[str]:
     for t in sorted(trees):
         paths += _tree(t)
     paths += _tree(runtime.HOME / runtime.CACHE)
+    paths += git_files(root)
     # where packages are installed (a puzzle plugin installed or removed changes these
     # folders); the site's own folder and those around it are not such places
     site = root.resolve()
