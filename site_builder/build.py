@@ -307,6 +307,9 @@ def _build_info(root: Path, shas: dict[str, str], base_url: str, slugs: list[str
                   "source": source_state(root, slugs), "typed": typed})
 
 
+VOCABULARY = "the numerals | lit takes"
+
+
 def _job_typed(root: Path) -> dict[str, list[str]]:
     """The typed digits the job just run printed (``provenance.typed_table``, reset
     before each job), by digit run -> ``template:line``."""
@@ -392,7 +395,9 @@ def _render_locked(root: Path, out: Path, base_url: str, slugs: list[str] | None
     inputs = inc.Inputs(root, cache, lambda name: _template_file(site, name),
                         lambda stage: site.data[stage])
     values: dict[str, Any] = {}
-    digests: dict[str, str] = {}
+    # ``| lit`` takes only the rules' vocabulary, which the JSON's keys are part of: a
+    # change to it may fail a page that did not change, so every job depends on it
+    digests: dict[str, str] = {VOCABULARY: deps.digest(sorted(site.lit_vocabulary))}
     new_jobs: dict[str, Any] = {}
     fresh: dict[str, tuple[Files, str]] = {}  # job id -> (files, why)
     deps.reset_shared()
@@ -421,6 +426,7 @@ def _render_locked(root: Path, out: Path, base_url: str, slugs: list[str] | None
             new_jobs[job.id] = _job_entry(root, cache, started, rec, files, value,
                                          digests[job.id])
             new_jobs[job.id]["typed"] = _job_typed(root)
+            new_jobs[job.id]["values"][VOCABULARY] = digests[VOCABULARY]
             fresh[job.id] = (files, why or "new")
     finally:
         deps.reset_shared()

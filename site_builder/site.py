@@ -223,6 +223,25 @@ def _bytecode_cache(root: Path, kind: str) -> jinja2.BytecodeCache | None:
     return jinja2.FileSystemBytecodeCache(str(folder))
 
 
+def _compiler_digest(root: Path, env: jinja2.Environment) -> str:
+    """What Jinja's compiled code depends on besides a template's source (which the
+    bytecode cache checks itself): whether each filter and test takes the context, the
+    extensions, the options, and the code defining them (provenance, site, tracking)."""
+    import hashlib
+
+    from site_builder import filecache
+
+    here = Path(__file__).resolve().parent
+    parts = [jinja2.__version__, repr(sorted(
+        (kind, name, str(getattr(fn, "jinja_pass_arg", None)))
+        for kind, table in (("f", env.filters), ("t", env.tests)) for name, fn in table.items())),
+             repr(sorted(env.extensions)), repr((env.autoescape, env.trim_blocks,
+                                                 env.lstrip_blocks, env.keep_trailing_newline)),
+             *(str(filecache.for_site(root).sha(here / m))
+               for m in ("provenance.py", "site.py", "tracking.py"))]
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:12]
+
+
 class _LazyData(dict):  # type: ignore[type-arg]
     """``slug/stage`` -> data, each puzzle's files read on the first key asked of it (a
     build that re-renders one puzzle's pages reads that puzzle's JSON only)."""
@@ -250,6 +269,30 @@ class _LazyData(dict):  # type: ignore[type-arg]
     def load_all(self) -> None:
         for slug in sorted(self._pending):
             self._fill(f"{slug}/")
+
+    # whatever looks at the whole mapping sees every puzzle's files
+    def values(self) -> Any:
+        self.load_all()
+        return dict.values(self)
+
+    def items(self) -> Any:
+        self.load_all()
+        return dict.items(self)
+
+    def keys(self) -> Any:
+        self.load_all()
+        return dict.keys(self)
+
+    def __iter__(self) -> Any:
+        self.load_all()
+        return dict.__iter__(self)
+
+    def __len__(self) -> int:
+        self.load_all()
+        return dict.__len__(self)
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        return self[key] if key in self else default  # noqa: SIM401 (dict.get skips loading)
 
 
 class Site:
@@ -326,11 +369,12 @@ class Site:
             loader=self.loader,
             autoescape=autoescape, undefined=jinja2.StrictUndefined,
             keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
-            bytecode_cache=_bytecode_cache(self.root, f"{mode}-{int(autoescape)}"),
             extensions=[TypedDigits])  # records where digits typed in a template print
         f = Filters(mode, self.lit_vocabulary)
         env.filters["num"] = f.num
         env.filters["lit"] = f.lit
+        env.bytecode_cache = _bytecode_cache(self.root, f"{mode}-{int(autoescape)}-"
+                                             f"{_compiler_digest(self.root, env)}")
         env.globals.update(bar_chart=charts.bar_chart, line_chart=charts.line_chart,
                            ui={lang: self.ui(lang) for lang in UI},
                            glossary=GLOSSARY)
