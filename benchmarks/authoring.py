@@ -187,6 +187,7 @@ def measure_build_site(root: Path, repeat: int, python: str) -> dict[str, list[f
         print(f"  no-change build: {shown(out['no-change build (CPU)'])}", flush=True)
 
         dist = proj / "dist"
+        out["pages"] = [float(sum(1 for _ in dist.rglob("*.html")))]
         server = Proc([*cli, "serve", "--port", str(free_port())], proj, env)
         try:
             server.wait_for("Ctrl+C to stop")
@@ -281,13 +282,14 @@ def make_hugo_site(root: Path, site: Path, pages: int) -> Path:
     keys = sorted(texts)
     made, first = 0, None
     # index pages (one per language and the root redirect) count as pages
-    n = max(1, pages - 5)  # Hugo adds the home pages, one per language, and the root
+    n = max(1, pages - 3)  # Hugo adds the home pages: one per language, and the root
     i = 0
     while made < n:
         key = keys[i % len(keys)]
         slug, rest = key.split("/")
         kind, lang = rest.split(".")
-        page = site / "content" / lang / f"{slug}-{kind}-{i}.md"
+        # translation by file name (name.LANG.md): Hugo serves it at /LANG/name/
+        page = site / "content" / f"{slug.replace('_', '-')}-{kind.lower()}-{i}.{lang}.md"
         page.parent.mkdir(parents=True, exist_ok=True)
         page.write_text(f'---\ntitle: "{slug} {kind} {i}"\n---\n\n{texts[key]}', encoding="utf-8")
         first = first or page
@@ -316,8 +318,7 @@ def measure_hugo(root: Path, hugo: str, repeat: int, pages: int) -> dict[str, li
             server.wait_for("Press Ctrl+C to stop", timeout=120)
             time.sleep(1.0)
             public = site / "public"
-            rel = page.relative_to(site / "content")
-            lang, name = rel.parts[0], rel.stem
+            name, lang = page.name.removesuffix(".md").rsplit(".", 1)
             out_page = public / lang / name / "index.html"
             out["content edit -> page"] = edit_rounds(
                 repeat, page,
@@ -356,10 +357,12 @@ def main() -> int:
 
     print(f"build-site ({args.root}):", flush=True)
     ours = measure_build_site(args.root.resolve(), args.repeat, args.python)
+    print(f"  {int(ours['pages'][0])} HTML pages", flush=True)
     theirs: dict[str, list[float]] = {}
     if args.hugo and not args.no_hugo:
         print(f"Hugo ({args.hugo}):", flush=True)
-        theirs = measure_hugo(args.root.resolve(), args.hugo, args.repeat, pages=36)
+        theirs = measure_hugo(args.root.resolve(), args.hugo, args.repeat,
+                              pages=int(ours["pages"][0]))
     print("\nstep                          build-site                          Hugo "
           "                              ratio")
     pairs = [("no-change build (CPU)", "full build (CPU)"),

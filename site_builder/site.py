@@ -220,7 +220,18 @@ def _bytecode_cache(root: Path, kind: str) -> jinja2.BytecodeCache | None:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError:
         return None  # a read-only checkout: compile in memory, as before
-    return jinja2.FileSystemBytecodeCache(str(folder))
+    return _SafeBytecodeCache(str(folder))
+
+
+class _SafeBytecodeCache(jinja2.FileSystemBytecodeCache):
+    """A compiled template that cannot be read back (a truncated or corrupt cache file)
+    is compiled again, as if it were not there: the cache is only a speed-up."""
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        try:
+            super().load_bytecode(bucket)
+        except Exception:  # noqa: BLE001 (unpickling, unmarshalling: any fault is a miss)
+            bucket.reset()
 
 
 def _compiler_digest(root: Path, env: jinja2.Environment) -> str:

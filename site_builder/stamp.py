@@ -59,14 +59,21 @@ def _digest(paths: list[str]) -> str:
 
 def unchanged(root: Path, out: Path, options: dict[str, Any]) -> dict[str, Any] | None:
     """The last build's summary when nothing it read has changed since, else None."""
+    path = stamp_path(root, out, options)
     try:
-        doc = json.loads(stamp_path(root, out, options).read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+    except OSError:
+        return None
+    try:
+        doc = json.loads(text)
         if doc.get("version") != VERSION:
             return None
         if _digest(doc["inputs"] + doc["outputs"]) != doc["digest"]:
             return None
         return dict(doc["summary"])
-    except (OSError, ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError, AttributeError) as e:
+        print(f"build-site: {path} was corrupt ({type(e).__name__}); ignored (it is only a "
+              "cache, rewritten after this build)", file=sys.stderr)
         return None
 
 

@@ -341,3 +341,21 @@ def test_the_cli_default_timeout_is_the_solvers() -> None:
     from site_builder import cli, solve
 
     assert cli.DEFAULT_TIMEOUT == solve.DEFAULT_TIMEOUT
+
+
+def test_corrupt_compiled_templates_and_stamp_are_misses(project: Path) -> None:
+    build(project)
+    for f in (project / ".cache" / "jinja").rglob("*"):
+        if f.is_file():
+            f.write_bytes(f.read_bytes()[:40])  # truncated mid-way
+    for f in (project / ".cache" / "stamps").glob("*.json"):
+        f.write_text("{oops", encoding="utf-8")
+    art = project / "solvers" / "sukoro" / "templates" / "article.en.md.j2"
+    good = art.read_text(encoding="utf-8")
+    art.write_text(good + "\nA sentence to render.\n", encoding="utf-8")
+    try:
+        build(project)
+    finally:
+        art.write_text(good, encoding="utf-8")
+    build(project)
+    assert tree(project / "dist") == clean_build(project)
