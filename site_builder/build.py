@@ -310,6 +310,13 @@ def _build_info(root: Path, shas: dict[str, str], base_url: str, slugs: list[str
 VOCABULARY = "the numerals | lit takes"
 
 
+def _targets(page: str, html: str | bytes, base_url: str) -> list[str]:
+    """The dist paths a page's references name (``links``), for the reference check."""
+    text = html if isinstance(html, str) else html.decode("utf-8", "replace")
+    return sorted({t for ref in links.references(text)
+                   if (t := links.target(page, ref, base_url)) is not None})
+
+
 def _job_typed(root: Path) -> dict[str, list[str]]:
     """The typed digits the job just run printed (``provenance.typed_table``, reset
     before each job), by digit run -> ``template:line``."""
@@ -447,18 +454,22 @@ def _render_locked(root: Path, out: Path, base_url: str, slugs: list[str] | None
         inputs_value = inputs_hash(root, site_slugs)
     outcome = Outcome(full=not usable, why_full="" if usable else full_why)
     old_outputs = {rel: v for j in old_jobs.values() for rel, v in j["outputs"].items()}
-    # every reference on every page names a file the build writes: the pages rendered
-    # now from their new text, the pages kept from what is on disk
+    # every reference on every page names a file the build writes: the targets of the
+    # pages rendered now from their new text, of the pages kept from the record (their
+    # bytes are the recorded ones); on a fault, links.check names it from every page
     rendered = {rel: c for files, _ in fresh.values() for rel, c in files.items()}
-    every: dict[str, str | bytes] = {}
-    for rel in outputs:
-        if rel in rendered:
-            every[rel] = rendered[rel]
-        elif rel.endswith(".html"):
-            every[rel] = read_bytes(out / rel)
-        else:
-            every[rel] = b""
-    links.check(every, site.base_url)
+    for job_id, job in new_jobs.items():
+        if job_id in fresh or "links" not in job:
+            job["links"] = {rel: _targets(rel, rendered[rel] if rel in rendered
+                                          else read_bytes(out / rel), site.base_url)
+                            for rel in job["outputs"] if rel.endswith(".html")}
+    if any(t.startswith("../") or t not in outputs
+           for job in new_jobs.values() for ts in job["links"].values() for t in ts):
+        every: dict[str, str | bytes] = {
+            rel: rendered[rel] if rel in rendered else
+            read_bytes(out / rel) if rel.endswith(".html") else b"" for rel in outputs}
+        links.check(every, site.base_url)
+        raise UserError("a page links to a file the build does not write")  # unreachable
     writes: dict[str, bytes] = {}
     for job_id, (files, why) in fresh.items():
         for rel, content in files.items():

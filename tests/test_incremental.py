@@ -265,7 +265,10 @@ def test_a_corrupt_cache_is_ignored_with_one_line(project: Path) -> None:
     cache.write_text("{not json", encoding="utf-8")
     for record in (project / ".cache" / "render").glob("*.json"):
         record.write_text("[1, 2", encoding="utf-8")
+    for stamp in (project / ".cache" / "stamps").glob("*.json"):
+        stamp.write_text("{1", encoding="utf-8")
     r = build(project)
+    assert "stamps" in r.stderr and "was corrupt" in r.stderr, r.stderr
     assert "filehash.json was corrupt" in r.stderr
     assert "unreadable" in r.stderr
     assert tree(project / "dist") == clean_build(project)
