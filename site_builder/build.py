@@ -393,7 +393,7 @@ def _render_locked(root: Path, out: Path, base_url: str, slugs: list[str] | None
         kept = sum(len(j["outputs"]) for j in record["jobs"].values())
         pages = sum(1 for j in record["jobs"].values() for k in j["outputs"]
                     if k.endswith(".html"))
-        return Outcome(kept=kept, files=kept, pages=pages)
+        return Outcome(kept=kept, files=kept, pages=pages, unchanged_inputs=True)
 
     from site_builder.site import Site
 

@@ -21,8 +21,6 @@ from typing import Any
 
 from site_builder.filecache import FileCache, for_site
 
-_MEMO: dict[tuple[str, str], str] = {}  # (site, puzzle) -> hash, for one build's plan
-
 
 def _solver_names(data: bytes) -> list[str]:
     """The ``X`` of every ``solvers.X...`` a module imports (as ``shared_imports`` reads
@@ -93,17 +91,3 @@ def code_hash(puzzle: Any, root: Path | None = None, cache: FileCache | None = N
         value = h.hexdigest()[:16]
         cache.put("codehash", combo, value)
     return str(value)
-
-
-def cached_code_hash(root: Path, puzzle: Any) -> str:
-    """``code_hash`` memoised for this process until ``forget`` (one plan asks for each
-    puzzle's hash once per stage)."""
-    key = (str(root), puzzle.slug)
-    if key not in _MEMO:
-        _MEMO[key] = code_hash(puzzle, root)
-    return _MEMO[key]
-
-
-def forget() -> None:
-    """Drop the in-process memo: the next plan looks at the files' stats again."""
-    _MEMO.clear()

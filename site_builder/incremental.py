@@ -59,6 +59,7 @@ class Outcome:
     unchanged: int = 0  # re-rendered, same bytes: left untouched on disk
     full: bool = False  # no usable record: every job ran, the folder swapped in whole
     why_full: str = ""
+    unchanged_inputs: bool = False  # nothing any job reads changed: no job was looked at
     files: int = 0
     pages: int = 0
 

@@ -41,14 +41,17 @@ def code_hash(puzzle: Puzzle, root: Path | None = None) -> str:
     (``site_builder/codehash.py``: the same value, the sources parsed only when changed)."""
     if root is None:
         return puzzle.code_hash()
-    from site_builder.codehash import cached_code_hash
+    from site_builder.codehash import code_hash as cached
 
-    return cached_code_hash(root, puzzle)
+    return cached(puzzle, root)
 
 
 def stage_key(puzzle: Puzzle, stage: Stage, input_keys: dict[str, str],
-              root: Path | None = None) -> str:
-    blob = json.dumps({"schema": SCHEMA, "code": code_hash(puzzle, root), "stage": stage.name,
+              root: Path | None = None, code: str | None = None) -> str:
+    """``code``: the puzzle's code hash when the caller has it already (a plan asks for
+    it once per puzzle, not once per stage)."""
+    code = code if code is not None else code_hash(puzzle, root)
+    blob = json.dumps({"schema": SCHEMA, "code": code, "stage": stage.name,
                        "params": stage.params, "inputs": input_keys}, sort_keys=True)
     return hashlib.sha256(blob.encode()).hexdigest()[:20]
 
@@ -129,9 +132,10 @@ def plan(root: Path, slug: str, regenerate: bool = False,
     always runs (its file is the record of that one run)."""
     puzzle = registry.get(slug)
     p = Plan(slug)
+    code = code_hash(puzzle, root)  # the sources' stats looked at now, once
     for stage in all_stages(puzzle):
         inputs = {d: p.keys[d] for d in stage.deps}
-        key = stage_key(puzzle, stage, inputs, root)
+        key = stage_key(puzzle, stage, inputs, root, code)
         p.keys[stage.name] = key
         if on_request(stage):
             if f"{slug}/{stage.name}" in asked:
@@ -488,9 +492,8 @@ def run_all(root: Path, slugs: list[str], *, regenerate: bool = False, jobs: int
     core); ``scheduler`` (``tcp://host:port`` or ``local:N``) runs on Dask distributed
     instead. ``stages`` names on-request stages (``slug/stage``) to run as well.
     """
-    from site_builder import codehash, filecache
+    from site_builder import filecache
 
-    codehash.forget()  # a long-lived process (serve) looks at the sources again
     asked = frozenset(stages or ())
     for name in asked:
         slug, _, st = name.partition("/")

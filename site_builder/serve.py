@@ -154,6 +154,8 @@ class Rebuilder:
         ran = ", ".join(report.stages_run) or "none"
         what = (f"{len(o.rendered)} of {report.files} files"
                 if not o.full else f"all {report.files} files")
+        if o.unchanged_inputs:
+            what += ", no input changed"
         text = f"{what} ({report.pages} pages) in {report.seconds:.2f} s (stages run: {ran})"
         return text, written
 

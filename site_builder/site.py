@@ -374,7 +374,13 @@ class Site:
                self.template_names, tuple(sorted(self.ui("en").items())),
                tuple(sorted(self.ui("ja").items())), self.langs, self.lit_vocabulary)
         if key in _ENVS:
-            return _ENVS[key]
+            # Jinja's own cache trusts a file whose mtime is the one it read (taken after
+            # the read: an edit in between is missed); the render record decides what is
+            # current, and the compiled code is on disk, so each build loads afresh
+            env = _ENVS[key]
+            if env.cache is not None:
+                env.cache.clear()
+            return env
         for k in [k for k in _ENVS if k[:4] == key[:4]]:
             del _ENVS[k]  # the template files or settings changed: start afresh
         env = TrackingEnvironment(

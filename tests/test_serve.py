@@ -75,8 +75,10 @@ class Server:
             self.lines.append(line)
             if text in line:
                 return line
-        raise AssertionError(f"no {text!r} in serve output within {timeout} s:\n"
-                             + "\n".join(self.lines[-40:]))
+        said = [line for line in self.lines if "[serve]" in line or "Python code" in line]
+        raise AssertionError(f"no {text!r} in serve output within {timeout} s; its rebuilds:\n"
+                             + "\n".join(said[-30:]) + "\nlast lines:\n"
+                             + "\n".join(self.lines[-10:]))
 
     def output(self) -> str:
         while True:
@@ -308,7 +310,7 @@ def test_an_edit_made_during_a_rebuild_is_not_lost(server: Server) -> None:
 
 
 def test_broken_template_keeps_the_last_good_site(server: Server) -> None:
-    template = server.project / "site_builder" / "theme" / "index.html.j2"
+    template = server.project / "templates" / "index.html.j2"  # the site's own copy
     good = template.read_text(encoding="utf-8")
     before = get(server.port, "/index.html")
     assert before[0] == 200
@@ -338,8 +340,7 @@ def test_served_site_equals_a_fresh_build(server: Server) -> None:
                        text=True, env=dict(env, PYTHONPATH=str(server.project)), timeout=600,
                        check=False)
     assert r.returncode == 0, r.stderr
-    assert "{# fixed #}" in (server.project / "site_builder" / "theme" /
-                             "index.html.j2").read_text()
+    assert "{# fixed #}" in (server.project / "templates" / "index.html.j2").read_text()
     assert tree(server.project / "dist") == tree(server.project / "dist-fresh")
 
 
