@@ -85,6 +85,7 @@ def render_all(root: Path, base_url: str = "", slugs: list[str] | None = None) -
     root_url = site.base_url or "/"
     files["404.html"] = site.render_page("404.html.j2", lang="en", path="404.html",
                                          title="Page not found", alternates={},
+                                         show_langs=langs,  # links only the site's languages
                                          link=lambda target: root_url + target)
     files.update(static_files(site.root, site.puzzles))
     # The sitemap protocol takes absolute URLs only, so without --base-url there is no
@@ -158,7 +159,8 @@ def check_out(root: Path, out: Path) -> None:
                      "with the built site")
     from site_builder.buildinfo import input_paths
 
-    for folder in input_paths(site, list(config.load(root).puzzles)):
+    loadable = [s for s in config.load(root).puzzles if s not in registry.problems()]
+    for folder in input_paths(site, loadable):
         d = folder.resolve()
         if out.is_relative_to(d) or d.is_relative_to(out):
             raise refuse(f"it overlaps {d}, which the build reads")
