@@ -8,8 +8,8 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from site_builder.errors import UserError
-from site_builder.solve import DEFAULT_TIMEOUT
-from solvers.common import PuzzleError
+
+DEFAULT_TIMEOUT = 60.0  # site_builder.solve.DEFAULT_TIMEOUT (a test holds them equal)
 
 if TYPE_CHECKING:
     import argparse
@@ -148,7 +148,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="build-site",
         description="Build, preview, check and publish a puzzle site: run from a site "
                     "folder (one with a site.toml; `build-site new site DIR` makes one).")
-    ap.add_argument("--version", action="store_true",
+    ap.add_argument("--version", action="store_true", default=argparse.SUPPRESS,
                     help="print the version of build-site and of each puzzle found")
     sub = ap.add_subparsers(dest="command", parser_class=_Parser)
 
@@ -171,6 +171,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="absolute URL the site is served from (default: site.toml's "
                         "base_url)")
     b.add_argument("-q", "--quiet", action="store_true", help="no progress display")
+    b.add_argument("--explain", action="store_true",
+                   help="list each file written with the input that made it stale, one "
+                        "line a file")
 
     s = sub.add_parser("serve", help="build, then preview with live reload")
     s.add_argument("--host", default="127.0.0.1",
@@ -262,18 +265,77 @@ def _base_url(args: argparse.Namespace, root: Path) -> str:
     return load(root).base_url if args.base_url is None else str(args.base_url)
 
 
-def cmd_build(args: argparse.Namespace, root: Path) -> int:
-    from site_builder.build import build_site
+_SITEMAP_NOTICE = ("no sitemap.xml: the sitemap protocol needs absolute URLs; give --base-url "
+                   "https://... to write one")
 
+
+def _stamp_options(args: argparse.Namespace) -> dict[str, Any]:
+    return {"base_url": args.base_url, "only": args.only}
+
+
+def unchanged_build(args: argparse.Namespace) -> int | None:
+    """``build`` with nothing to do, told from the stats of what the last build read
+    (``site_builder/stamp.py``), without loading the puzzles or the renderer; None when
+    the ordinary build must run."""
+    if args.regenerate or args.stage or args.explain:
+        return None
+    import time
+
+    from site_builder import stamp
+    from site_builder.config import find_site
+
+    t0 = time.monotonic()
+    try:
+        root = find_site()
+    except UserError:
+        return None  # the ordinary path says it in its words
+    out = _out(root, args.out)
+    summary = stamp.unchanged(root, out, _stamp_options(args))
+    if summary is None:
+        return None
+    if not summary["sitemap"] and not args.quiet:
+        print(_SITEMAP_NOTICE, file=sys.stderr)
+    print(f"built {summary['pages']} pages ({summary['files']} files) into {args.out} in "
+          f"{time.monotonic() - t0:.2f}s: rendered 0, kept {summary['files']}, removed 0, "
+          "all stages current (nothing read has changed)")
+    return 0
+
+
+def cmd_build(args: argparse.Namespace, root: Path) -> int:
+    from site_builder.build import build_site, has_sitemap
+
+    base_url = _base_url(args, root)
     r = build_site(root, _out(root, args.out), only=args.only, regenerate=args.regenerate,
-                   jobs=args.jobs, base_url=_base_url(args, root), quiet=args.quiet,
+                   jobs=args.jobs, base_url=base_url, quiet=args.quiet,
                    scheduler=args.scheduler, stages=args.stage)
     ran = f", stages run: {', '.join(r.stages_run)}" if r.stages_run else ", all stages current"
-    print(f"built {r.pages} pages ({r.files} files) into {args.out} in {r.seconds:.2f}s{ran}")
+    o = r.outcome
+    if o.full:
+        did = f"rendered all {r.files} files"
+    else:
+        did = (f"rendered {len(o.rendered)}, kept {o.kept + o.unchanged}, removed "
+               f"{len(o.removed)}")
+    print(f"built {r.pages} pages ({r.files} files) into {args.out} in {r.seconds:.2f}s: "
+          f"{did}{ran}")
+    if args.explain and o.full:
+        print(f"  rendered every file: {o.why_full}")
+    elif args.explain:
+        for path, why in o.rendered:
+            print(f"  rendered {path}: {why}")
+        for path in o.removed:
+            print(f"  removed {path}: no longer made")
     if r.skipped:
         print(f"build-site: {len(r.skipped)} puzzle(s) skipped, their plugin broken: "
               f"{', '.join(r.skipped)}", file=sys.stderr)
         return 1
+    if not args.regenerate and not args.stage:
+        from site_builder import stamp
+        from site_builder.config import load
+        from solvers import registry
+
+        stamp.save(root, _out(root, args.out), _stamp_options(args),
+                   [registry.get(s) for s in load(root).puzzles],
+                   {"pages": r.pages, "files": r.files, "sitemap": has_sitemap(base_url)})
     return 0
 
 
@@ -408,12 +470,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command is None:  # `build-site --version` is read above
             print(version_text())
             return 0
+        if args.command == "build" and (code := unchanged_build(args)) is not None:
+            sys.stdout.flush()
+            return code
         # the site folder, found only by the commands that read one
         root: Any = None if args.command in ("solve", "new", "list") else find_root()
         code = handlers[args.command](args, root)
         sys.stdout.flush()  # a full device shows here, not in a traceback at exit
         return code
-    except (UserError, PuzzleError) as e:
+    except (UserError, _puzzle_error()) as e:  # the tuple is built only for an exception
         msg = " ".join(str(e).split())
         print(f"build-site: error: {msg}", file=sys.stderr)
         return 2
@@ -430,6 +495,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     finally:
         sys.stdout = inner
+
+
+def _puzzle_error() -> type[Exception]:
+    from solvers.common import PuzzleError
+
+    return PuzzleError
 
 
 class _StdoutError(Exception):

@@ -117,3 +117,16 @@ def serve_files(out: Path, files: dict[str, str | bytes]) -> Iterator[str]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+def play_modules(dest: Path) -> Path:
+    """``dest/static/play`` holding the play framework and every registered puzzle's
+    checker, laid out as in dist/ (a checker imports ``./grid.js`` beside it)."""
+    from site_builder.sources import static_sources
+
+    for rel_path, src in static_sources(ROOT, [registry.get(s) for s in REGISTERED]).items():
+        if rel_path.startswith("static/play/"):
+            target = dest / rel_path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(src, target)
+    return dest / "static" / "play"

@@ -11,6 +11,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from play_support import play_modules
 
 from solvers.nanro import PUZZLE
 from solvers.nanro.bank import LEVELS, finish_bank
@@ -232,7 +233,7 @@ def test_js_irreparable_agrees_with_python(tmp_path):
     runner.write_text(RUNNER)
     data = tmp_path / "cases.json"
     data.write_text(json.dumps([[b.to_json(), st] for b, st, _ in CASES]))
-    mod = ROOT / "solvers" / "nanro" / "static" / "play" / "nanro.js"
+    mod = play_modules(tmp_path) / "nanro.js"
     res = subprocess.run([NODE, str(runner), str(mod), str(data)], capture_output=True,
                          text=True, check=True)
     js = json.loads(res.stdout)

@@ -10,6 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from play_support import play_modules
 
 from solvers.nanro.board import Answer, Board
 from solvers.nanro.generate import full_board, make_answer
@@ -71,7 +72,7 @@ def test_js_checker_agrees_with_python(tmp_path):
              for b, a in cases]
     (tmp_path / "batch.json").write_text(json.dumps(batch))
     (tmp_path / "driver.mjs").write_text(DRIVER)
-    res = subprocess.run([NODE, str(tmp_path / "driver.mjs"), str(CHECKER),
+    res = subprocess.run([NODE, str(tmp_path / "driver.mjs"), str(play_modules(tmp_path) / CHECKER.name),
                           str(tmp_path / "batch.json")], capture_output=True, text=True,
                          check=True, timeout=120)
     got = json.loads(res.stdout)

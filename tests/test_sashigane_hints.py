@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
+from play_support import play_modules
 
 from solvers.effort import difficulty
 from solvers.sashigane import PUZZLE
@@ -273,7 +274,7 @@ def test_js_finished_and_irreparable_agree(tmp_path):
                 lines = [rng.choice((0, 0, 1, 2)) for _ in want]
             cases.append({"board": b.to_json(), "states": lines})
     (tmp_path / "cases.json").write_text(json.dumps(cases))
-    play = ROOT / "site_builder" / "theme" / "static" / "play"
+    play = play_modules(tmp_path)
     script = tmp_path / "run.mjs"
     script.write_text(f"""
 import {{ readFileSync }} from "fs";

@@ -12,6 +12,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from play_support import play_modules
 
 from solvers.sashigane.board import Answer, Board
 from solvers.sashigane.generate import arrow_choice, print_board, random_tiling
@@ -93,7 +94,7 @@ def test_js_checker_agrees_with_python(tmp_path):
     cs = cases(2400)
     path = tmp_path / "cases.json"
     path.write_text(json.dumps(cs))
-    res = subprocess.run([NODE, "--input-type=module", "-e", RUNNER, str(MODULE), str(path)],
+    res = subprocess.run([NODE, "--input-type=module", "-e", RUNNER, str(play_modules(path.parent) / MODULE.name), str(path)],
                          capture_output=True, text=True, check=True, timeout=300)
     js = json.loads(res.stdout)
     solved = rules_seen = 0

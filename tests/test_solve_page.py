@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_the_runtime_is_pinned() -> None:
-    lock = json.loads((ROOT / "runtime/package-lock.json").read_text())
+    lock = json.loads((runtime.PINS / "package-lock.json").read_text())
     pkg = lock["packages"]["node_modules/pyodide"]
     assert pkg["version"] == runtime.pyodide_version(ROOT) == "314.0.7"
     assert pkg["integrity"].startswith("sha512-")
@@ -86,7 +86,7 @@ def test_only_the_solve_pages_load_the_runtime() -> None:
             assert "runtime" not in play[path] and "worker.js" not in play[path]
             assert "../solve/" in play[path]   # the link to its solve page
     for name in ("play/play.js", "play/grid.js"):
-        assert "pyodide" not in (ROOT / "templates/static" / name).read_text().lower()
+        assert "pyodide" not in (ROOT / "site_builder/theme/static" / name).read_text().lower()
     solve = solve_page.solve_files(site, registry.get("sukoro"), {"available": False})
     assert "solve.js" in solve["en/sukoro/solve/index.html"]
 

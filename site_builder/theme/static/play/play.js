@@ -28,7 +28,9 @@
 // levels) under localStorage "play:<slug>:<board id>"; the address carries them too,
 // #<board id>&p=<position> (encodePosition), so a copied link opens the same position.
 // A digit puzzle (input.digits) has states 0, 1 numbered, 2 blank and 2 + d the digit d
-// (grid.js); its module exports digitMax(board), and may export complete(board, view)
+// (grid.js); with input.candidates ({key}) the player may also pencil small candidate
+// digits into a cell that has no digit yet (see "candidates" below); its module exports
+// digitMax(board), and may export complete(board, view)
 // (isSolved also needs it true), fits(state, want) (a mark that agrees with the
 // solution's state without being it) and helper(state) (Clear marks erases it).
 //
@@ -67,7 +69,8 @@
 // The edges model draws state 1 as a line and any other non-zero state as a small cross
 // on the edge; the regions model draws thick borders between regions.
 import {
-  countRegions, edgeAt, edgeCells, edgeCount, edgeIndex, fill, makeView, sortViolations,
+  countRegions, edgeAt as edgeAt0, edgeCells as edgeCells0, edgeCount as edgeCount0,
+  edgeIndex as edgeIndex0, fill, isEdge as isEdge0, makeView, sortViolations,
 } from "./grid.js";
 
 performance.mark("play-start");
@@ -76,11 +79,19 @@ const T = cfg.strings;
 const lang = cfg.lang;
 const IN = cfg.input;
 const EDGES = cfg.model === "edges";
+// Edges model with "outline": the board's outline is made of edges too (grid.js).
+const OUTLINE = EDGES && !!IN.outline;
+const edgeCount = (h, w) => edgeCount0(h, w, OUTLINE);
+const edgeIndex = (h, w, r, c, side) => edgeIndex0(h, w, r, c, side, OUTLINE);
+const edgeAt = (h, w, i) => edgeAt0(h, w, i, OUTLINE);
+const edgeCells = (h, w, i) => edgeCells0(h, w, i, OUTLINE);
+const isEdge = (h, w, r, c, side) => isEdge0(h, w, r, c, side, OUTLINE);
 // Digit puzzles (input.digits): states 0 undecided, 1 "numbered" (a number goes here,
 // digit not written yet), 2 blank (×), 2 + d the digit d, typed as on puzz.link. The
 // module's digitMax(board) is the largest digit; with the counting assist on (off by
 // default, stored per puzzle) a "numbered" cell shows and counts as its live count.
 const DIGITS = !!IN.digits;
+const CANDS = DIGITS && !!(IN.candidates && IN.candidates.key);
 const REGIONS = cfg.model === "regions";
 // The puzzle's rules table, and the player's own rules (PlaySpec.input.rules: about
 // what only the player writes, such as a typed digit), after it.
@@ -100,7 +111,8 @@ function lastPlayed() {
 function parseHash() {
   const [id, ...rest] = location.hash.slice(1).split("&");
   const p = rest.find((x) => x.startsWith("p="));
-  return { id: decodeURIComponent(id || ""), p: p ? p.slice(2) : null };
+  const c = rest.find((x) => x.startsWith("c="));
+  return { id: decodeURIComponent(id || ""), p: p ? p.slice(2) : null, c: c ? c.slice(2) : null };
 }
 const wanted = parseHash().id;
 let sharedPos = parseHash().p;   // applied once, to the board the address names
@@ -158,6 +170,7 @@ let solved = false;
 let elapsed = 0;           // ms before the current run of the clock
 let runningSince = null;   // performance.now() while the clock runs
 let loadSeq = 0;
+let cands = null;          // candidates: Uint16Array per cell, bit d for digit d (or null)
 
 function noMarks() {
   return { bad: new Set(), first: new Set(), hint: new Set(), why: new Set(), detail: new Set(),
@@ -232,13 +245,27 @@ for (const sel of [sizeSel, levelSel, gradeSel]) {
 }
 boardSel.addEventListener("change", () => load(boardSel.value));
 $("pick-prev").addEventListener("click", () => step(-1));
-$("pick-next").addEventListener("click", () => step(1));
+$("pick-next").addEventListener("click", nextUnsolved);
+$("next-unsolved").addEventListener("click", nextUnsolved);
 
 function step(d) {
   const opts = [...boardSel.options];
   const i = opts.findIndex((o) => o.value === boardSel.value);
   const j = i + d;
   if (j >= 0 && j < opts.length) load(opts[j].value);
+}
+
+// "→" and the solved banner's button: the next board of the list (as filtered) that is
+// not solved yet, going round to the start; the next one when every board is solved.
+function nextUnsolved() {
+  const opts = [...boardSel.options];
+  const i = opts.findIndex((o) => o.value === boardSel.value);
+  for (let k = 1; k <= opts.length; k++) {
+    const o = opts[(i + k) % opts.length];
+    const rec = store.get(o.value);
+    if (o.value !== boardSel.value && !(rec && rec.solved)) { load(o.value); return; }
+  }
+  step(1);
 }
 
 // ---- the view the checker's hooks see ------------------------------------------------
@@ -274,6 +301,7 @@ async function load(id) {
   const kept = rec && typeof rec.s === "string" ? decodePosition(rec.s, n) : null;
   if (kept) states.set(kept);
   fixed.forEach((f, i) => { if (f !== null) states[i] = f; });
+  cands = CANDS ? decodeCands(rec && rec.c, n) || new Uint16Array(n) : null;
   view = makeView(board, cfg.model, IN, states, fixed, REGIONS ? P.regions(board) : null);
   view.assist = assistOn();
   elapsed = rec && rec.t > 0 ? rec.t : 0;
@@ -288,6 +316,8 @@ async function load(id) {
   if (sharedPos !== null && parseHash().id === id) {
     const got = decodePosition(sharedPos, n);
     sharedPos = null;
+    const c = CANDS ? decodeCands(parseHash().c, n) : null;
+    if (c) cands = c;
     if (got) {
       const ch = [];
       got.forEach((s, i) => { if (fixed[i] === null && states[i] !== s) ch.push([i, states[i], s]); });
@@ -312,6 +342,7 @@ async function load(id) {
   }
   setAddress();
   $("pzl-link").href = entry.url;
+  $("print-url").textContent = entry.url;
   $("board-title").textContent = fmt(T.boardTitle, {
     n: boards.findIndex((b) => b.id === id) + 1, id, size: entry.size || `${h}x${w}`,
     grade: gradeText(entry), clues: entry.clues,
@@ -383,7 +414,7 @@ function draw() {
       const st = EDGES ? "" : ` data-state="${states[i]}"`;
       parts.push(`<g class="${cls}" data-r="${r}" data-c="${c}"${st}>` +
         `<rect class="hl" x="${x}" y="${y}" width="${CELL}" height="${CELL}"/>` +
-        P.cellSvg(board, view, r, c, x, y, CELL) + "</g>");
+        P.cellSvg(board, view, r, c, x, y, CELL) + candSvg(i, x, y) + "</g>");
     }
   }
   let grid = "";
@@ -408,6 +439,8 @@ function draw() {
     }
     parts.push(`<path class="region" d="${d}"/>`);
   }
+  // with the outline, the frame's lines are the player's: they go over it
+  if (OUTLINE) parts.push(`<rect class="frame" x="${PAD}" y="${PAD}" width="${w * CELL}" height="${h * CELL}"/>`);
   if (EDGES) {
     for (const i of marks.hintEdge) parts.push(edgeSvg(i, 1, "edge-hl hint"));
     for (const i of marks.badEdge) parts.push(edgeSvg(i, 1, "edge-hl bad"));
@@ -419,17 +452,18 @@ function draw() {
         `data-r="${e[0]}" data-c="${e[1]}" data-side="${e[2]}">${edgeSvg(i, states[i], "line")}</g>`);
     }
   }
-  parts.push(`<rect class="frame" x="${PAD}" y="${PAD}" width="${w * CELL}" height="${h * CELL}"/>`);
+  if (!OUTLINE) parts.push(`<rect class="frame" x="${PAD}" y="${PAD}" width="${w * CELL}" height="${h * CELL}"/>`);
   parts.push(cursorSvg());
   wrap.classList.toggle("solved", solved);
   wrap.innerHTML = `<svg id="board-svg" viewBox="0 0 ${W} ${H}" role="img" aria-labelledby="board-desc" ` +
     `xmlns="http://www.w3.org/2000/svg" style="aspect-ratio:${W}/${H}">${parts.join("")}</svg>`;
   describe();
   showReadout();
+  panCue();
   $("undo").disabled = $("undo-all").disabled = !undoStack.length;
   $("redo").disabled = $("redo-all").disabled = !redoStack.length;
   $("play-solved").hidden = !solved;
-  if (solved) $("play-solved").textContent = fmt(T.solved, { time: clockText() });
+  if (solved) $("play-solved-text").textContent = fmt(T.solved, { time: clockText() });
 }
 
 // The moment a board is solved: said to screen readers (the live region) and the banner
@@ -449,7 +483,20 @@ function fitBoard() {
   const top = wrap.getBoundingClientRect().top + window.scrollY;
   wrap.style.setProperty("--room", `${Math.max(256, window.innerHeight - top - 12)}px`);
 }
-window.addEventListener("resize", () => { if (board) fitBoard(); });
+window.addEventListener("resize", () => { if (board) { fitBoard(); panCue(); } });
+
+// A board wider than its row (its cells would be below a finger's width otherwise) pans
+// sideways inside the row: the row then says so (play.css .pans: a shadow on the side
+// with more, and a line under the board), and loses the cue at the end it reaches.
+const row = wrap.parentElement;
+function panCue() {
+  const more = row.scrollWidth - row.clientWidth > 1;
+  row.classList.toggle("pans", more);
+  row.classList.toggle("at-start", row.scrollLeft <= 1);
+  row.classList.toggle("at-end", row.scrollLeft >= row.scrollWidth - row.clientWidth - 1);
+  $("pan-cue").hidden = !more;
+}
+row.addEventListener("scroll", panCue, { passive: true });
 
 function cursorSvg() {
   if (!EDGES) {
@@ -511,7 +558,13 @@ function describe() {
 }
 
 function edgeAtText(i) {
-  const [[r, c], [r2, c2]] = edgeCells(board.h, board.w, i);
+  const { h, w } = board;
+  const [[r, c], [r2, c2]] = edgeCells(h, w, i);
+  // an outline edge: named by its one cell and the side it is on
+  if (r < 0) return fmt(T.edgeTop, { r: 1, c: c + 1 });
+  if (c < 0) return fmt(T.edgeLeft, { r: r + 1, c: 1 });
+  if (r2 >= h) return fmt(T.edgeBottom, { r: r + 1, c: c + 1 });
+  if (c2 >= w) return fmt(T.edgeRight, { r: r + 1, c: c + 1 });
   return fmt(T.edgeAt, { r: r + 1, c: c + 1, r2: r2 + 1, c2: c2 + 1 });
 }
 
@@ -538,7 +591,10 @@ function announce() {
 // ---- moves ---------------------------------------------------------------------------
 function apply(changes) {
   if (!changes.length) return;
-  for (const [i, , to] of changes) states[i] = to;
+  for (const [i, , to] of changes) {
+    states[i] = to;
+    if (cands && to > 1) cands[i] = 0;   // cleared by the digit (or the blank)
+  }
   undoStack.push(changes);
   redoStack = [];
   afterChange();
@@ -619,6 +675,10 @@ function clearMarks() {
   const ch = [];
   const helper = P.helper || ((s) => s > 1);
   states.forEach((s, i) => { if (fixed[i] === null && s && helper(s)) ch.push([i, s, 0]); });
+  if (cands && cands.some((m) => m)) {
+    cands.fill(0);
+    if (!ch.length) { afterChange(); return; }
+  }
   apply(ch);
 }
 
@@ -725,13 +785,15 @@ function cornerAt(p) {
 
 function edgeUnder(p, band = 0.34) {
   const { h, w } = board;
-  const r = Math.floor(p.y), c = Math.floor(p.x);
-  if (r < 0 || r >= h || c < 0 || c >= w) return null;
+  const m = OUTLINE ? band : 0;   // the outline's edges are reached from just outside too
+  const r = Math.floor(Math.min(h - 1e-9, Math.max(0, p.y))), c = Math.floor(Math.min(w - 1e-9, Math.max(0, p.x)));
+  if (p.y < -m || p.y >= h + m || p.x < -m || p.x >= w + m) return null;
   const fx = p.x - c, fy = p.y - r;
-  const sides = [[fx, r, c - 1, "r"], [1 - fx, r, c, "r"], [fy, r - 1, c, "b"], [1 - fy, r, c, "b"]];
+  const sides = [[Math.abs(fx), r, c - 1, "r"], [Math.abs(1 - fx), r, c, "r"],
+    [Math.abs(fy), r - 1, c, "b"], [Math.abs(1 - fy), r, c, "b"]];
   sides.sort((a, b) => a[0] - b[0]);
   const [d, er, ec, side] = sides[0];
-  if (d > band || er < 0 || ec < 0 || (side === "r" ? ec + 1 >= w : er + 1 >= h)) return null;
+  if (d > band || !isEdge(h, w, er, ec, side)) return null;
   return edgeIndex(h, w, er, ec, side);
 }
 
@@ -740,10 +802,10 @@ function edgeBetween([y1, x1], [y2, x2]) {
   const { h, w } = board;
   if (y1 === y2) {           // a horizontal line: the "b" edge of the cell above it
     const r = y1 - 1, c = Math.min(x1, x2);
-    return r >= 0 && r + 1 < h ? edgeIndex(h, w, r, c, "b") : null;
+    return isEdge(h, w, r, c, "b") ? edgeIndex(h, w, r, c, "b") : null;
   }
   const r = Math.min(y1, y2), c = x1 - 1;
-  return c >= 0 && c + 1 < w ? edgeIndex(h, w, r, c, "r") : null;
+  return isEdge(h, w, r, c, "r") ? edgeIndex(h, w, r, c, "r") : null;
 }
 
 // Pointer input. Cells: press a cell to cycle it; drag on to give the cells you pass the
@@ -875,6 +937,7 @@ let lastTyped = null;
 
 function typeDigit(u, d) {
   if (u === null || fixed[u] !== null) return;
+  if (candMode) { toggleCand(u, d); return; }
   const max = P.digitMax(board);
   let v = d;
   if (lastTyped === u && states[u] > 2 && (states[u] - 2) * 10 + d <= max) v = (states[u] - 2) * 10 + d;
@@ -900,7 +963,8 @@ function move(dy, dx) {
   y += dy;
   x += dx;
   if (y % 2 === 0 && x % 2 === 0) { y += dy; x += dx; }
-  if (y >= 1 && y <= 2 * h - 1 && x >= 1 && x <= 2 * w - 1) cursor = [y, x];
+  const k = OUTLINE ? 0 : 1;    // with the outline the cursor walks onto the frame's edges
+  if (y >= k && y <= 2 * h - k && x >= k && x <= 2 * w - k && (y % 2 === 1 || x % 2 === 1)) cursor = [y, x];
 }
 
 wrap.addEventListener("keydown", (e) => {
@@ -914,6 +978,8 @@ wrap.addEventListener("keydown", (e) => {
     draw();
   } else if (k === " " || k === "Enter") {
     if (u !== null && fixed[u] === null) setUnit(u, nextState(u, e.shiftKey));
+  } else if (CANDS && k.toLowerCase() === IN.candidates.key) {
+    setCandMode(!candMode);
   } else if (DIGITS && /^[0-9]$/.test(k)) {
     typeDigit(u, +k);
   } else if (k === "Backspace" || k === "Delete" || k === "0") {
@@ -980,18 +1046,84 @@ function buildPad() {
   const btns = [];
   for (let d = 1; d <= max; d++) btns.push(key(String(d), 2 + d, fmt(T.padDigit, { d })));
   btns.push(key("○", 1, stateName(1)), key("×", 2, stateName(2)), key(T.padClear, 0, T.padClearLabel));
+  if (CANDS) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.id = "cand-mode";
+    b.textContent = T.candMode;
+    b.title = fmt(T.candModeLabel, { key: IN.candidates.key.toUpperCase() });
+    b.setAttribute("aria-label", b.title);
+    b.setAttribute("aria-pressed", String(candMode));
+    btns.push(b);
+  }
   pad.replaceChildren(...btns);
   pad.hidden = false;
 }
 
 $("play-pad").addEventListener("pointerdown", (e) => e.preventDefault());   // keep the board's focus
 $("play-pad").addEventListener("click", (e) => {
+  if (e.target.closest("#cand-mode")) { setCandMode(!candMode); return; }
   const b = e.target.closest("button[data-state]");
   if (!b || !board) return;
   lastTyped = null;
-  setUnit(cursor, +b.dataset.state);
+  const st = +b.dataset.state;
+  if (candMode && st > 2) toggleCand(cursor, st - 2);
+  else setUnit(cursor, st);
   announce();
 });
+
+// ---- candidates: small digits pencilled into a cell (input.candidates) ---------------------
+// A bit per digit (1 to 9) per cell, shown in a cell with no digit or blank; toggled by a
+// digit in candidate mode (the pad's button, or the key input.candidates.key), cleared
+// when the cell gets its digit or its blank (apply), and by Clear marks. Kept with the
+// saved position (record "c") and in the address (&c=), beside the marks.
+function toggleCand(u, d) {
+  if (!cands || u === null || fixed[u] !== null || states[u] > 1 || d < 1 || d > 9) return;
+  if (d > P.digitMax(board)) return;
+  cands[u] ^= 1 << d;
+  saveNow();
+  setAddress();
+  draw();
+}
+
+function setCandMode(on) {
+  candMode = on;
+  const b = $("cand-mode");
+  if (b) b.setAttribute("aria-pressed", String(on));
+  wrap.classList.toggle("cand-mode", on);
+}
+let candMode = false;
+
+function candSvg(i, x, y) {
+  if (!cands || !cands[i] || states[i] > 1) return "";
+  let out = "";
+  for (let d = 1; d <= 9; d++) {
+    if (!(cands[i] & (1 << d))) continue;
+    const cx = x + CELL * (0.2 + 0.3 * ((d - 1) % 3)), cy = y + CELL * (0.2 + 0.3 * Math.floor((d - 1) / 3));
+    out += `<text class="cand" x="${cx}" y="${cy}">${d}</text>`;
+  }
+  return out;
+}
+
+// "<cell>.<mask>" in base 36 for each cell with candidates, joined by "-"; null when the
+// text is not that for n cells.
+function encodeCands(c) {
+  if (!c) return "";
+  const out = [];
+  c.forEach((m, i) => { if (m) out.push(`${i.toString(36)}.${m.toString(36)}`); });
+  return out.join("-");
+}
+
+function decodeCands(text, n) {
+  if (typeof text !== "string" || !/^(?:[0-9a-z]+\.[0-9a-z]+(?:-|$))*$/.test(text)) return null;
+  const out = new Uint16Array(n);
+  for (const part of text ? text.split("-") : []) {
+    const [i, m] = part.split(".").map((x) => parseInt(x, 36));
+    if (!(i < n) || !(m > 0 && m < 1024) || m & 1) return null;
+    out[i] = m;
+  }
+  return out;
+}
 
 if (DIGITS) {
   const box = $("assist");
@@ -1290,7 +1422,9 @@ function validMoves(list, n) {
 function setAddress() {
   if (!entry) return;
   const enc = states.some((v, i) => v !== 0 && fixed[i] === null) ? encodePosition(states) : "";
-  const want = `#${encodeURIComponent(entry.id)}${enc ? `&p=${enc}` : ""}`;
+  const c = encodeCands(cands);
+  const want = `#${encodeURIComponent(entry.id)}${enc || c ? `&p=${encodePosition(states)}` : ""}` +
+    (c ? `&c=${c}` : "");
   if (location.hash !== want) history.replaceState(null, "", want);
 }
 function now() {
@@ -1317,7 +1451,9 @@ function saveNow() {
   // The history is kept up to its last MAX_HISTORY moves (a trial level that starts
   // before them is dropped with them).
   const cut = Math.max(0, undoStack.length - MAX_HISTORY);
+  const c = encodeCands(cands);
   store.set(entry.id, { s: Array.from(states, (v) => v.toString(36)).join(""), t: Math.round(now()),
+    ...(c ? { c } : {}),
     solved, m, u: undoStack.slice(cut), r: redoStack.slice(-MAX_HISTORY),
     tr: trials.map((k) => k - cut).filter((k) => k >= 0) });
 }
@@ -1332,9 +1468,10 @@ document.addEventListener("visibilitychange", () => {
 });
 window.addEventListener("pagehide", saveNow);
 window.addEventListener("hashchange", () => {
-  const { id, p } = parseHash();
+  const { id, p, c } = parseHash();
   if (!id || !boards.some((b) => b.id === id)) return;
-  if (entry && id === entry.id && (p === null || p === encodePosition(states))) return;
+  if (entry && id === entry.id && (p === null || p === encodePosition(states))
+      && (c || "") === encodeCands(cands)) return;
   sharedPos = p;
   load(id);
 });
@@ -1362,6 +1499,7 @@ window.__play = {
   get undecided() { return states ? undecidedCount() : 0; },
   get cursor() { return cursor; },
   get digitMax() { return DIGITS && board ? P.digitMax(board) : null; },
+  get cands() { return cands ? Array.from(cands) : null; },
   targets: (k) => stepTargets(entry.trace[k]),
   // Set every free unit at once, as one move (tests).
   put(list) {
