@@ -340,7 +340,7 @@ class Site:
     @cached_property
     def lit_vocabulary(self) -> frozenset[str]:
         """The numerals ``| lit`` may print (``provenance.lit_vocabulary``)."""
-        return lit_vocabulary(self.puzzles, self.data)
+        return lit_vocabulary(self.puzzles, self.root)
 
     @cached_property
     def html_env(self) -> jinja2.Environment:
