@@ -124,6 +124,7 @@ def site_jobs(site: Site, values: dict[str, Any]) -> list[Job]:
         root_url = site.base_url or "/"
         return {"404.html": site.render_page("404.html.j2", lang="en", path="404.html",
                                              title="Page not found", alternates={},
+                                             show_langs=langs,  # only the site's languages
                                              link=lambda target: root_url + target)}
 
     def static_job(dest: str, src: Path) -> Files:
@@ -249,7 +250,8 @@ def check_out(root: Path, out: Path) -> None:
                      "with the built site")
     from site_builder.buildinfo import input_paths
 
-    for folder in input_paths(site, list(config.load(root).puzzles)):
+    loadable = [s for s in config.load(root).puzzles if s not in registry.problems()]
+    for folder in input_paths(site, loadable):
         d = folder.resolve()
         if out.is_relative_to(d) or d.is_relative_to(out):
             raise refuse(f"it overlaps {d}, which the build reads")

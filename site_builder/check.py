@@ -405,6 +405,12 @@ def check_site(out: Path, root: Path) -> list[str]:
                    for sub in ("", "readme/", "play/")), f"{slug}/README.md")
         problems.extend(f"{page}: missing from {out}, a page of {slug}; run `build-site "
                         "build`" for page in pages if page not in listed)
+    from site_builder.sources import check_links
+
+    try:  # what the build refuses to read, the check does not read either
+        check_links(root, [registry.get(s) for s in slugs if s in registry.slugs()])
+    except UserError as e:
+        return [InputProblem(str(e))]
     if info.get("inputs") != inputs_hash(root, [s for s in slugs if s in registry.slugs()]):
         problems.append(f"{out}: stale against content/ or templates/; run `build-site build`")
     for slug in slugs:

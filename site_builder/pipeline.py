@@ -499,14 +499,17 @@ def run_all(root: Path, slugs: list[str], *, regenerate: bool = False, jobs: int
         slug, _, st = name.partition("/")
         if slug not in slugs or st not in [s.name for s in all_stages(registry.get(slug))]:
             raise UserError(f"--stage {name}: no such stage among the puzzles being built")
-    plans = [plan(root, s, regenerate, asked) for s in slugs]
-    filecache.for_site(root).save()
-    work = [p for p in plans if p.todo]
-    if not work:
-        return []
     from site_builder import stagelock
 
-    with stagelock.claim(root, [p.slug for p in work]):  # content/ writable, one build at once
+    with stagelock.Claim(root) as claim:  # content/ writable, one build running stages
+        if regenerate:  # every stage runs: claimed before planning, which hashes the code
+            claim.take(list(slugs))
+        plans = [plan(root, s, regenerate, asked) for s in slugs]
+        filecache.for_site(root).save()
+        work = [p for p in plans if p.todo]
+        if not work:
+            return []
+        claim.take([p.slug for p in work])
         if log and not quiet:
             for p in work:
                 log(f"stages to run: {p.slug}: {', '.join(p.todo)}")

@@ -25,6 +25,7 @@ without a source, not only the page.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import re
@@ -224,14 +225,16 @@ def _json_keys(value: Any) -> Iterator[str]:
             stack.extend(v)
 
 
-def lit_vocabulary(puzzles: Iterable[Any], data: dict[str, Any] | None = None) -> frozenset[str]:
+def lit_vocabulary(puzzles: Iterable[Any], root: Any = None) -> frozenset[str]:
     """The one list of numerals ``lit`` may print: the numerals of the puzzles' rules
     tables (every rule's id and both languages' messages), their play texts and rung
-    names, the board sizes (``HxW``) their stages' parameters name, the keys of their
-    JSON files in ``data`` (a key labels a table row: a size, a clue count, a position),
-    and the interval's name of ``solvers.margins`` (the theme's "95%")."""
+    names, the board sizes (``HxW``) their stages' parameters name, the keys of their JSON
+    files under ``root``'s ``content/`` (a key labels a table row: a size, a clue count, a
+    position; ``content_key_numerals``), and the interval's name of ``solvers.margins``
+    (the theme's "95%"). The same list however many of the JSON files a render reads."""
     from solvers import margins
 
+    puzzles = list(puzzles)
     words: list[str] = [margins.RATE_METHOD]
     for p in puzzles:
         for rule in p.rules:
@@ -242,9 +245,51 @@ def lit_vocabulary(puzzles: Iterable[Any], data: dict[str, Any] | None = None) -
         words += [p.rung_name(r, lang) for r in (*p.rungs, "search") for lang in ("en", "ja")]
         for stage in (*p.stages, *getattr(p, "on_request", ())):
             words += re.findall(r"\b\d+x\d+\b", json.dumps(stage.params))
-    for value in (data or {}).values():
-        words += _json_keys(value)
-    return frozenset(n for w in words for n in numerals(w))
+    found = {n for w in words for n in numerals(w)}
+    if root is not None:
+        found |= content_key_numerals(root, [p.slug for p in puzzles])
+    return frozenset(found)
+
+
+_KEY_CACHE = "lit-keys.json"  # in the site's .cache/: path -> [size, mtime_ns, numerals]
+
+
+def content_key_numerals(root: Any, slugs: list[str]) -> set[str]:
+    """The numerals of the keys of every ``content/<slug>/*.json``, each file read only
+    when it changed since the last call (``.cache/lit-keys.json`` keeps each file's
+    numerals by size and mtime), so that a render that reads one puzzle's JSON does not
+    read all of them for its vocabulary."""
+    from pathlib import Path
+
+    from site_builder.jsonio import read_json, write_atomic
+
+    base = Path(root)
+    cache_path = base / ".cache" / _KEY_CACHE
+    try:
+        cache = json.loads(cache_path.read_text(encoding="utf-8"))
+        if not isinstance(cache, dict):
+            cache = {}
+    except (OSError, ValueError):
+        cache = {}
+    out: set[str] = set()
+    fresh: dict[str, Any] = {}
+    for slug in slugs:
+        for f in sorted((base / "content" / slug).glob("*.json")):
+            rel = f.relative_to(base).as_posix()
+            st = f.stat()
+            hit = cache.get(rel)
+            if isinstance(hit, list) and len(hit) == 3 and hit[:2] == [st.st_size, st.st_mtime_ns]:
+                nums = [str(n) for n in hit[2]]
+            else:
+                nums = sorted({n for k in _json_keys(read_json(f)) for n in numerals(k)})
+            fresh[rel] = [st.st_size, st.st_mtime_ns, nums]
+            out.update(nums)
+    if fresh != {k: v for k, v in cache.items() if k in fresh}:
+        from site_builder.errors import UserError
+
+        with contextlib.suppress(UserError, OSError):  # read-only: read again next time
+            write_atomic(cache_path, json.dumps({**cache, **fresh}, sort_keys=True))
+    return out
 
 
 def check_literal(text: str, vocabulary: frozenset[str] | None) -> None:

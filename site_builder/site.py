@@ -212,7 +212,6 @@ def table_captions(html: str) -> str:
 # edited template, or another Jinja, compiles afresh.
 _ENVS: dict[tuple[Any, ...], jinja2.Environment] = {}
 _PARSED: dict[tuple[str, tuple[Any, ...]], dict[str, Any]] = {}
-_VOCABULARY: dict[tuple[Any, ...], frozenset[str]] = {}
 
 
 def _bytecode_cache(root: Path, kind: str) -> jinja2.BytecodeCache | None:
@@ -401,17 +400,8 @@ class Site:
 
     @cached_property
     def lit_vocabulary(self) -> frozenset[str]:
-        """The numerals ``| lit`` may print (``provenance.lit_vocabulary``), kept in this
-        process while the puzzles and their JSON files' bytes are the same (walking every
-        key of every file is most of what a one-page re-render would cost)."""
-        self.data.load_all()
-        key = (str(self.root), tuple(p.slug for p in self.puzzles), tuple(sorted(
-            k for k in _PARSED if k[0].rpartition("/")[2] in {p.slug for p in self.puzzles}
-            and k[0].startswith(f"{self.root}/"))))
-        if key not in _VOCABULARY:
-            _VOCABULARY.clear()
-            _VOCABULARY[key] = lit_vocabulary(self.puzzles, self.data)
-        return _VOCABULARY[key]
+        """The numerals ``| lit`` may print (``provenance.lit_vocabulary``)."""
+        return lit_vocabulary(self.puzzles, self.root)
 
     @cached_property
     def html_env(self) -> jinja2.Environment:

@@ -25,8 +25,8 @@ DEFAULT_TIMEOUT = 60.0
 EXIT_BOUND = 3  # solve stopped at --timeout or --max-nodes
 MAX_BOARD_FILE = 4 << 20  # a 100x100 board is about 50 KB of JSON
 # The longest solve input taken, in characters, checked before any parsing: far above any
-# real board (a 100x100 board's URL is about 15,000 characters), and it bounds the work a
-# pasted text can cost before the solve's own time limit starts.
+# board's URL (10,000 cells at a few characters each, plus Nanro's borders), and it bounds
+# the work a pasted text can cost before the solve's own time limit starts.
 MAX_INPUT = 64 << 10
 _WORD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 
@@ -61,8 +61,8 @@ def check_length(text: str) -> None:
     """A UserError for an input longer than ``MAX_INPUT``: one line, before any parsing."""
     if len(text) > MAX_INPUT:
         raise UserError(f"the input is {len(text):,} characters long; a board URL or file "
-                        f"name is at most {MAX_INPUT:,} (a 100×100 board's URL is about "
-                        "15,000)")
+                        f"name is at most {MAX_INPUT:,} characters (a 100×100 board's URL "
+                        "is far shorter)")
 
 
 _QUERY_PAIR = re.compile(r"[A-Za-z0-9_]+=[A-Za-z0-9_]*&")

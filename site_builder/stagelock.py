@@ -1,7 +1,7 @@
 """Before any stage runs: ``content/`` can be written, and no other build runs stages.
 
 ``--regenerate`` once failed only after 21 s of work when ``content/`` was read-only, and
-two regenerations at once duplicated all the work. ``claim(root, slugs)`` checks, in a
+two regenerations at once duplicated all the work. ``Claim(root).take(slugs)`` checks, in a
 fraction of a second, that each ``content/<slug>/`` whose stages will run takes a new file
 (the stages write there by temporary file and rename), then holds an exclusive lock on
 ``.cache/stages.lock`` of the site until the stages are done: a second build that would
@@ -16,6 +16,7 @@ import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Self
 
 from site_builder.errors import UserError
 
@@ -68,10 +69,24 @@ def held(root: Path) -> Iterator[None]:
         os.close(fd)
 
 
-@contextlib.contextmanager
-def claim(root: Path, slugs: list[str]) -> Iterator[None]:
-    """``check_writable`` for ``slugs``, then ``held``: what a build does before its
-    first stage."""
-    check_writable(root, slugs)
-    with held(root):
-        yield
+class Claim:
+    """``check_writable`` then ``held``, taken once by ``take`` and let go on leaving the
+    ``with``: a build takes it before its first stage, and a ``--regenerate`` (every stage
+    runs) before it plans, which hashes the code (seconds)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.stack = contextlib.ExitStack()
+        self.taken = False
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stack.close()
+
+    def take(self, slugs: list[str]) -> None:
+        if not self.taken:
+            check_writable(self.root, slugs)
+            self.stack.enter_context(held(self.root))
+            self.taken = True
