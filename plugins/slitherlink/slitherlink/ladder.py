@@ -95,7 +95,7 @@ def geometry(h: int, w: int) -> Geometry:
 
 
 # the ways of drawing k of a cell's four sides (bit j: side j a line)
-WAYS = {k: tuple(m for m in range(16) if bin(m).count("1") == k) for k in range(5)}
+WAYS = {k: tuple(m for m in range(16) if m.bit_count() == k) for k in range(5)}
 # per corner of a cell, the bit of each of its two sides (top 0, bottom 1, left 2, right 3)
 CORNER_BITS = ((0, 2), (0, 3), (1, 2), (1, 3))
 
@@ -273,7 +273,7 @@ def _corner(st: State, i: int) -> None:
         ok = True
         outs = []
         for j in range(4):
-            v, _sides, outer = spec[j]
+            _v, _sides, outer = spec[j]
             b1, b2 = CORNER_BITS[j]
             d = ((m >> b1) & 1) + ((m >> b2) & 1)
             # outer edges must bring the corner to 0 or 2
@@ -348,10 +348,7 @@ def _would_finish(st: State, e: int) -> bool:
     lay = st.lay
     cells = lay.edge_cells[e]
     c_on, clue = st.c_on, st.clue
-    for i, k in enumerate(clue):
-        if k >= 0 and c_on[i] + (1 if i in cells else 0) != k:
-            return False
-    return True
+    return all(k < 0 or c_on[i] + (1 if i in cells else 0) == k for i, k in enumerate(clue))
 
 
 def _premature(st: State) -> None:
@@ -423,11 +420,19 @@ def propagate(st: State, top: int, start: bool = False) -> None:
 
 
 def _probe(st: State, top: int, counter: list[int]) -> bool:
-    """One pass of trials over the undecided edges; True if it decided one."""
+    """Trials over the undecided edges, cyclically from the last success, until a full
+    round decides nothing (the fixpoint does not depend on the order: a trial that
+    fails on fewer decided edges fails on more); True if it decided any."""
     s = st.s
-    for e in range(st.lay.ne):
+    ne = st.lay.ne
+    any_decided = False
+    e, quiet = 0, 0
+    while quiet < ne:
         if s[e]:
+            quiet += 1
+            e = e + 1 if e + 1 < ne else 0
             continue
+        decided = False
         for val, other in ((LINE, CROSS), (CROSS, LINE)):
             node()
             counter[0] += 1
@@ -440,8 +445,16 @@ def _probe(st: State, top: int, counter: list[int]) -> bool:
                 st.undo(m)
                 st.set(e, other)
                 propagate(st, top)
+                decided = True
+                break
+        if decided:
+            any_decided, quiet = True, 0
+            if st.unknown == 0:
                 return True
-    return False
+        else:
+            quiet += 1
+        e = e + 1 if e + 1 < ne else 0
+    return any_decided
 
 
 def _answer(st: State) -> Answer:
