@@ -14,7 +14,7 @@ loopback; chromium resolves no other host. Figures:
   its in-memory HTTP cache), median of --warm runs. Revisit: a browser with a profile on
   disk, the page opened again in a new tab after a first visit (files from the disk
   cache and, where Chromium kept it, pyodide.asm.wasm's compiled code), median of --warm
-  runs. Target: warm under 3 s. Beside them, the worker's own marks (median ms from its
+  runs. Beside them, the worker's own marks (median ms from its
   start): the loader script imported, the WebAssembly instantiated (fsInit), the
   interpreter up, solve_web imported.
 * solve + grade + trace: the worker's time for one board (solve_bounded, result_json
@@ -23,8 +23,14 @@ loopback; chromium resolves no other host. Figures:
   hard corpus (benchmarks/hard/) at 16×16 and 20×20, each run bounded by --timeout;
   target median under 2 s. The same boards in this CPython beside them, for the ratio.
 * bytes: the solve page before the runtime (HTML, CSS, scripts) and with it (the
-  worker's requests too, the wheel among them), an article and a play page, which must
-  load no runtime.
+  worker's requests too; the wheel only where a solve needs it), an article and a play
+  page, which must load no runtime. Cold transfer: what went over the wire to a first
+  visit, served as a host that compresses serves it (--encoding host, the default: a
+  file's .br or .gz when the build wrote one, else gzip -6 of text and WebAssembly), and
+  the same files' size as they are in dist/; target at most 5 MB compressed.
+* start targets (issue 42): warm at most 0.8 s, cold at most 1.5 s. A visit that finds
+  no stored interpreter start stores one (the worker's Pyodide snapshot, kept in Cache
+  Storage); the warm and revisit runs wait for it first.
 * per hard board (unless --no-split): where the page's time went, from the worker's
   marks (solve_web.solve_text's timing and worker.js call's laps): an aborted attempt
   and the wait for the wheel (each only when it happened), setup, decode, the verdict
@@ -41,22 +47,62 @@ in the same run for the ratio.
 from __future__ import annotations
 
 import argparse
+import gzip
+import io
 import json
+import os
 import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
+import solve_support
 from solve_support import ARGS, CHROMIUM, serve_files
 
 from site_builder import build, solve_web
 from solvers import registry
+
+
+class _Encoded(solve_support._Quiet):
+    """As the tests' server, and as a host that compresses would: a file with a ``.br``
+    (or ``.gz``) beside it is sent as that, with Content-Encoding, to a browser that
+    accepts it; any other text or WebAssembly file is gzipped (level 6, as web servers
+    do by default; kept once made) when ``--encoding host``, sent raw when ``raw``."""
+    mode = "host"
+    made: ClassVar[dict[str, bytes]] = {}
+
+    def send_head(self) -> Any:
+        path = self.translate_path(self.path.split("?", 1)[0])
+        accept = self.headers.get("Accept-Encoding", "")
+        if self.mode == "raw" or not os.path.isfile(path):
+            return super().send_head()
+        body, enc = None, None
+        for ext, name in ((".br", "br"), (".gz", "gzip")):
+            if name in accept and os.path.isfile(path + ext):
+                body, enc = Path(path + ext).read_bytes(), name
+                break
+        if body is None and "gzip" in accept and path.endswith(_TEXT):
+            if path not in self.made:
+                self.made[path] = gzip.compress(Path(path).read_bytes(), 6, mtime=0)
+            body, enc = self.made[path], "gzip"
+        if body is None:
+            return super().send_head()
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(path))
+        self.send_header("Content-Encoding", enc)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Vary", "Accept-Encoding")
+        self.end_headers()
+        return io.BytesIO(body)
+
+
+_TEXT = (".html", ".css", ".js", ".mjs", ".json", ".wasm", ".svg", ".zip", ".whl", ".txt")
 
 
 def _boards(slug: str, n: int) -> list[str]:
@@ -142,6 +188,9 @@ def main() -> int:
                          "the wheels and imported their modules (a visitor who edits a "
                          "while first); without it, the board is solved as soon as the "
                          "runtime is up")
+    ap.add_argument("--encoding", choices=("host", "raw"), default="host",
+                    help="host: send a file's .br/.gz when there is one, else gzip text and "
+                         "WebAssembly as a web server does; raw: every file as it is")
     ap.add_argument("--native-runs", type=int, default=3,
                     help="CPython: best of this many (CPU time) per phase")
     args = ap.parse_args()
@@ -149,7 +198,9 @@ def main() -> int:
     from playwright.sync_api import sync_playwright
 
     files = build.render_all(ROOT)
-    with tempfile.TemporaryDirectory() as tmp, serve_files(Path(tmp) / "dist", files) as base, \
+    _Encoded.mode = args.encoding
+    with tempfile.TemporaryDirectory() as tmp, \
+            serve_files(Path(tmp) / "dist", files, _Encoded) as base, \
             sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
         slug0 = args.slugs[0]
@@ -179,17 +230,32 @@ def main() -> int:
             marks.append(t.marks)
             if i == 0:
                 # the wheels go in after "ready", in the background: wait for them too
+                # (or, wheels fetched on demand, for the puzzle's modules: what a visit
+                # that never reaches the SAT step loads)
                 t.page.wait_for_function("window.__solve.wheelMs !== undefined"
-                                         " || !window.__solve.cfg.runtime.wheels.length",
+                                         " || !window.__solve.cfg.runtime.wheels.length"
+                                         " || (window.__solve.cfg.runtime.onDemand"
+                                         " && window.__solve.warmMs !== undefined)",
                                          timeout=300_000)
                 t.page.wait_for_load_state("networkidle")
                 # the page's own files (HTML, CSS, scripts) apart from the runtime's
                 before = sum(s for u, s in t.bytes if "/static/runtime/" not in u
                              and "worker.js" not in u)
                 after = sum(s for _, s in t.bytes)
+                # the same files as they are in dist/ (what a host that does not
+                # compress sends), beside what went over the wire
+                raw = sum(len(files.get(u.split(base + "/", 1)[-1].split("?")[0], b""))
+                          for u, _ in t.bytes)
+                requests = len(t.bytes)
                 wheel_bytes = sum(s for u, s in t.bytes if u.endswith(".whl"))
                 runtime_files = sorted({u.rsplit("/", 1)[1] for u, _ in t.bytes
                                         if "/static/runtime/" in u})
+            if i == 0 and args.warm:
+                # a visit that found no stored start makes one: wait for it to be stored
+                try:
+                    t.page.wait_for_function("window.__solve.kept === true", timeout=20_000)
+                except Exception:  # noqa: BLE001 (no Cache Storage: warm starts afresh)
+                    print("(no interpreter snapshot was stored)")
             for _ in range(args.warm if i == 0 else 0):
                 t.page.reload()
                 warm.append(t.ready())
@@ -210,6 +276,12 @@ def main() -> int:
                 if i:   # the first visit fills the cache
                     revisit.append(ms)
                     revisit_marks.append(t.marks)
+                else:   # and stays until its interpreter's start is stored
+                    try:
+                        t.page.wait_for_function("window.__solve.kept === true",
+                                                 timeout=20_000)
+                    except Exception:  # noqa: BLE001
+                        print("(no interpreter snapshot was stored)")
                 t.page.close()
             pctx.close()
 
@@ -218,9 +290,11 @@ def main() -> int:
             print(f"runtime start, {name}: median {_median(xs)} "
                   f"(runs: {', '.join(f'{x:,.0f}' for x in xs)})"
                   + (f"; in the worker: {_phases(ms)}" if ms else ""))
-        print(f"bytes: solve page before the runtime {_kb(before)}, with it and its "
-              f"wheels {_kb(after)} ({', '.join(runtime_files)}; the wheels "
-              f"{_kb(wheel_bytes)}, fetched after the runtime is up); "
+        print(f"cold transfer (--encoding {args.encoding}): {_kb(after)} over the wire in "
+              f"{requests} requests, {_kb(raw)} as the files are in dist/")
+        print(f"bytes: solve page before the runtime {_kb(before)}, with it "
+              f"{_kb(after)} ({', '.join(runtime_files)}; wheels "
+              f"{_kb(wheel_bytes)}); "
               f"article {_kb(sizes['article'])}, "
               f"play page {_kb(sizes['play page'])} (no runtime)")
 

@@ -55,6 +55,8 @@ JS_STRINGS: dict[str, dict[str, str]] = {
         "shareCopied": "Link to this position copied.",
         "shareManual": "Copy the link below to share this position.",
         "padDigit": "Write {d}", "padClear": "Clear", "padClearLabel": "Clear the cell",
+        "candMode": "Candidates", "candModeLabel": ("Candidate mode ({key}): a digit pencils "
+                                                    "or rubs out a small candidate"),
         "spoiler": "Compare with the solution (spoiler: shows part of the answer)",
         "noBreak": "No rule is broken yet.",
         "offSolutionDigit": "The digit at {at} does not fit the solution.",
@@ -101,6 +103,7 @@ JS_STRINGS: dict[str, dict[str, str]] = {
         "shareCopied": "この盤面へのリンクをコピーしました。",
         "shareManual": "下のリンクをコピーすると、この盤面を共有できます。",
         "padDigit": "{d} を書く", "padClear": "消す", "padClearLabel": "マスを消す",
+        "candMode": "候補", "candModeLabel": "候補の入力（{key}）：数字で小さな候補を書き入れ、もう一度で消す",
         "spoiler": "正解と照らし合わせる（ネタバレ：答えの一部が分かります）",
         "noBreak": "今のところルール違反はありません。",
         "offSolutionDigit": "{at}の数字は正解と合いません。",
@@ -137,7 +140,9 @@ PAGE: dict[str, dict[str, str]] = {
         "title": "Play {name}", "lead": "Pick a board and solve it here. Your progress is "
         "kept in this browser.",
         "size": "Size", "level": "Difficulty", "grade": "Grade", "board": "Board",
-        "prev": "Previous board", "next": "Next board",
+        "prev": "Previous board", "next": "Next unsolved board", "list": "All boards",
+        "pan": ("The board is wider than the screen: drag it sideways with two fingers, or "
+                "use the scroll bar under it, to see the rest."),
         "undo": "Undo", "redo": "Redo", "reset": "Reset", "check": "Check", "hint": "Hint",
         "undo_label": "Undo (Ctrl+Z)", "redo_label": "Redo (Ctrl+Y)",
         "reset_label": "Clear every mark (can be undone)",
@@ -174,7 +179,8 @@ PAGE: dict[str, dict[str, str]] = {
     "ja": {
         "title": "{name}を遊ぶ", "lead": "盤を選んでここで解けます。進み具合はこのブラウザに保存されます。",
         "size": "サイズ", "level": "難易度", "grade": "解き筋", "board": "盤",
-        "prev": "前の盤", "next": "次の盤",
+        "prev": "前の盤", "next": "次の未正解の盤", "list": "盤の一覧",
+        "pan": "盤が画面より広いので、二本指で横にずらすか、下のスクロールバーで残りを見てください。",
         "undo": "元に戻す", "redo": "やり直す", "reset": "リセット", "check": "チェック",
         "hint": "ヒント",
         "undo_label": "元に戻す (Ctrl+Z)", "redo_label": "やり直す (Ctrl+Y)",
@@ -365,6 +371,49 @@ def play_files(site: Any, puzzle: Any, bank_data: dict[str, Any]) -> dict[str, s
         title = PAGE[lang]["title"].format(name=puzzle.names[lang])
         out[path] = site.render_page("play.html.j2", lang=lang, path=path, title=title,
                                      description=PAGE[lang]["lead"], **ctx)
+    out.update(board_list_files(site, puzzle, index, levels_of(bank_data)))
+    return out
+
+
+# The board list (``<lang>/<slug>/play/boards/``): every banked board with its size, grade
+# and difficulty, and the visitor's progress from the play page's saved positions. The
+# rows are written by static/play/boards.js from the picker list in its config, so the
+# page text has no figures of its own.
+BOARDS_PAGE: dict[str, dict[str, str]] = {
+    "en": {"title": "{name}: every board", "lead": "Every banked board, with your progress "
+           "in this browser: ✓ solved, … started.", "board": "Board", "size": "Size",
+           "grade": "Grade", "level": "Difficulty", "clues": "Clues", "progress": "Progress",
+           "play": "Back to the player", "noscript": "This list needs JavaScript.",
+           "solved": "Solved", "started": "Started", "fresh": "Not started",
+           "counts": "{solved} solved, {started} started, {total} in all."},
+    "ja": {"title": "{name}：盤の一覧", "lead": "収録したすべての盤と、このブラウザーでの進み具合"
+           "です（✓は正解、…は途中）。", "board": "盤", "size": "大きさ", "grade": "解き筋",
+           "level": "難しさ", "clues": "手掛かり", "progress": "進み具合",
+           "play": "プレイ画面に戻る", "noscript": "この一覧には JavaScript が必要です。",
+           "solved": "正解", "started": "途中", "fresh": "未着手",
+           "counts": "正解 {solved}、途中 {started}、全 {total} 盤。"},
+}
+
+
+def board_list_files(site: Any, puzzle: Any, index: list[dict[str, Any]],
+                     levels: list[str] | None) -> dict[str, str | bytes]:
+    """The board list pages of one puzzle, both languages."""
+    out: dict[str, str | bytes] = {}
+    for lang in ("en", "ja"):
+        path = f"{lang}/{puzzle.slug}/play/boards/index.html"
+        s = BOARDS_PAGE[lang]
+        config = {"slug": puzzle.slug, "lang": lang, "index": index,
+                  "play": posix_rel(path, f"{lang}/{puzzle.slug}/play/"),
+                  "rungNames": rung_names(puzzle, lang),
+                  "levelNames": {lvl: LEVEL_NAMES[lang].get(lvl, lvl) for lvl in levels or LEVELS},
+                  "strings": {k: s[k] for k in ("solved", "started", "fresh", "counts")},
+                  "marks": {"solved": JS_STRINGS[lang]["solvedMark"],
+                            "started": JS_STRINGS[lang]["startedMark"]}}
+        title = s["title"].format(name=puzzle.names[lang])
+        out[path] = site.render_page("boards.html.j2", lang=lang, path=path, title=title,
+                                     description=s["lead"],
+                                     boards={"slug": puzzle.slug, "s": s, "title": title,
+                                             "config": _script_json(config)})
     return out
 
 

@@ -228,8 +228,9 @@ def site_files(root: Path, slugs: tuple[str, ...] | None = None) -> tuple[dict[s
     imported = wheel_imports(out[f"{OUT}/solvers.zip"], modules)  # from the sources
     stdlib = f"{OUT}/pyodide-{version}/python_stdlib.zip"
     try:
-        out[stdlib], out[f"{OUT}/solvers.zip"] = compiled(root, out[stdlib],
-                                                          out[f"{OUT}/solvers.zip"])
+        out[stdlib], out[f"{OUT}/solvers.zip"] = compiled(
+            root, out[stdlib], out[f"{OUT}/solvers.zip"],
+            {w: out[f"{OUT}/{w}"] for w in wheels}, imported)
         bytecode = True
     except RuntimeMissing as e:
         if str(e) not in _warned:
@@ -237,19 +238,86 @@ def site_files(root: Path, slugs: tuple[str, ...] | None = None) -> tuple[dict[s
             print(f"build-site: solve pages start slower (source, not bytecode): {e}",
                   file=sys.stderr)
         bytecode = False
-    # every runtime file's name says what it holds (Pyodide's version in its folder's, a
-    # wheel's in its own, the two zips' hash in theirs), so a browser may keep them for
-    # good (serve.cache_control); the stdlib zip, which the compile changes, moves out
-    # of the version's folder for that
+    # every runtime file's name says what it holds: the two zips' hash in theirs, and
+    # Pyodide's files (whose names its loader fixes) and the wheels in a folder named by
+    # the hash of its files; so a browser may keep them for a year (serve.cache_control)
     named = {}
     for key, stem in ((stdlib, "python_stdlib"), (f"{OUT}/solvers.zip", "solvers")):
         data = out.pop(key)
         named[stem] = _named(stem, data)
         out[named[stem]] = data
-    return out, {"available": True, "pyodide": f"{OUT}/pyodide-{version}/",
+    folder = f"{OUT}/pyodide-{version}/"
+    pyodide_dir = _hashed_folder(out, folder, f"{OUT}/pyodide-{version}-")
+    wheel_dir = _hashed_folder(out, f"{OUT}/", f"{OUT}/wheels-",
+                               [f"{OUT}/{w}" for w in wheels])
+    out.update(precompressed(root, out))
+    return out, {"available": True, "pyodide": pyodide_dir,
                  "stdlib": named["python_stdlib"], "zip": named["solvers"],
-                 "wheels": [f"{OUT}/{w}" for w in wheels],
+                 "wheels": [f"{wheel_dir}{w}" for w in wheels], "onDemand": True,
                  "bytecode": bytecode, "modules": modules, "imports": imported}
+
+
+def _hashed_folder(out: dict[str, bytes], folder: str, stem: str,
+                   keys: list[str] | None = None) -> str:
+    """Move the files ``keys`` (default: every file right in ``folder``) of ``out`` into
+    the folder ``stem`` + the first 12 hex digits of the hash of their names and bytes;
+    returns that folder (with its slash)."""
+    keys = sorted(keys if keys is not None else
+                  [k for k in out if k.startswith(folder) and "/" not in k[len(folder):]])
+    h = hashlib.sha256()
+    for k in keys:
+        h.update(k[len(folder):].encode() + b"\0" + _sha256(out[k]).encode())
+    to = f"{stem}{h.hexdigest()[:12]}/"
+    for k in keys:
+        out[to + k[len(folder):]] = out.pop(k)
+    return to
+
+
+ZIP_CACHE = Path(".cache") / "compressed"
+_COMPRESS = 4096   # files smaller than this go as they are
+
+
+def precompressed(root: Path, files: dict[str, bytes]) -> dict[str, bytes]:
+    """``NAME.br`` (brotli, quality 11; when the ``brotli`` package is there) and
+    ``NAME.gz`` (gzip -9, no name or date in its header) beside each of ``files`` of at
+    least 4 KiB, for a host that sends a precompressed file to a browser that takes it.
+    Made once per content, kept under ``.cache/compressed/`` by its hash."""
+    import gzip
+
+    try:
+        import brotli  # type: ignore[import-untyped, import-not-found, unused-ignore]
+    except ImportError:   # gzip only; the build says so once
+        brotli = None
+        if "brotli" not in _warned:
+            _warned.add("brotli")
+            print("build-site: the runtime goes out gzipped only (pip install brotli for "
+                  ".br files)", file=sys.stderr)
+    cache = root / ZIP_CACHE
+    out: dict[str, bytes] = {}
+    for name, data in files.items():
+        if len(data) < _COMPRESS:
+            continue
+        digest = _sha256(data)
+        for ext, make in ((".gz", lambda d: gzip.compress(d, 9, mtime=0)),
+                          (".br", None if brotli is None else
+                           lambda d: brotli.compress(d, quality=11, lgwin=24))):
+            if make is None:
+                continue
+            kept = cache / f"{digest}{ext}"
+            if kept.is_file():
+                if kept.stat().st_size:
+                    out[name + ext] = kept.read_bytes()
+                continue
+            got = make(data)
+            if len(got) > 0.95 * len(data):   # (a wheel, deflated already): not worth it
+                got = b""
+            cache.mkdir(parents=True, exist_ok=True)
+            tmp = kept.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_bytes(got)
+            os.replace(tmp, kept)
+            if got:
+                out[name + ext] = got
+    return out
 
 
 def _named(stem: str, data: bytes) -> str:
@@ -258,12 +326,18 @@ def _named(stem: str, data: bytes) -> str:
 
 
 # Run inside the pinned Pyodide (Node): argv is [in stdlib zip, in app zip, out stdlib zip,
-# out app zip]. Every module the interpreter's own start imports, and every one importing
-# each module of the app pulls in, goes into the stdlib zip as .pyc (its source left out);
-# every app module too. Unchecked hash-based pycs (PEP 552): zipimport loads them without
-# a source or a date to compare; sorted names and fixed dates make the zips reproducible.
+# out app zip]; the wheels are installed first (compile.mjs), so what their install and
+# their import pull in counts as used. Every module the interpreter's own start imports,
+# and every one importing each module of the app pulls in, goes into the stdlib zip as
+# .pyc (its source left out); every app module too. The rest of the standard library is
+# left out, except what those modules (and the app's) import anywhere in their text, a
+# function's body included, followed to its end: that stays source, compiled if ever
+# imported. Unchecked hash-based pycs (PEP 552): zipimport loads them without a source
+# or a date to compare; the entries are stored, not deflated (the host's brotli or gzip
+# then compresses across files, and zipimport reads them without inflating); sorted
+# names and fixed dates make the zips reproducible.
 _COMPILE_PY = r"""
-import importlib, importlib.util, io, marshal, os, sys, zipfile
+import ast, importlib, importlib.machinery, importlib.util, io, marshal, os, sys, zipfile
 
 src_stdlib, src_app, out_stdlib, out_app = ARGS
 lib = next(p for p in sys.path if p.endswith(".zip"))
@@ -284,17 +358,38 @@ def pyc(data, filename):
 
 def write(path, entries):
     buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_STORED) as z:
         for name, data in sorted(entries.items()):
             info = zipfile.ZipInfo(name, date_time=(2000, 1, 1, 0, 0, 0))
             if name.endswith("/"):
                 info.external_attr = (0o40755 << 16) | 0x10
             else:
-                info.compress_type = zipfile.ZIP_DEFLATED
                 info.external_attr = 0o644 << 16
             z.writestr(info, data)
     with open(path, "wb") as f:
         f.write(buf.getvalue())
+
+def imports(name, data):
+    # the modules a file names in its import statements, anywhere in it
+    mod = name.rsplit(".", 1)[0].replace("/", ".")
+    pkg = mod.removesuffix(".__init__") if mod.endswith(".__init__") else mod.rpartition(".")[0]
+    try:
+        tree = ast.parse(data)
+    except SyntaxError:
+        return set()
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = pkg.split(".") if pkg else []
+                parts = parts[:len(parts) - (node.level - 1)] if node.level > 1 else parts
+                base = ".".join([*parts, *([node.module] if node.module else [])])
+            out.add(base)
+            out.update(f"{base}.{a.name}" for a in node.names)   # a submodule, maybe
+    return out
 
 needed = loaded()
 os.makedirs(os.path.dirname(app), exist_ok=True)
@@ -310,18 +405,69 @@ for name in app_sources:
         mod = name[:-3].replace("/", ".").removesuffix(".__init__")
         try:
             importlib.import_module(mod)
-        except BaseException:  # a wheel's or numpy's module, not here: what came before counts
+        except BaseException:  # numpy's module, not here: what came before counts
             pass
 needed |= loaded()
 
-stdlib = {}
 with zipfile.ZipFile(src_stdlib) as z:
-    for name in z.namelist():
-        data = z.read(name)
-        if name in needed and name.endswith(".py"):
-            stdlib[name[:-3] + ".pyc"] = pyc(data, lib + "/" + name)
-        else:
-            stdlib[name] = data
+    source = {name: z.read(name) for name in z.namelist()}
+
+def files_of(mod):
+    # the module's file and its packages' __init__ files, those the zip has
+    parts = mod.split(".")
+    got = []
+    for i in range(1, len(parts) + 1):
+        stem = "/".join(parts[:i])
+        for f in (stem + "/__init__.py", stem + ".py") if i < len(parts) else \
+                (stem + ".py", stem + "/__init__.py"):
+            if f in source:
+                got.append(f)
+                break
+    return got
+
+# never reached from a solve: the standard library's tools for people at a terminal, and
+# the modules the interpreter has frozen in (their source is never read)
+TOOLS = ("_pyrepl", "pdb", "bdb", "doctest", "unittest", "pydoc", "multiprocessing",
+         "concurrent.interpreters", "http.server", "xmlrpc", "ftplib", "webbrowser",
+         "socketserver", "tty", "cmd", "code", "codeop", "rlcompleter", "netrc",
+         "tracemalloc", "py_compile", "ctypes", "pyodide._nodesock_transport")
+
+def skipped(mod):
+    if any(mod == t or mod.startswith(t + ".") for t in TOOLS):
+        return True
+    try:
+        return importlib.machinery.FrozenImporter.find_spec(mod) is not None
+    except Exception:
+        return False
+
+keep = set(needed)
+todo = [n for n in needed] + [n for n in app_sources if n.endswith(".py")]
+texts = {**source, **app_sources}
+while todo:
+    name = todo.pop()
+    for mod in imports(name, texts[name]):
+        if skipped(mod):
+            continue
+        for f in files_of(mod):
+            if f not in keep:
+                keep.add(f)
+                todo.append(f)
+# the codecs a text file may be opened with, looked up by name at run time
+for enc in ("aliases", "ascii", "latin_1", "utf_8", "utf_8_sig", "utf_16", "utf_16_le",
+            "utf_16_be", "utf_32", "utf_32_le", "utf_32_be", "cp437", "idna"):
+    keep.update(f for f in (f"encodings/{enc}.py",) if f in source)
+stdlib = {}
+for name, data in source.items():
+    if name.endswith("/") or name.startswith("site-packages/"):
+        stdlib[name] = data
+    elif name in needed and name.endswith(".py"):
+        stdlib[name[:-3] + ".pyc"] = pyc(data, lib + "/" + name)
+    elif name in keep:
+        stdlib[name] = data
+# a folder entry only where a file is kept in it
+dirs = {n.rsplit("/", 1)[0] + "/" for n in stdlib if "/" in n.rstrip("/")}
+stdlib = {n: d for n, d in stdlib.items() if not n.endswith("/") or n in dirs
+          or n == "site-packages/"}
 write(out_stdlib, stdlib)
 write(out_app, {(n[:-3] + ".pyc" if n.endswith(".py") else n):
                 (pyc(d, app + "/" + n) if n.endswith(".py") else d)
@@ -330,9 +476,14 @@ write(out_app, {(n[:-3] + ".pyc" if n.endswith(".py") else n):
 
 _COMPILE_JS = r"""
 import { readFileSync, writeFileSync } from "node:fs";
-const [pkg, script, ...args] = process.argv.slice(2);
+const [pkg, script, wheels, imports, ...args] = process.argv.slice(2);
 const { loadPyodide } = await import(pkg + "/pyodide.mjs");
 const py = await loadPyodide({ indexURL: pkg + "/", stdout: () => {}, stderr: () => {} });
+// the wheels in first, and imported: the modules their install and import use count too
+const whl = JSON.parse(wheels);
+if (whl.length) await py.loadPackage(whl, { messageCallback: () => {}, errorCallback: () => {} });
+py.runPython(JSON.parse(imports).map((m) =>
+  `try:\n    import ${m}\nexcept BaseException:\n    pass\n`).join(""));
 for (const i of [0, 1]) py.FS.writeFile("/io" + i, readFileSync(args[i]));
 py.globals.set("ARGS", ["/io0", "/io1", "/io2", "/io3"]);
 try {
@@ -349,11 +500,17 @@ PYC_CACHE = Path(".cache") / "pyc"
 _KEEP = 4  # cached results kept (one per recent solvers/ state)
 
 
-def compiled(root: Path, stdlib: bytes, app: bytes) -> tuple[bytes, bytes]:
-    """``python_stdlib.zip`` and ``solvers.zip`` with their start-up modules as bytecode
-    (see the module's docstring), from the cache or made with Node. Raises RuntimeMissing
-    (one line) when Node is missing or the compile fails."""
+def compiled(root: Path, stdlib: bytes, app: bytes, wheels: dict[str, bytes] | None = None,
+             imports: list[str] | None = None) -> tuple[bytes, bytes]:
+    """``python_stdlib.zip`` cut down to what the solve path uses and ``solvers.zip``,
+    with their start-up modules as bytecode (see _COMPILE_PY), from the cache or made
+    with Node; ``wheels`` ({file name: bytes}) are installed and their modules
+    ``imports`` imported first. Raises RuntimeMissing (one line) when Node is missing
+    or the compile fails."""
+    wheels = wheels or {}
+    imports = imports or []
     key = _sha256(b"\0".join([pyodide_version(root).encode(), stdlib, app,
+                               *(wheels[k] for k in sorted(wheels)), *map(str.encode, imports),
                                _COMPILE_PY.encode(), _COMPILE_JS.encode()]))[:20]
     cache = root / PYC_CACHE
     done = cache / key
@@ -371,10 +528,14 @@ def compiled(root: Path, stdlib: bytes, app: bytes) -> tuple[bytes, bytes]:
         (t / "compile.mjs").write_text(_COMPILE_JS)
         (t / "in_stdlib.zip").write_bytes(stdlib)
         (t / "in_app.zip").write_bytes(app)
+        for name, data in wheels.items():
+            (t / name).write_bytes(data)
         out = t / "out"
         out.mkdir()
         try:
             r = subprocess.run([node, str(t / "compile.mjs"), str(pkg), str(t / "compile.py"),
+                                json.dumps([str(t / n) for n in sorted(wheels)]),
+                                json.dumps(imports),
                                 str(t / "in_stdlib.zip"), str(t / "in_app.zip"),
                                 str(out / names[0]), str(out / names[1])],
                                check=False, capture_output=True, text=True, timeout=600)

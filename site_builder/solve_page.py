@@ -22,6 +22,10 @@ from site_builder.solve_web import CELL, editor_spec
 from solvers.common import MAX_CELLS
 
 GRACE = 5.0  # seconds past the time limit before the page ends a worker that hangs
+# setTimeout holds at most 2^31 - 1 ms: the page's largest time limit leaves the grace
+# below that (about 24.8 days; the CLI's own limit, cli.MAX_TIMEOUT, is higher)
+MAX_PAGE_TIMEOUT = float(int((2**31 - 1) / 1000 - GRACE))
+INPUT_CAP = 64 * 1024  # characters of a pasted board or fragment, read before any parsing
 AUTO_CELLS = 400  # boards up to this many cells are solved again as they change
 HELP_SECONDS = 5.0  # the constructor help's budget for its trial solves
 
@@ -50,13 +54,30 @@ JS_STRINGS: dict[str, dict[str, str]] = {
         "stepOf": "Step {k} of {n}",
         "watchdog": "the solver gave no answer within {seconds} s",
         "err_empty": "Paste a puzz.link URL of a board, or open a link that carries one.",
-        "err_other": "This is a board of {other}, not of this puzzle: open it on the {other} "
-                     "solve page.",
-        "err_unknown": "This URL is not a board of a puzzle this site knows (“{pid}”).",
+        "err_other": "This is a {other} board, not a {name} one.",
+        "otherLink": "Solve it on the {other} page",
+        "err_unknown": ("This link is for a puzzle this site does not solve (“{pid}”); it "
+                        "solves {names}."),
         "err_size": "This board is {w}×{h}: the solver takes boards of at most {cap} cells.",
-        "err_malformed": "This URL could not be read as a board: {message}.",
-        "err_bound": ("The solve stopped at its limit with no verdict ({message}). Raise the "
+        "err_malformed": ("This link could not be read as a {name} board: {where}. A {name} "
+                          "link looks like {form} (columns, rows, then the clues); check that "
+                          "it was copied whole."),
+        "whereAt": "its clues cannot be read from character {pos} of the part after the size on",
+        "whereUrl": "it is not a puzz.link address",
+        "whereAny": "its size or its clues do not make a board",
+        "err_long": ("This text is {n} characters long, too long for a board's link (at most "
+                     "{cap}). Paste the link of one board alone."),
+        "keptBoard": "The board in the editor is still the one you had before.",
+        "badKey": "“{key}” cannot go in a {name} cell: a cell holds {allowed}.",
+        "allowRange": "a number from {lo} to {hi}", "allowFrom": "a number from {lo} up",
+        "allowTokens": "a circle (o, with a number typed after it) or an arrow (^ v < >)",
+        "allowQuestion": "? for a clue whose number is hidden", "allowSep": ", or ",
+        "timeoutClamped": "The time limit is at most {max} seconds here; it was set to that.",
+        "helpStopped": ("The constructor help took longer than {seconds} seconds and was "
+                        "stopped; the solver is starting again."),
+        "err_bound": ("The solve stopped at its limit with no verdict yet ({why}). Raise the "
                       "time or node limit and solve again."),
+        "boundAt": "{nodes} search nodes, {seconds} s",
         "err_recursion": "This board is too large for the solver.",
         "err_internal": "The solver failed on this board: {message}",
         "editLabel": "Board editor.", "editAt": "Row {r}, column {c}.",
@@ -72,7 +93,7 @@ JS_STRINGS: dict[str, dict[str, str]] = {
                      "pair of clues does (proved by the solver):"),
         "pairNone": ("No single clue on a differing cell makes the board unique, nor does any "
                      "pair of clues on the first {n} differing cells."),
-        "pairSep": " and ", "applyPair": "Add these two clues",
+        "pairSep": " and ", "applyPair": "Add these two clues", "stop": ".",
         "removeHead": "Clues that can be removed with the board staying unique:",
         "removeNone": "Every clue is needed: removing any one gives a second answer.",
         "remove": "Row {r}, column {c}", "removeOne": "Remove",
@@ -101,12 +122,30 @@ JS_STRINGS: dict[str, dict[str, str]] = {
         "stepOf": "手順 {k} / {n}",
         "watchdog": "{seconds} 秒以内にソルバーが答えを返しませんでした",
         "err_empty": "盤の puzz.link URL を貼り付けるか、盤を含むリンクを開いてください。",
-        "err_other": "これは{other}の盤です。{other}の解答ページで開いてください。",
-        "err_unknown": "この URL は、このサイトが扱うパズルの盤ではありません（「{pid}」）。",
+        "err_other": "これは{name}ではなく{other}の盤です。",
+        "otherLink": "{other}のページで解く",
+        "err_unknown": ("このリンクは、このサイトで解けないパズルのものです（「{pid}」）。"
+                        "解けるのは{names}です。"),
         "err_size": "この盤は {w}×{h} です。ソルバーが扱えるのは {cap} マスまでです。",
-        "err_malformed": "この URL は盤として読めませんでした（{message}）。",
-        "err_bound": ("上限に達したため、判定できないまま止まりました（{message}）。"
+        "err_malformed": ("このリンクは{name}の盤として読めませんでした。{where}。{name}の"
+                          "リンクは {form} の形です（列数、行数、手掛かりの順）。リンクが"
+                          "途中で切れていないか確かめてください。"),
+        "whereAt": "大きさの後ろの部分の {pos} 文字目から手掛かりが読めません",
+        "whereUrl": "puzz.link のアドレスではありません",
+        "whereAny": "大きさか手掛かりが盤になっていません",
+        "err_long": ("この文字列は {n} 文字あり、盤のリンクとしては長すぎます（上限 {cap} "
+                     "文字）。盤一つのリンクだけを貼り付けてください。"),
+        "keptBoard": "編集欄の盤は前のままです。",
+        "badKey": "「{key}」は{name}のマスには入りません。入るのは{allowed}です。",
+        "allowRange": "{lo}から{hi}までの数", "allowFrom": "{lo}以上の数",
+        "allowTokens": "丸（o、続けて数字でその数）か矢印（^ v < >）",
+        "allowQuestion": "数を伏せた手掛かりの ?", "allowSep": "、",
+        "timeoutClamped": "ここでの時間の上限は {max} 秒までです。その値にしました。",
+        "helpStopped": ("作問の手助けが {seconds} 秒を超えたため止めました。ソルバーを起動し"
+                        "直しています。"),
+        "err_bound": ("上限に達したため、判定できないまま止まりました（{why}）。"
                       "時間かノード数の上限を上げて、もう一度解いてください。"),
+        "boundAt": "探索ノード {nodes}、{seconds} 秒",
         "err_recursion": "この盤はソルバーには大きすぎます。",
         "err_internal": "この盤でソルバーが失敗しました：{message}",
         "editLabel": "盤の編集。", "editAt": "{r}行{c}列。",
@@ -122,7 +161,7 @@ JS_STRINGS: dict[str, dict[str, str]] = {
                      "足せば唯一解になります（ソルバーで確かめ済み）："),
         "pairNone": ("違うマスに手掛かりを一つ足しても、最初の{n}個の違うマスから二つ選んで"
                      "足しても、唯一解にはなりません。"),
-        "pairSep": "、", "applyPair": "この二つを足す",
+        "pairSep": "、", "applyPair": "この二つを足す", "stop": "。",
         "removeHead": "外しても唯一解のままの手掛かり：",
         "removeNone": "どの手掛かりも必要です。一つでも外すと別の答えができます。",
         "remove": "{r}行{c}列", "removeOne": "外す",
@@ -166,7 +205,7 @@ PAGE: dict[str, dict[str, str]] = {
         "nodes": "探索ノード数の上限（空欄：なし）",
         "steps": "手順", "prev": "前の手順", "next": "次の手順",
         "export": "この盤の puzz.link：",
-        "json": "ソルバーの結果（build-site solve --json --trace の JSON）",
+        "json": "ソルバーの結果（JSON。コマンドラインのソルバーが出すものと同じです）",
         "article": "記事を読む", "play": "収録盤を遊ぶ",
         "noscript": "ソルバーを動かすには JavaScript が必要です。",
         "edit": "盤を編集する", "rows": "行", "cols": "列", "new": "空の盤を作る",
@@ -208,6 +247,9 @@ def page_context(puzzle: Any, lang: str, path: str, runtime: dict[str, Any],
     config = {
         "slug": puzzle.slug, "lang": lang, "pid": puzzle.pid, "cap": MAX_CELLS,
         "timeout": DEFAULT_TIMEOUT, "grace": GRACE, "cell": CELL,
+        "maxTimeout": MAX_PAGE_TIMEOUT, "maxInput": INPUT_CAP,
+        "solvePages": {p.slug: posix_rel(path, f"{lang}/{p.slug}/solve/")
+                       for p in (shown or [puzzle])},
         "names": {p.slug: p.names[lang] for p in (shown or [puzzle])},
         "rungNames": rung_names(puzzle, lang), "strings": JS_STRINGS[lang],
         "worker": here("static/solve/worker.js"), "runtime": rt,
@@ -215,7 +257,8 @@ def page_context(puzzle: Any, lang: str, path: str, runtime: dict[str, Any],
         "play": posix_rel(path, f"{lang}/{puzzle.slug}/play/"),
     }
     return {"solve": {"slug": puzzle.slug, "name": puzzle.names[lang], "s": PAGE[lang],
-                      "timeout": DEFAULT_TIMEOUT, "edit": config["edit"],
+                      "timeout": DEFAULT_TIMEOUT, "max_timeout": int(MAX_PAGE_TIMEOUT),
+                      "edit": config["edit"],
                       "config": _script_json(config)}}
 
 

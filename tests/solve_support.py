@@ -46,11 +46,12 @@ class _Server(http.server.ThreadingHTTPServer):
 
 
 @contextmanager
-def serve_files(out: Path, files: dict[str, str | bytes]) -> Iterator[str]:
-    """Write ``files`` into ``out`` and serve it over http on loopback; yields the base
-    URL."""
+def serve_files(out: Path, files: dict[str, str | bytes],
+                handler_class: type[_Quiet] | None = None) -> Iterator[str]:
+    """Write ``files`` into ``out`` and serve it over http on loopback (``handler_class``:
+    a subclass of _Quiet, e.g. the benchmark's, which compresses); yields the base URL."""
     write_files(out, files)
-    handler = functools.partial(_Quiet, directory=str(out))
+    handler = functools.partial(handler_class or _Quiet, directory=str(out))
     server = _Server(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:

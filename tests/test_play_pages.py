@@ -57,8 +57,9 @@ def test_files_and_data(slug, outputs):
     for e, b in zip(index["boards"], data["boards"], strict=True):
         for k in ("difficulty", "effort"):
             assert e.get(k) == b.get(k)
-    # Page + data files only (a board file and a hint file per language); nothing else.
-    assert len(files) == 2 + 1 + 3 * len(data["boards"])
+    # Pages (the player and the board list, per language) + data files only (a board file
+    # and a hint file per language); nothing else.
+    assert len(files) == 2 + 2 + 1 + 3 * len(data["boards"])
 
 
 @pytest.mark.parametrize("slug", ALL)

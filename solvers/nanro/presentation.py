@@ -27,6 +27,8 @@ PLAY = PlaySpec(
         "keys": {"n": 1, "#": 1, "x": 2, ".": 2},
         "states": {"en": ["undecided", "numbered", "blank"], "ja": ["未定", "数字", "空白"]},
         "trace": {"number": 1, "blank": 2},
+        # small candidate digits, pencilled in candidate mode (this key or the pad's button)
+        "candidates": {"key": "c"},
         "rules": {
             "nanro.digit": {
                 "en": ("The {value} at row {row}, column {col} does not match its region, "
@@ -39,7 +41,8 @@ PLAY = PlaySpec(
         "en": {
             "cycle": "numbered → blank → undecided",
             "keys": [("Digits", "write that digit (a region's count)"), ("N", "numbered (digit still to write)"),
-                     ("X", "blank")],
+                     ("X", "blank"), ("C", ("candidate mode: a digit then pencils a small "
+                                            "candidate, or rubs it out"))],
             "tap": ("Click or tap a cell to select it, then type a digit or use the number pad "
                     "under the board. Click the selected cell again to cycle its marks: {cycle}. "
                     "With the counting assist on, a click cycles at once and a numbered cell shows "
@@ -56,7 +59,7 @@ PLAY = PlaySpec(
         "ja": {
             "cycle": "数字 → 空白 → 未定",
             "keys": [("数字キー", "その数字を書く（領域内の数字の個数）"), ("N", "数字が入る印（数字は未記入）"),
-                     ("X", "空白")],
+                     ("X", "空白"), ("C", "候補の入力：数字で小さな候補を書き入れ、もう一度で消す")],
             "tap": ("マスをクリック／タップして選び、数字キーか盤の下の数字パッドで数字を書きます。選"
                     "んだマスをもう一度押すと、印が「{cycle}」の順に切り替わります。個数の自動表示"
                     "を入れると、押すだけで切り替わり、数字のマスに個数が出ます。"),

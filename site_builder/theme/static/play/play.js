@@ -28,7 +28,9 @@
 // levels) under localStorage "play:<slug>:<board id>"; the address carries them too,
 // #<board id>&p=<position> (encodePosition), so a copied link opens the same position.
 // A digit puzzle (input.digits) has states 0, 1 numbered, 2 blank and 2 + d the digit d
-// (grid.js); its module exports digitMax(board), and may export complete(board, view)
+// (grid.js); with input.candidates ({key}) the player may also pencil small candidate
+// digits into a cell that has no digit yet (see "candidates" below); its module exports
+// digitMax(board), and may export complete(board, view)
 // (isSolved also needs it true), fits(state, want) (a mark that agrees with the
 // solution's state without being it) and helper(state) (Clear marks erases it).
 //
@@ -89,6 +91,7 @@ const isEdge = (h, w, r, c, side) => isEdge0(h, w, r, c, side, OUTLINE);
 // module's digitMax(board) is the largest digit; with the counting assist on (off by
 // default, stored per puzzle) a "numbered" cell shows and counts as its live count.
 const DIGITS = !!IN.digits;
+const CANDS = DIGITS && !!(IN.candidates && IN.candidates.key);
 const REGIONS = cfg.model === "regions";
 // The puzzle's rules table, and the player's own rules (PlaySpec.input.rules: about
 // what only the player writes, such as a typed digit), after it.
@@ -108,7 +111,8 @@ function lastPlayed() {
 function parseHash() {
   const [id, ...rest] = location.hash.slice(1).split("&");
   const p = rest.find((x) => x.startsWith("p="));
-  return { id: decodeURIComponent(id || ""), p: p ? p.slice(2) : null };
+  const c = rest.find((x) => x.startsWith("c="));
+  return { id: decodeURIComponent(id || ""), p: p ? p.slice(2) : null, c: c ? c.slice(2) : null };
 }
 const wanted = parseHash().id;
 let sharedPos = parseHash().p;   // applied once, to the board the address names
@@ -166,6 +170,7 @@ let solved = false;
 let elapsed = 0;           // ms before the current run of the clock
 let runningSince = null;   // performance.now() while the clock runs
 let loadSeq = 0;
+let cands = null;          // candidates: Uint16Array per cell, bit d for digit d (or null)
 
 function noMarks() {
   return { bad: new Set(), first: new Set(), hint: new Set(), why: new Set(), detail: new Set(),
@@ -240,13 +245,27 @@ for (const sel of [sizeSel, levelSel, gradeSel]) {
 }
 boardSel.addEventListener("change", () => load(boardSel.value));
 $("pick-prev").addEventListener("click", () => step(-1));
-$("pick-next").addEventListener("click", () => step(1));
+$("pick-next").addEventListener("click", nextUnsolved);
+$("next-unsolved").addEventListener("click", nextUnsolved);
 
 function step(d) {
   const opts = [...boardSel.options];
   const i = opts.findIndex((o) => o.value === boardSel.value);
   const j = i + d;
   if (j >= 0 && j < opts.length) load(opts[j].value);
+}
+
+// "→" and the solved banner's button: the next board of the list (as filtered) that is
+// not solved yet, going round to the start; the next one when every board is solved.
+function nextUnsolved() {
+  const opts = [...boardSel.options];
+  const i = opts.findIndex((o) => o.value === boardSel.value);
+  for (let k = 1; k <= opts.length; k++) {
+    const o = opts[(i + k) % opts.length];
+    const rec = store.get(o.value);
+    if (o.value !== boardSel.value && !(rec && rec.solved)) { load(o.value); return; }
+  }
+  step(1);
 }
 
 // ---- the view the checker's hooks see ------------------------------------------------
@@ -282,6 +301,7 @@ async function load(id) {
   const kept = rec && typeof rec.s === "string" ? decodePosition(rec.s, n) : null;
   if (kept) states.set(kept);
   fixed.forEach((f, i) => { if (f !== null) states[i] = f; });
+  cands = CANDS ? decodeCands(rec && rec.c, n) || new Uint16Array(n) : null;
   view = makeView(board, cfg.model, IN, states, fixed, REGIONS ? P.regions(board) : null);
   view.assist = assistOn();
   elapsed = rec && rec.t > 0 ? rec.t : 0;
@@ -296,6 +316,8 @@ async function load(id) {
   if (sharedPos !== null && parseHash().id === id) {
     const got = decodePosition(sharedPos, n);
     sharedPos = null;
+    const c = CANDS ? decodeCands(parseHash().c, n) : null;
+    if (c) cands = c;
     if (got) {
       const ch = [];
       got.forEach((s, i) => { if (fixed[i] === null && states[i] !== s) ch.push([i, states[i], s]); });
@@ -320,6 +342,7 @@ async function load(id) {
   }
   setAddress();
   $("pzl-link").href = entry.url;
+  $("print-url").textContent = entry.url;
   $("board-title").textContent = fmt(T.boardTitle, {
     n: boards.findIndex((b) => b.id === id) + 1, id, size: entry.size || `${h}x${w}`,
     grade: gradeText(entry), clues: entry.clues,
@@ -391,7 +414,7 @@ function draw() {
       const st = EDGES ? "" : ` data-state="${states[i]}"`;
       parts.push(`<g class="${cls}" data-r="${r}" data-c="${c}"${st}>` +
         `<rect class="hl" x="${x}" y="${y}" width="${CELL}" height="${CELL}"/>` +
-        P.cellSvg(board, view, r, c, x, y, CELL) + "</g>");
+        P.cellSvg(board, view, r, c, x, y, CELL) + candSvg(i, x, y) + "</g>");
     }
   }
   let grid = "";
@@ -436,10 +459,11 @@ function draw() {
     `xmlns="http://www.w3.org/2000/svg" style="aspect-ratio:${W}/${H}">${parts.join("")}</svg>`;
   describe();
   showReadout();
+  panCue();
   $("undo").disabled = $("undo-all").disabled = !undoStack.length;
   $("redo").disabled = $("redo-all").disabled = !redoStack.length;
   $("play-solved").hidden = !solved;
-  if (solved) $("play-solved").textContent = fmt(T.solved, { time: clockText() });
+  if (solved) $("play-solved-text").textContent = fmt(T.solved, { time: clockText() });
 }
 
 // The moment a board is solved: said to screen readers (the live region) and the banner
@@ -459,7 +483,20 @@ function fitBoard() {
   const top = wrap.getBoundingClientRect().top + window.scrollY;
   wrap.style.setProperty("--room", `${Math.max(256, window.innerHeight - top - 12)}px`);
 }
-window.addEventListener("resize", () => { if (board) fitBoard(); });
+window.addEventListener("resize", () => { if (board) { fitBoard(); panCue(); } });
+
+// A board wider than its row (its cells would be below a finger's width otherwise) pans
+// sideways inside the row: the row then says so (play.css .pans: a shadow on the side
+// with more, and a line under the board), and loses the cue at the end it reaches.
+const row = wrap.parentElement;
+function panCue() {
+  const more = row.scrollWidth - row.clientWidth > 1;
+  row.classList.toggle("pans", more);
+  row.classList.toggle("at-start", row.scrollLeft <= 1);
+  row.classList.toggle("at-end", row.scrollLeft >= row.scrollWidth - row.clientWidth - 1);
+  $("pan-cue").hidden = !more;
+}
+row.addEventListener("scroll", panCue, { passive: true });
 
 function cursorSvg() {
   if (!EDGES) {
@@ -554,7 +591,10 @@ function announce() {
 // ---- moves ---------------------------------------------------------------------------
 function apply(changes) {
   if (!changes.length) return;
-  for (const [i, , to] of changes) states[i] = to;
+  for (const [i, , to] of changes) {
+    states[i] = to;
+    if (cands && to > 1) cands[i] = 0;   // cleared by the digit (or the blank)
+  }
   undoStack.push(changes);
   redoStack = [];
   afterChange();
@@ -635,6 +675,10 @@ function clearMarks() {
   const ch = [];
   const helper = P.helper || ((s) => s > 1);
   states.forEach((s, i) => { if (fixed[i] === null && s && helper(s)) ch.push([i, s, 0]); });
+  if (cands && cands.some((m) => m)) {
+    cands.fill(0);
+    if (!ch.length) { afterChange(); return; }
+  }
   apply(ch);
 }
 
@@ -893,6 +937,7 @@ let lastTyped = null;
 
 function typeDigit(u, d) {
   if (u === null || fixed[u] !== null) return;
+  if (candMode) { toggleCand(u, d); return; }
   const max = P.digitMax(board);
   let v = d;
   if (lastTyped === u && states[u] > 2 && (states[u] - 2) * 10 + d <= max) v = (states[u] - 2) * 10 + d;
@@ -933,6 +978,8 @@ wrap.addEventListener("keydown", (e) => {
     draw();
   } else if (k === " " || k === "Enter") {
     if (u !== null && fixed[u] === null) setUnit(u, nextState(u, e.shiftKey));
+  } else if (CANDS && k.toLowerCase() === IN.candidates.key) {
+    setCandMode(!candMode);
   } else if (DIGITS && /^[0-9]$/.test(k)) {
     typeDigit(u, +k);
   } else if (k === "Backspace" || k === "Delete" || k === "0") {
@@ -999,18 +1046,84 @@ function buildPad() {
   const btns = [];
   for (let d = 1; d <= max; d++) btns.push(key(String(d), 2 + d, fmt(T.padDigit, { d })));
   btns.push(key("○", 1, stateName(1)), key("×", 2, stateName(2)), key(T.padClear, 0, T.padClearLabel));
+  if (CANDS) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.id = "cand-mode";
+    b.textContent = T.candMode;
+    b.title = fmt(T.candModeLabel, { key: IN.candidates.key.toUpperCase() });
+    b.setAttribute("aria-label", b.title);
+    b.setAttribute("aria-pressed", String(candMode));
+    btns.push(b);
+  }
   pad.replaceChildren(...btns);
   pad.hidden = false;
 }
 
 $("play-pad").addEventListener("pointerdown", (e) => e.preventDefault());   // keep the board's focus
 $("play-pad").addEventListener("click", (e) => {
+  if (e.target.closest("#cand-mode")) { setCandMode(!candMode); return; }
   const b = e.target.closest("button[data-state]");
   if (!b || !board) return;
   lastTyped = null;
-  setUnit(cursor, +b.dataset.state);
+  const st = +b.dataset.state;
+  if (candMode && st > 2) toggleCand(cursor, st - 2);
+  else setUnit(cursor, st);
   announce();
 });
+
+// ---- candidates: small digits pencilled into a cell (input.candidates) ---------------------
+// A bit per digit (1 to 9) per cell, shown in a cell with no digit or blank; toggled by a
+// digit in candidate mode (the pad's button, or the key input.candidates.key), cleared
+// when the cell gets its digit or its blank (apply), and by Clear marks. Kept with the
+// saved position (record "c") and in the address (&c=), beside the marks.
+function toggleCand(u, d) {
+  if (!cands || u === null || fixed[u] !== null || states[u] > 1 || d < 1 || d > 9) return;
+  if (d > P.digitMax(board)) return;
+  cands[u] ^= 1 << d;
+  saveNow();
+  setAddress();
+  draw();
+}
+
+function setCandMode(on) {
+  candMode = on;
+  const b = $("cand-mode");
+  if (b) b.setAttribute("aria-pressed", String(on));
+  wrap.classList.toggle("cand-mode", on);
+}
+let candMode = false;
+
+function candSvg(i, x, y) {
+  if (!cands || !cands[i] || states[i] > 1) return "";
+  let out = "";
+  for (let d = 1; d <= 9; d++) {
+    if (!(cands[i] & (1 << d))) continue;
+    const cx = x + CELL * (0.2 + 0.3 * ((d - 1) % 3)), cy = y + CELL * (0.2 + 0.3 * Math.floor((d - 1) / 3));
+    out += `<text class="cand" x="${cx}" y="${cy}">${d}</text>`;
+  }
+  return out;
+}
+
+// "<cell>.<mask>" in base 36 for each cell with candidates, joined by "-"; null when the
+// text is not that for n cells.
+function encodeCands(c) {
+  if (!c) return "";
+  const out = [];
+  c.forEach((m, i) => { if (m) out.push(`${i.toString(36)}.${m.toString(36)}`); });
+  return out.join("-");
+}
+
+function decodeCands(text, n) {
+  if (typeof text !== "string" || !/^(?:[0-9a-z]+\.[0-9a-z]+(?:-|$))*$/.test(text)) return null;
+  const out = new Uint16Array(n);
+  for (const part of text ? text.split("-") : []) {
+    const [i, m] = part.split(".").map((x) => parseInt(x, 36));
+    if (!(i < n) || !(m > 0 && m < 1024) || m & 1) return null;
+    out[i] = m;
+  }
+  return out;
+}
 
 if (DIGITS) {
   const box = $("assist");
@@ -1309,7 +1422,9 @@ function validMoves(list, n) {
 function setAddress() {
   if (!entry) return;
   const enc = states.some((v, i) => v !== 0 && fixed[i] === null) ? encodePosition(states) : "";
-  const want = `#${encodeURIComponent(entry.id)}${enc ? `&p=${enc}` : ""}`;
+  const c = encodeCands(cands);
+  const want = `#${encodeURIComponent(entry.id)}${enc || c ? `&p=${encodePosition(states)}` : ""}` +
+    (c ? `&c=${c}` : "");
   if (location.hash !== want) history.replaceState(null, "", want);
 }
 function now() {
@@ -1336,7 +1451,9 @@ function saveNow() {
   // The history is kept up to its last MAX_HISTORY moves (a trial level that starts
   // before them is dropped with them).
   const cut = Math.max(0, undoStack.length - MAX_HISTORY);
+  const c = encodeCands(cands);
   store.set(entry.id, { s: Array.from(states, (v) => v.toString(36)).join(""), t: Math.round(now()),
+    ...(c ? { c } : {}),
     solved, m, u: undoStack.slice(cut), r: redoStack.slice(-MAX_HISTORY),
     tr: trials.map((k) => k - cut).filter((k) => k >= 0) });
 }
@@ -1351,9 +1468,10 @@ document.addEventListener("visibilitychange", () => {
 });
 window.addEventListener("pagehide", saveNow);
 window.addEventListener("hashchange", () => {
-  const { id, p } = parseHash();
+  const { id, p, c } = parseHash();
   if (!id || !boards.some((b) => b.id === id)) return;
-  if (entry && id === entry.id && (p === null || p === encodePosition(states))) return;
+  if (entry && id === entry.id && (p === null || p === encodePosition(states))
+      && (c || "") === encodeCands(cands)) return;
   sharedPos = p;
   load(id);
 });
@@ -1381,6 +1499,7 @@ window.__play = {
   get undecided() { return states ? undecidedCount() : 0; },
   get cursor() { return cursor; },
   get digitMax() { return DIGITS && board ? P.digitMax(board) : null; },
+  get cands() { return cands ? Array.from(cands) : null; },
   targets: (k) => stepTargets(entry.trace[k]),
   // Set every free unit at once, as one move (tests).
   put(list) {

@@ -245,7 +245,15 @@ export class Editor {
     let text = d;
     if (this.typed.at === at && now - this.typed.time < 900) text = this.typed.text + d;
     this.typed = { at, text, time: now };
-    if (!this.put(text)) { this.typed.text = d; this.put(d); }
+    if (!this.put(text)) {
+      this.typed.text = d;
+      if (!this.put(d)) this.reject(d);
+    }
+  }
+
+  // A key the puzzle's cells cannot take: the page says why (onReject, set by the page).
+  reject(key) {
+    if (this.onReject) this.onReject(key);
   }
 
   key(e) {
@@ -276,6 +284,7 @@ export class Editor {
       return;
     }
     if (k.length === 1 && this.put(k)) e.preventDefault();
+    else if (k.length === 1 && /\S/.test(k) && !e.ctrlKey && !e.metaKey && !e.altKey) this.reject(k);
   }
 
   // ---- drawing ----------------------------------------------------------------------------

@@ -29,6 +29,8 @@ let helpKind = "";
 let steps = [];
 let step = 0;
 let lastReply = null;
+let lastText = "";        // the text of the last board asked for
+let fromEditorReply = false;   // the reply shown is for the editor's board
 
 function setState(s) { document.body.dataset.solve = s; }
 function status(text, kind = "") {
@@ -61,7 +63,7 @@ function startWorker() {
     type: "init", pyodide: abs(cfg.runtime.pyodide), zip: abs(cfg.runtime.zip),
     stdlib: abs(cfg.runtime.stdlib), slug: cfg.slug,
     wheels: cfg.runtime.wheels.map(abs), modules: cfg.runtime.modules || [],
-    imports: cfg.runtime.imports || [],
+    imports: cfg.runtime.imports || [], onDemand: !!cfg.runtime.onDemand,
   });
 }
 
@@ -85,6 +87,8 @@ function onMessage(m, t0) {
       queued = null; queuedBoard = null;
       solve(t || "", b);
     }
+  } else if (m.type === "kept") {
+    window.__solve.kept = true;   // the interpreter's memory is stored for the next visit
   } else if (m.type === "installed") {
     window.__solve.wheelMs = m.ms;
   } else if (m.type === "warmed") {
@@ -98,8 +102,11 @@ function onMessage(m, t0) {
     window.__solve.installs = (window.__solve.installs || 0) + 1;
     if (pending.phase !== "tracing") {
       clearTimeout(pending.watchdog);
-      pending.watchdog = setTimeout(pending.watch, (pending.timeout + cfg.grace) * 1000);
+      pending.watchdog = watchdog(pending.watch, pending.timeout + cfg.grace);
     }
+    if (helpPending && m.id === helpPending.id) armHelp();
+  } else if (m.type === "installing" && helpPending && m.id === helpPending.id) {
+    armHelp();   // the wheel's install does not count against help's budget either
   } else if (m.type === "progress" && pending && m.id === pending.id) {
     status(fill(T.progress, { nodes: num(m.nodes), seconds: m.seconds.toFixed(1) }));
   } else if (m.type === "done" && pending && m.id === pending.id) {
@@ -109,7 +116,7 @@ function onMessage(m, t0) {
       // the explanation follows: the worker stays bounded, and cancellable, meanwhile
       clearTimeout(pending.watchdog);
       pending.phase = "tracing";
-      pending.watchdog = setTimeout(traceTimedOut, (pending.timeout + cfg.grace) * 1000);
+      pending.watchdog = watchdog(traceTimedOut, pending.timeout + cfg.grace);
     } else {
       clearPending();
       $("solve-cancel").hidden = true;
@@ -158,21 +165,40 @@ function clearPending() {
   pending = null;
 }
 
+// The time limit as the page can keep it: the watchdog is a setTimeout of (limit +
+// grace) seconds, and setTimeout takes at most 2^31 - 1 ms (past that it fires at once),
+// so a larger limit is brought down to cfg.maxTimeout and the field shows it.
 function limits() {
-  const t = parseFloat($("solve-timeout").value);
+  const field = $("solve-timeout");
+  let t = parseFloat(field.value);
+  if (!(t > 0)) t = cfg.timeout;
+  if (t > cfg.maxTimeout) {
+    t = cfg.maxTimeout;
+    field.value = String(t);
+    status(fill(T.timeoutClamped, { max: num(t) }));
+  }
   const n = parseInt($("solve-nodes").value, 10);
-  return { timeout: t > 0 ? t : cfg.timeout, maxNodes: n > 0 ? n : 0 };
+  return { timeout: t, maxNodes: n > 0 ? n : 0 };
+}
+
+// A timer for the worker that the browser can keep (ms below 2^31).
+function watchdog(fn, seconds) {
+  return setTimeout(fn, Math.min(seconds * 1000, 2 ** 31 - 1));
 }
 
 function solve(text, board = null) {
   if (!cfg.runtime.available) return;
+  if (tooLong(text)) return;
   if (!ready) { queued = text; queuedBoard = board; return; }
   clearPending();
   helpId = null;
+  clearHelp();
   const { timeout, maxNodes } = limits();
   const id = ++seq;
   const started = performance.now();
   pending = { id, text, started, timeout, fromEditor: board !== null };
+  lastText = text;
+  fromEditorReply = board !== null;
   setState("solving");
   status(fill(T.progress, { nodes: num(0), seconds: "0.0" }));
   $("solve-cancel").hidden = false;
@@ -182,13 +208,14 @@ function solve(text, board = null) {
     restart();
     show({ ok: false, error: "bound", message: fill(T.watchdog, { seconds: timeout }) });
   };
-  pending.watchdog = setTimeout(pending.watch, (timeout + cfg.grace) * 1000);
+  pending.watchdog = watchdog(pending.watch, timeout + cfg.grace);
   worker.postMessage({ type: "solve", id, slug: cfg.slug, text, timeout, maxNodes, trace: true,
     board: board === null ? "" : JSON.stringify(board), split: !!window.__solve.split });
 }
 
 function restart() {
   clearPending();
+  clearHelp();
   if (worker) worker.terminate();
   worker = null;
   startWorker();
@@ -218,8 +245,7 @@ function show(reply) {
   $("solve-answers").replaceChildren();
   if (!reply.ok) {
     out.textContent = resultText({ error: reply.error, message: reply.message });
-    setState("error");
-    status(errorText(reply), "error");
+    showError(reply, !fromEditorReply);
     return;
   }
   const r = reply.result;
@@ -297,14 +323,50 @@ function traceTimedOut() {
   status(fill(T.traceTimeout, { seconds: limits().timeout }), "error");
 }
 
+// An error in the visitor's terms: what is wrong, and what to do. (The solver's own
+// words stay in the result JSON below the page.)
 function errorText(reply) {
   const key = "err_" + reply.error;
   const tpl = T[key] || T.err_internal;
-  const p = { message: reply.message, cap: num(cfg.cap) };
+  const name = cfg.names[cfg.slug] || cfg.slug;
+  const p = { message: reply.message, cap: num(cfg.cap), name };
   if (reply.error === "other") p.other = (cfg.names[reply.slug] || reply.slug);
   if (reply.error === "size") { p.w = reply.w; p.h = reply.h; }
-  if (reply.error === "unknown") p.pid = reply.pid;
+  if (reply.error === "unknown") {
+    p.pid = reply.pid;
+    p.names = Object.values(cfg.names).join(T.pairSep);
+  }
+  if (reply.error === "bound") {
+    // the solver's counts in the page's words; the watchdog's own line as it is
+    p.why = reply.nodes !== undefined
+      ? fill(T.boundAt, { nodes: num(reply.nodes), seconds: num(reply.seconds) })
+      : reply.message;
+  }
+  if (reply.error === "long") { p.n = num(reply.length); p.cap = num(cfg.maxInput); }
+  if (reply.error === "malformed") {
+    const at = /position (\d+)/.exec(reply.message || "");
+    p.where = at ? fill(T.whereAt, { pos: num(Number(at[1]) + 1) })
+      : /not a puzz\.link URL/.test(reply.message || "") ? T.whereUrl : T.whereAny;
+    p.form = `https://puzz.link/p?${cfg.pid}/10/10/…`;
+  }
   return fill(tpl, p);
+}
+
+// The status line of an error: its words, a link to the right page for another puzzle's
+// board, and, when the board came as text, that the editor still shows the last one.
+function showError(reply, fromText) {
+  setState("error");
+  const el = $("solve-status");
+  el.dataset.kind = "error";
+  el.textContent = errorText(reply);
+  if (reply.error === "other" && cfg.solvePages[reply.slug]) {
+    const a = document.createElement("a");
+    a.id = "solve-other";
+    a.href = new URL(cfg.solvePages[reply.slug] + "#" + (lastText || ""), document.baseURI).href;
+    a.textContent = fill(T.otherLink, { other: cfg.names[reply.slug] || reply.slug });
+    el.append(" ", a, T.stop || "");
+  }
+  if (fromText && editor && editor.board) el.append(" " + T.keptBoard);
 }
 
 // ---- drawing over the puzzle's own SVG (solvers/svg.py: a 1-unit margin) ---------------------
@@ -377,8 +439,32 @@ $("solve-play").addEventListener("click", playIt);
 
 // ---- constructor help ------------------------------------------------------------------------
 
+// Help is under a watchdog as a solve is: its budget (its trial solves stop themselves
+// when it is spent), plus the grace; past that the worker is started again and the help
+// says it stopped.
+let helpPending = null;   // {id, timer}
+function armHelp() {
+  if (!helpPending) return;
+  clearTimeout(helpPending.timer);
+  helpPending.timer = watchdog(helpTimedOut, cfg.help + cfg.grace);
+}
+function helpTimedOut() {
+  helpPending = null;
+  helpId = null;
+  restart();
+  document.body.dataset.help = "stopped";
+  $("help-status").textContent = fill(T.helpStopped, { seconds: num(cfg.help) });
+}
+function clearHelp() {
+  if (helpPending) clearTimeout(helpPending.timer);
+  helpPending = null;
+}
+
 function askHelp(url) {
   helpId = ++seq;
+  clearHelp();
+  helpPending = { id: helpId, timer: null };
+  armHelp();
   const n = lastReply.result.solutions;
   helpKind = n === 1 ? "remove" : "suggest";
   $("solve-help").hidden = false;
@@ -396,6 +482,7 @@ function valueText(board, [r, c]) {
 
 function showHelp(reply) {
   helpId = null;
+  clearHelp();
   const list = $("help-list");
   list.replaceChildren();
   document.body.dataset.help = "done";
@@ -458,6 +545,24 @@ function edited(board, now = false) {
 let pendingEdit = null;
 
 const editor = new Editor($("edit-board"), cfg.edit, T, (board) => edited(board));
+// What a cell of this puzzle may hold, in words, for a key it cannot take.
+function allowedText() {
+  const sp = cfg.edit;
+  const parts = [];
+  if (sp.numbers) {
+    const [lo, hi] = sp.numbers;
+    parts.push(hi === null ? fill(T.allowFrom, { lo: num(lo) })
+      : fill(T.allowRange, { lo: num(lo), hi: num(hi) }));
+  }
+  if (sp.tokens) parts.push(T.allowTokens);
+  if (sp.question) parts.push(T.allowQuestion);
+  return parts.join(T.allowSep);
+}
+editor.onReject = (key) => {
+  status(fill(T.badKey, { key, name: cfg.names[cfg.slug] || cfg.slug, allowed: allowedText() }),
+    "error");
+  document.body.dataset.rejected = String(Number(document.body.dataset.rejected || 0) + 1);
+};
 window.__solve_editor = editor;
 
 function sizeInputs() {
@@ -470,7 +575,11 @@ function buildPad() {
   const sp = cfg.edit;
   const keys = [];
   if (sp.numbers || (sp.tokens && sp.tokens.number)) {
-    for (let d = 0; d <= 9; d++) keys.push([String(d), String(d)]);
+    // only the digits a clue can hold: 1-4 for numbers [1, 4]; all ten where a number
+    // may take two digits (it is typed digit by digit)
+    const [lo, hi] = sp.numbers || [0, null];
+    const one = hi !== null && hi <= 9;
+    for (let d = one ? lo : 0; d <= (one ? hi : 9); d++) keys.push([String(d), String(d)]);
   }
   if (sp.tokens) keys.push(["o", "○"], ["^", "↑"], ["v", "↓"], ["<", "←"], [">", "→"]);
   if (sp.question) keys.push(["?", "?"]);
@@ -484,7 +593,7 @@ function buildPad() {
       editor.svg.focus();   // the keyboard goes on where the pad left off
       if (k === "Backspace") editor.erase();
       else if (/^\d$/.test(k)) editor.digit(k);
-      else editor.put(k);
+      else if (!editor.put(k)) editor.reject(k);
     });
     pad.append(b);
   }
@@ -511,13 +620,25 @@ sizeInputs();
 
 // ---- input: the fragment, the URL box -------------------------------------------------------
 
+// One cap on what the page reads (cfg.maxInput characters, as the CLI's): longer text is
+// refused before it is decoded, trimmed or sent to the worker, with one line saying so.
+function tooLong(text) {
+  if (text.length <= cfg.maxInput) return false;
+  fromEditorReply = false;
+  show({ ok: false, error: "long", message: "", length: text.length });
+  return true;
+}
+
 function fromHash() {
+  // (percent-escapes triple a character at most: a longer fragment is over the cap)
+  if (location.hash.length > 3 * cfg.maxInput + 1) return location.hash.slice(1);
   let t = location.hash.slice(1);
   try { t = decodeURIComponent(t); } catch { /* keep it raw: the solver names the fault */ }
   return t.trim();
 }
 
 function go(text) {
+  if (tooLong(text)) return;
   $("solve-input").value = text;
   if (!text) {
     setState(cfg.runtime.available ? (ready ? "idle" : "starting") : "unavailable");
@@ -528,7 +649,9 @@ function go(text) {
 
 $("solve-form").addEventListener("submit", (e) => {
   e.preventDefault();
-  const text = $("solve-input").value.trim();
+  const raw = $("solve-input").value;
+  if (tooLong(raw)) return;
+  const text = raw.trim();
   if (pendingEdit && (!text || text === fromHash())) { const b = pendingEdit; pendingEdit = null; solve("", b); return; }
   if (!text) { status(T.noBoard); return; }
   if (fromHash() === text) solve(text);

@@ -6,13 +6,18 @@
 //       modules: the wheels' top-level modules (a solve that imports one before the
 //       wheels are in waits for them), imports: those of their modules the solvers import
 //       (imported once the wheels are in),
-//       slug: the page's puzzle, whose modules are imported once the runtime is up}
+//       slug: the page's puzzle, whose modules are imported once the runtime is up,
+//       onDemand: the wheels are fetched only when a solve first imports one of their
+//       modules (python-sat is for the SAT step of hard boards alone), not once the
+//       runtime is up}
 //      {type: "solve", id, slug, text, timeout, maxNodes, trace, board, split}
 //        (board: the editor's board JSON as a string, solved as its puzz.link URL;
 //        split: the benchmark's, an ungraded solve timed afterwards, see
 //        solve_web.solve_text)
 //      {type: "help", id, slug, text, budget}   constructor help (solve_web.help_text)
-// out: {type: "ready", ms, marks}  {type: "fail", message}
+//      (snapshot: false: never keep or restore the interpreter's memory, see boot)
+// out: {type: "ready", ms, marks}  {type: "fail", message}  {type: "kept"} (the
+//        interpreter's memory stored for the next visit)
 //        (marks: ms from the worker's start to each phase of its start, and each file's
 //        fetch as [start, end, bytes over the wire]; the benchmark reports them)
 //      {type: "installing", id}   call id waits for the wheels' install (in the middle of
@@ -34,6 +39,40 @@ let traceJson = null;
 let installWheels = null;  // installs the wheels (once) when a solve first imports one
 const booting = new Promise((resolve) => { self.bootResolve = resolve; });
 
+// The interpreter's start (its memory once solve_web is imported) is kept between visits
+// in the browser's Cache Storage, gzipped, under a key made of the runtime files' own
+// content-hashed names: a later visit restores that memory (Pyodide's memory snapshot)
+// instead of starting Python afresh. Made on a visit that found none, just before
+// "ready" (Python then holds no JavaScript object), stored after it.
+const SNAPSHOTS = "solve-snapshot";
+
+async function storedSnapshot(key) {
+  try {
+    if (!self.caches || typeof DecompressionStream !== "function") return null;
+    const hit = await (await caches.open(SNAPSHOTS)).match(key);
+    if (!hit) return null;
+    const body = hit.body.pipeThrough(new DecompressionStream("gzip"));
+    return new Uint8Array(await new Response(body).arrayBuffer());
+  } catch {
+    return null;
+  }
+}
+
+async function keepSnapshot(key, snap) {
+  try {
+    if (!self.caches || typeof CompressionStream !== "function") return;
+    const cache = await caches.open(SNAPSHOTS);
+    for (const old of await cache.keys()) await cache.delete(old);   // one: this runtime's
+    const body = new Blob([snap]).stream().pipeThrough(new CompressionStream("gzip"));
+    await cache.put(key, new Response(body));
+    self.postMessage({ type: "kept" });
+  } catch { /* storage full or off: the next visit starts afresh */ }
+}
+
+async function dropSnapshot(key) {
+  try { await (await caches.open(SNAPSHOTS)).delete(key); } catch { /* off */ }
+}
+
 async function boot(msg) {
   const t0 = performance.now();
   const marks = {};
@@ -42,14 +81,18 @@ async function boot(msg) {
     if (!r.ok) throw new Error(`${msg.zip}: HTTP ${r.status}`);
     return r.arrayBuffer();
   });
-  const { loadPyodide } = await import(msg.pyodide + "pyodide.mjs");
+  const snapKey = new URL(`${msg.zip}?snapshot=${encodeURIComponent(msg.pyodide + " " + msg.stdlib)}`).href;
+  const [{ loadPyodide }, stored] = await Promise.all([import(msg.pyodide + "pyodide.mjs"),
+    msg.snapshot === false ? null : storedSnapshot(snapKey)]);
   mark("script");
+  if (stored) marks.snapshot = stored.length;
   // solvers.zip goes into the file system before the interpreter starts (fsInit runs
   // once the WebAssembly is instantiated) and is imported from in place (zipimport): its
   // modules are bytecode when the build could compile them (site_builder/runtime.py)
   const app = "/app/solvers.zip";
-  const py = await loadPyodide({
+  const options = (snap) => ({
     indexURL: msg.pyodide, stdLibURL: msg.stdlib, stdout: () => {}, stderr: () => {},
+    ...(snap ? { _loadSnapshot: snap } : { _makeSnapshot: msg.snapshot !== false }),
     fsInit: async (FS) => {
       mark("wasm");
       const data = new Uint8Array(await zipped);
@@ -57,10 +100,30 @@ async function boot(msg) {
       FS.writeFile(app, data);
     },
   });
-  mark("python");
-  py.runPython(`import sys; sys.path.insert(0, ${JSON.stringify(app)})`);
-  const web = py.pyimport("site_builder.solve_web");
+  let py, web;
+  if (stored) {
+    try {
+      py = await loadPyodide(options(stored));
+      web = py.pyimport("site_builder.solve_web");
+      mark("python");
+    } catch {   // a snapshot this runtime cannot take: start afresh, and forget it
+      py = null;
+      await dropSnapshot(snapKey);
+    }
+  }
+  let made = null;
+  if (!py) {
+    delete marks.snapshot;
+    py = await loadPyodide(options(null));
+    mark("python");
+    py.runPython(`import sys; sys.path.insert(0, ${JSON.stringify(app)})`);
+    web = py.pyimport("site_builder.solve_web");
+    if (msg.snapshot !== false) {
+      try { made = py.makeMemorySnapshot(); } catch { made = null; }
+    }
+  }
   mark("import");
+  if (made) self.keep = () => keepSnapshot(snapKey, made).then(() => { made = null; });
   for (const r of performance.getEntriesByType("resource")) {
     // each file's fetch: [start, end] in ms from the worker's start, bytes over the wire
     marks["fetch " + r.name.split("/").pop()] = [Math.round(r.startTime - t0),
@@ -157,10 +220,11 @@ self.onmessage = async (e) => {
     try {
       const ms = await boot(msg);
       self.postMessage({ type: "ready", ms, marks: self.marks });
+      if (self.keep) { const keep = self.keep; self.keep = null; keep(); }
       // the wheels' fetch starts first (the network meanwhile), then the puzzle's own
       // modules, before its first solve asks for them; every puzzle's ladder may reach
       // python-sat on a hard board. A solve that arrives meanwhile runs at once.
-      if (msg.wheels.length && msg.modules && msg.modules.length) {
+      if (msg.wheels.length && msg.modules && msg.modules.length && !msg.onDemand) {
         // once in, the wheel's modules the solvers import are compiled and imported, in
         // turn with the solves (one waiting for the install imports them itself first)
         installWheels().then(() => inTurn(() => {

@@ -1,0 +1,241 @@
+"""The play pages as a visitor on a phone and at a printer meets them (issue 42): every
+banked puzzle's largest board at 390x844 and 360x740 (cells of 30 px at least, the page
+itself never wider than the screen, a board that must pan says so), the solved banner
+clear of the pad, "Next unsolved", the board list with progress, the print layout.
+
+The figures the issue's closing note asks for (smallest cell, overflow per puzzle and
+width) are printed by ``pytest -s``."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from play_support import REGISTERED, bank, chromium, dist_files, serve_files
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    with serve_files(tmp_path_factory.mktemp("dist"), dist_files()) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium() as b:
+        yield b
+
+
+def _largest(slug: str) -> dict:
+    return max(bank(slug)["boards"], key=lambda b: (b["h"] * b["w"], b["w"]))
+
+
+def _open(page, served: str, lang: str, slug: str, board_id: str | None = None) -> None:
+    page.goto(f"{served}/{lang}/{slug}/play/index.html" + (f"#{board_id}" if board_id else ""))
+    page.wait_for_function("document.body.dataset.ready === '1'")
+
+
+@pytest.mark.parametrize("width,height", [(390, 844), (360, 740)])
+@pytest.mark.parametrize("slug", REGISTERED)
+def test_the_largest_board_fits_a_phone_or_pans_with_a_cue(slug, width, height, served,
+                                                          browser):
+    entry = _largest(slug)
+    page = browser.new_page(viewport={"width": width, "height": height}, is_mobile=True,
+                            has_touch=True)
+    try:
+        _open(page, served, "en", slug, entry["id"])
+        box = page.locator("#board-svg").bounding_box()
+        cell = box["width"] * 40 / (entry["w"] * 40 + 4)
+        page_over = page.evaluate("document.documentElement.scrollWidth - innerWidth")
+        row = page.evaluate("""() => { const r = document.querySelector('.board-row');
+            return [r.scrollWidth - r.clientWidth, r.classList.contains('pans')]; }""")
+        cue = page.locator("#pan-cue").is_visible()
+        print(f"\n{slug} {entry['h']}x{entry['w']} at {width}px: cell {cell:.1f} px, "
+              f"board overflow {row[0]} px, page overflow {page_over} px, cue {cue}")
+        assert cell >= 30 - 0.01, (slug, width, cell)       # tappable, whatever the width
+        assert page_over <= 0, (slug, width, page_over)     # the page never scrolls sideways
+        # the board pans inside its row only when it must, and then says so
+        assert row[1] == (row[0] > 1) == cue, (slug, width, row, cue)
+        if width == 390 and entry["w"] <= 12:
+            assert row[0] <= 1, (slug, "a 12-column board fits a 390 px phone")
+    finally:
+        page.close()
+
+
+def test_a_12_column_board_is_among_them():
+    assert any(_largest(s)["w"] == 12 for s in REGISTERED)
+
+
+def _digit_slug() -> str:
+    from play_support import puzzle
+
+    return next(s for s in REGISTERED if puzzle(s).play.input.get("digits"))
+
+
+def test_the_solved_banner_covers_no_control_and_offers_the_next_unsolved(served, browser):
+    slug = _digit_slug()
+    boards = bank(slug)["boards"]
+    page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True,
+                            has_touch=True)
+    try:
+        _open(page, served, "en", slug, boards[0]["id"])
+        page.evaluate("localStorage.clear()")
+        # the second board solved before: Next unsolved skips it
+        page.evaluate(f"localStorage.setItem('play:{slug}:' + {json.dumps(boards[1]['id'])},"
+                      " JSON.stringify({s: '', solved: true, m: true}))")
+        page.evaluate("window.__play.put(window.__play.solution)")
+        page.wait_for_selector("#play-solved:not([hidden])")
+        banner = page.locator("#play-solved").bounding_box()
+        for sel in ("#play-pad button", ".play-side .bar button", "#board-svg"):
+            for b in page.locator(sel).all():
+                if not b.is_visible():
+                    continue
+                r = b.bounding_box()
+                apart = (r["y"] >= banner["y"] + banner["height"] or
+                         r["y"] + r["height"] <= banner["y"] or
+                         r["x"] >= banner["x"] + banner["width"] or
+                         r["x"] + r["width"] <= banner["x"])
+                assert apart, (sel, r, banner)
+        page.click("#next-unsolved")
+        page.wait_for_function(f"document.body.dataset.board === {json.dumps(boards[2]['id'])}")
+        # and the arrow does the same from the first board
+        _open(page, served, "en", slug, boards[0]["id"])
+        page.click("#pick-next")
+        page.wait_for_function(f"document.body.dataset.board === {json.dumps(boards[2]['id'])}")
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_board_list_shows_every_board_with_its_progress(lang, served, browser):
+    slug = REGISTERED[0]
+    boards = bank(slug)["boards"]
+    page = browser.new_page()
+    try:
+        _open(page, served, lang, slug, boards[0]["id"])
+        page.evaluate("localStorage.clear()")
+        # (not the open board's: the player saves its own on the way out)
+        page.evaluate(f"""() => {{
+            localStorage.setItem('play:{slug}:' + {json.dumps(boards[1]['id'])},
+                JSON.stringify({{s: '', solved: true, m: true}}));
+            localStorage.setItem('play:{slug}:' + {json.dumps(boards[3]['id'])},
+                JSON.stringify({{s: '1', solved: false, m: true}})); }}""")
+        page.click("#pick-list")
+        page.wait_for_function("document.body.dataset.ready === '1'")
+        rows = page.locator("#board-list tbody tr")
+        assert rows.count() == len(boards)
+        got = page.evaluate("[...document.querySelectorAll('#board-list tbody tr')]"
+                            ".map(r => [r.dataset.id, r.dataset.progress])")
+        want = {boards[1]["id"]: "solved", boards[3]["id"]: "started"}
+        assert got == [[b["id"], want.get(b["id"], "fresh")] for b in boards]
+        assert rows.nth(1).locator(".progress").text_content() == "✓"
+        assert rows.nth(3).locator(".progress").text_content() == "…"
+        page.screenshot(path=f"/tmp/board-list-{lang}.png", full_page=False)
+        # a row opens its board in the player
+        rows.nth(5).locator("a").click()
+        page.wait_for_function("document.body.dataset.ready === '1'")
+        assert page.evaluate("document.body.dataset.board") == boards[5]["id"]
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize("slug", REGISTERED)
+def test_print_shows_the_board_title_and_url_and_no_control(slug, served, browser):
+    entry = _largest(slug)
+    page = browser.new_page(viewport={"width": 1000, "height": 1400})
+    try:
+        _open(page, served, "en", slug, entry["id"])
+        page.emulate_media(media="print")
+        assert page.locator("#board-svg").is_visible()
+        assert page.locator("#board-title").is_visible()
+        assert page.locator("#print-url").is_visible()
+        assert page.locator("#print-url").text_content() == entry["url"]
+        shown = page.evaluate("""() => [...document.querySelectorAll(
+            'button, select, input, details, .picker, #pzl-link')]
+            .filter(e => e.getClientRects().length).map(e => e.id || e.className || e.tagName)""")
+        assert shown == [], shown
+        page.screenshot(path=f"/tmp/print-{slug}.png", full_page=True)
+        page.emulate_media(media="screen")
+        assert not page.locator("#print-url").is_visible()
+    finally:
+        page.close()
+
+
+def _candidate_slugs() -> list[str]:
+    from play_support import puzzle
+
+    return [s for s in REGISTERED if puzzle(s).play.input.get("candidates")]
+
+
+def test_the_digit_puzzles_have_candidates():
+    from play_support import puzzle
+
+    digits = [s for s in REGISTERED if puzzle(s).play.input.get("digits")]
+    assert digits and _candidate_slugs() == digits
+
+
+@pytest.mark.parametrize("slug", _candidate_slugs())
+def test_candidates_by_key_and_button_kept_shared_and_cleared_by_the_digit(slug, served,
+                                                                           browser):
+    from play_support import puzzle
+
+    key = puzzle(slug).play.input["candidates"]["key"]
+    entry = min(bank(slug)["boards"], key=lambda b: (b["h"] * b["w"], b["id"]))
+    page = browser.new_page()
+    try:
+        _open(page, served, "en", slug, entry["id"])
+        page.evaluate("localStorage.clear()")
+        page.click("#reset")
+        fixed = page.evaluate("window.__play.fixed")
+        free = [i for i, f in enumerate(fixed) if f is None]
+        a, b = free[0], free[1]
+        w = entry["w"]
+        page.evaluate(f"window.__play.load({json.dumps(entry['id'])})")
+        page.wait_for_function("document.body.dataset.ready === '1'")
+        page.locator("#board").focus()
+        # walk the cursor to cell a, then the mode key and two digits
+        for _ in range(a // w):
+            page.keyboard.press("ArrowDown")
+        for _ in range(a % w):
+            page.keyboard.press("ArrowRight")
+        page.keyboard.press(key)
+        page.keyboard.press("1")
+        page.keyboard.press("2")
+        assert page.evaluate("window.__play.cands")[a] == (1 << 1) | (1 << 2)
+        assert page.evaluate("window.__play.states")[a] == 0     # no digit written
+        assert page.locator(f'#board g[data-r="{a // w}"][data-c="{a % w}"] .cand').count() == 2
+        # the pad's button: mode off again, a digit written clears the candidates
+        page.click("#cand-mode")
+        assert page.locator("#cand-mode").get_attribute("aria-pressed") == "false"
+        # cell b gets one by the pad, in candidate mode
+        page.evaluate(f"() => {{ for (let k = 0; k < {b - a}; k++) document.getElementById("
+                      "'board').dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight',"
+                      " bubbles: true})); }")
+        page.click("#cand-mode")
+        page.click('#play-pad button[data-state="3"]')          # the digit 1
+        assert page.evaluate("window.__play.cands")[b] == 1 << 1
+        page.click("#cand-mode")
+        # kept: a reload restores both, and the address shares them
+        hash_ = page.evaluate("location.hash")
+        assert "&c=" in hash_
+        page.reload()
+        page.wait_for_function("document.body.dataset.ready === '1'")
+        got = page.evaluate("window.__play.cands")
+        assert got[a] == 6 and got[b] == 2
+        other = browser.new_page()
+        try:
+            other.goto(f"{served}/en/{slug}/play/index.html")
+            other.wait_for_function("document.body.dataset.ready === '1'")
+            other.evaluate("localStorage.clear()")
+            other.goto(f"{served}/en/{slug}/play/index.html{hash_}")
+            other.reload()
+            other.wait_for_function("document.body.dataset.ready === '1'")
+            assert other.evaluate("window.__play.cands")[a] == 6
+        finally:
+            other.close()
+        # a digit written into cell b clears its candidates
+        page.evaluate(f"window.__play.put(window.__play.states.map((s, i) => i === {b} ? 3 : s))")
+        assert page.evaluate("window.__play.cands")[b] == 0
+        assert page.evaluate("window.__play.cands")[a] == 6
+    finally:
+        page.close()
