@@ -65,6 +65,11 @@ class Geometry:
                 outer = tuple(e for e in lay.vertex_edges[v] if e not in sides)
                 spec.append((v, sides, outer))
             self.corners.append(tuple(spec))
+        # per cell: its sides, then each corner's outer edges, as one tuple, and the
+        # shape (how many outer edges each corner has), for the corner rung's memo
+        self.local = [tuple(lay.cell_edges[i]) + tuple(e for _, _, o in spec for e in o)
+                      for i, spec in enumerate(self.corners)]
+        self.shape = [tuple(len(o) for _, _, o in spec) for spec in self.corners]
         # the cells whose corner rung reads an edge: cells around both its ends
         near = []
         for a, b in lay.edge_ends:
@@ -248,11 +253,43 @@ def _vertex(st: State, v: int) -> None:
             st.set(e, val)
 
 
+# the corner rung's verdicts, by (clue, corner shape, states of the cell's local edges):
+# the (local index, state) pairs it decides, or None for a contradiction
+_CORNER_MEMO: dict[tuple, tuple[tuple[int, int], ...] | None] = {}
+
+
 def _corner(st: State, i: int) -> None:
-    """The clue at cell i and its four corners, by listing the ways."""
+    """The clue at cell i and its four corners (memoised on the local states)."""
     k = st.clue[i]
     if k < 0:
         return
+    s = st.s
+    local = st.g.local[i]
+    key = (k, st.g.shape[i], bytes(s[e] for e in local))
+    verdict = _CORNER_MEMO.get(key, False)
+    if verdict is False:
+        verdict = _CORNER_MEMO[key] = _corner_verdict(st, i, local)
+    if verdict is None:
+        raise Contradiction
+    for j, val in verdict:
+        e = local[j]
+        if not s[e]:
+            st.set(e, val)
+
+
+def _corner_verdict(st: State, i: int, local: tuple[int, ...]) -> tuple | None:
+    """What listing the ways decides on cell i now, as (local index, state) pairs; None
+    when no way is left. Local only: it reads the states of ``local`` and nothing else."""
+    try:
+        decided = _corner_list(st, i)
+    except Contradiction:
+        return None
+    return tuple((local.index(e), val) for e, val in decided)
+
+
+def _corner_list(st: State, i: int) -> list[tuple[int, int]]:
+    """The clue at cell i and its four corners, by listing the ways."""
+    k = st.clue[i]
     s = st.s
     sides = st.lay.cell_edges[i]
     spec = st.g.corners[i]
@@ -310,21 +347,23 @@ def _corner(st: State, i: int) -> None:
                         outer_seen[e] = 3
     if not any_way:
         raise Contradiction
+    out: list[tuple[int, int]] = []
     for j in range(4):
         e = sides[j]
         if s[e]:
             continue
         a, b = (side_seen_on >> j) & 1, (side_seen_off >> j) & 1
         if a and not b:
-            st.set(e, LINE)
+            out.append((e, LINE))
         elif b and not a:
-            st.set(e, CROSS)
+            out.append((e, CROSS))
     for e, seen in outer_seen.items():
         if not s[e]:
             if seen == 1:
-                st.set(e, LINE)
+                out.append((e, LINE))
             elif seen == 2:
-                st.set(e, CROSS)
+                out.append((e, CROSS))
+    return out
 
 
 def _parity(st: State, ln: int) -> None:
