@@ -39,10 +39,25 @@ def _pick(slug: str) -> dict:
 
 # ---- units: a cell (r * w + c) or, in the edges model, an edge ----------------------------
 
-def _edges(h: int, w: int) -> list[tuple[int, int, str]]:
-    """The edges model's layout (grid.js): every "r" edge, then every "b" edge."""
-    return ([(r, c, "r") for r in range(h) for c in range(w - 1)]
-            + [(r, c, "b") for r in range(h - 1) for c in range(w)])
+class Model(str):
+    """A play model's name that also says whether the edge set has the board's outline
+    (PlaySpec input "outline")."""
+
+    outline = False
+
+
+def _model(p) -> Model:
+    m = Model(p.play.model)
+    m.outline = bool(p.play.input.get("outline"))
+    return m
+
+
+def _edges(h: int, w: int, model: str = "edges") -> list[tuple[int, int, str]]:
+    """The edges model's layout (grid.js): every "r" edge, then every "b" edge; with the
+    outline, the left (c = -1) and top (r = -1) sides too."""
+    k = 1 if getattr(model, "outline", False) else 0
+    return ([(r, c, "r") for r in range(h) for c in range(-k, w - 1 + k)]
+            + [(r, c, "b") for r in range(-k, h - 1 + k) for c in range(w)])
 
 
 def _unit_point(page, model: str, h: int, w: int, i: int) -> tuple[float, float]:
@@ -52,7 +67,7 @@ def _unit_point(page, model: str, h: int, w: int, i: int) -> tuple[float, float]
     box = page.locator("#board-svg").bounding_box()
     scale = box["width"] / page.eval_on_selector("#board-svg", "s => s.viewBox.baseVal.width")
     if model == "edges":
-        r, c, side = _edges(h, w)[i]
+        r, c, side = _edges(h, w, model)[i]
         x, y = (c + 1, r + 0.5) if side == "r" else (c + 0.5, r + 1)
     else:
         x, y = i % w + 0.5, i // w + 0.5
@@ -83,7 +98,7 @@ DIGIT_KEYS = {0: "Backspace", 1: "n", 2: "x"}
 def _enter(page, p, h: int, w: int, u: int, want: int) -> None:
     """Give unit u the state ``want`` as a player does: clicks round the cycle, or (digit
     puzzles) a click that selects the cell and the key for the digit or mark."""
-    model, cycle = p.play.model, p.play.input["cycle"]
+    model, cycle = _model(p), p.play.input["cycle"]
     if _digits(p):
         if page.evaluate("window.__play.cursor") != u:
             _click(page, model, h, w, u)
@@ -171,7 +186,7 @@ def _assert_check(page, p, b_json, model: str, w: int, wrong: int | None,
 
 def _step_units(model: str, h: int, w: int, step: dict) -> list[int]:
     if model == "edges":
-        index = {e: i for i, e in enumerate(_edges(h, w))}
+        index = {e: i for i, e in enumerate(_edges(h, w, model))}
         return [index[(r, c, side)] for r, c, side in step["edges"]]
     return [r * w + c for r, c in step["cells"]]
 
@@ -182,8 +197,21 @@ def _keyboard_to(page, model: str, h: int, w: int, i: int) -> None:
     for _ in range(2 * max(h, w)):
         page.keyboard.press("ArrowUp")
         page.keyboard.press("ArrowLeft")
+    if getattr(model, "outline", False):   # the cursor walks onto the frame's edges too
+        r, c, side = _edges(h, w, model)[i]
+        ty, tx = (2 * r + 1, 2 * c + 2) if side == "r" else (2 * r + 2, 2 * c + 1)
+        y, x = page.evaluate("window.__play.cursor")
+        if y % 2 == 0:
+            page.keyboard.press("ArrowDown")
+            y += 1
+        keys = ["ArrowLeft" if x > 1 else "ArrowRight"] * abs(x - 1)      # to column 1
+        keys += ["ArrowUp" if ty < y else "ArrowDown"] * abs(ty - y)      # to row ty
+        keys += ["ArrowRight"] * ((tx - 1) if ty % 2 else (tx - 1) // 2)  # corners skipped
+        for k in keys:
+            page.keyboard.press(k)
+        return
     if model == "edges":           # the doubled grid: cells odd/odd, edges odd/even
-        r, c, side = _edges(h, w)[i]
+        r, c, side = _edges(h, w, model)[i]
         y, x = (2 * r + 1, 2 * c + 2) if side == "r" else (2 * r + 2, 2 * c + 1)
         right, down = x - 1, (y - 1) // 2 if x % 2 == 0 else y - 1
     else:
@@ -200,7 +228,7 @@ def _keyboard_to(page, model: str, h: int, w: int, i: int) -> None:
 def test_play_page(slug, served, browser):
     base = served
     p = puzzle(slug)
-    model, cycle = p.play.model, p.play.input["cycle"]
+    model, cycle = _model(p), p.play.input["cycle"]
     on_state, off_state = cycle[0], cycle[1]
     entry = _pick(slug)
     board = entry["board"]
@@ -521,7 +549,7 @@ def test_a_12x12_board_is_among_the_phone_tests():
 def test_undo_all_redo_all_clear_marks_and_trial(served, browser):
     slug = REGISTERED[0]
     p = puzzle(slug)
-    model, cycle = p.play.model, p.play.input["cycle"]
+    model, cycle = _model(p), p.play.input["cycle"]
     entry = _pick(slug)
     h, w = entry["board"]["h"], entry["board"]["w"]
     page = browser.new_page()
@@ -583,7 +611,7 @@ def test_one_wrong_mark_on_a_fresh_board(slug, lang, served, browser):
     those states, which are few; the count of undecided units is given."""
     p = puzzle(slug)
     assert p.irreparable is not None, f"{slug}: every puzzle has a partial check"
-    model, cycle = p.play.model, p.play.input["cycle"]
+    model, cycle = _model(p), p.play.input["cycle"]
     entry = _typical(slug)
     board = entry["board"]
     h, w = board["h"], board["w"]
@@ -609,7 +637,7 @@ def test_one_wrong_mark_on_a_fresh_board(slug, lang, served, browser):
             named = page.locator("#check-out .first").text_content()
             shown = set(m["first"]) | set(m["bad"])
             if model == "edges":        # a line's violations list the cells beside it
-                r, c, side = _edges(h, w)[u]
+                r, c, side = _edges(h, w, model)[u]
                 beside = {r * w + c, (r * w + c + 1) if side == "r" else (r + 1) * w + c}
                 assert beside & shown, (named, want)
             else:
@@ -630,7 +658,7 @@ def test_finished_wrong_board_lists_every_broken_rule(slug, served, browser):
     Check lists every rule Python's violations() reports, the first beside the board and
     the rest behind "N more"."""
     p = puzzle(slug)
-    model = p.play.model
+    model = _model(p)
     n_states = len(p.play.input["states"]["en"])
     entry = _typical(slug)
     w = entry["board"]["w"]
@@ -680,7 +708,7 @@ def test_hint_sequence_reaches_the_solution(slug, lang, served, browser):
     cells) with its reasons outlined in a second colour and its rung named; pressing Hint
     again on the same step shows its detail; the sequence reaches the solved state."""
     p = puzzle(slug)
-    model = p.play.model
+    model = _model(p)
     boards = sorted(bank(slug)["boards"], key=lambda b: (b["h"] * b["w"], b["id"]))
     entry = next((b for b in boards if _new_format(b)), None)
     assert entry is not None, (f"content/{slug}/bank.json has no board with one-deduction "

@@ -71,13 +71,8 @@ class Layout:
         self.cell_edges = tuple(
             (self.nv + r * w + c, self.nv + (r + 1) * w + c, r * W1 + c, r * W1 + c + 1)
             for r in range(h) for c in range(w))
-        ends: list[tuple[int, int]] = []
-        for r in range(h):
-            for x in range(W1):
-                ends.append((r * W1 + x, (r + 1) * W1 + x))
-        for y in range(h + 1):
-            for c in range(w):
-                ends.append((y * W1 + c, y * W1 + c + 1))
+        ends = [(r * W1 + x, (r + 1) * W1 + x) for r in range(h) for x in range(W1)]
+        ends += [(y * W1 + c, y * W1 + c + 1) for y in range(h + 1) for c in range(w)]
         self.edge_ends = tuple(ends)
         vedges: list[list[int]] = [[] for _ in range(self.nvert)]
         for e, (a, b) in enumerate(ends):

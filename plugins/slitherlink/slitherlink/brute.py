@@ -54,10 +54,8 @@ def brute(board: Board, limit: int = 2) -> SolveResult:
         if side == 1 and not cells:
             return False
         seen = set()
-        if side == 1:
-            stack = [cells[0]]
-        else:   # outside: grown from the world beyond the board
-            stack = [i for i in cells if -1 in nb[i]]
+        # the inside grows from its first cell, the outside from the world beyond the board
+        stack = [cells[0]] if side == 1 else [i for i in cells if -1 in nb[i]]
         seen.update(stack)
         while stack:
             i = stack.pop()

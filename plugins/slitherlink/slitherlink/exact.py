@@ -36,10 +36,11 @@ def count_loops(h: int, w: int) -> int:
             for (cols, left), n in states.items():
                 up = cols[j]
 
-                def put(cs: tuple[int, ...], lf: int, n: int = n) -> None:
+                def put(cs: tuple[int, ...], lf: int, n: int = n,
+                        new: dict = new) -> None:
                     new[(cs, lf)] = new.get((cs, lf), 0) + n
 
-                def with_col(v: int, cols: tuple[int, ...] = cols) -> tuple[int, ...]:
+                def with_col(v: int, cols: tuple[int, ...] = cols, j: int = j) -> tuple[int, ...]:
                     return cols[:j] + (v,) + cols[j + 1:]
                 if not up and not left:
                     put(cols, 0)

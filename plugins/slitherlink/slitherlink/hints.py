@@ -13,8 +13,20 @@ from __future__ import annotations
 from typing import Any
 
 from .board import Answer, Board
-from .ladder import (CROSS, LEVEL, LINE, Contradiction, State, _branch_edge, _corner, _count,
-                     _parity, _would_finish, _vertex, propagate)
+from .ladder import (
+    CROSS,
+    LEVEL,
+    LINE,
+    Contradiction,
+    State,
+    _branch_edge,
+    _corner,
+    _count,
+    _parity,
+    _vertex,
+    _would_finish,
+    propagate,
+)
 
 MAX_EDGES = 4
 NAMES = {LINE: "line", CROSS: "none"}

@@ -65,6 +65,11 @@ class Geometry:
                 outer = tuple(e for e in lay.vertex_edges[v] if e not in sides)
                 spec.append((v, sides, outer))
             self.corners.append(tuple(spec))
+        # per cell: its sides, then each corner's outer edges, as one tuple, and the
+        # shape (how many outer edges each corner has), for the corner rung's memo
+        self.local = [tuple(lay.cell_edges[i]) + tuple(e for _, _, o in spec for e in o)
+                      for i, spec in enumerate(self.corners)]
+        self.shape = [tuple(len(o) for _, _, o in spec) for spec in self.corners]
         # the cells whose corner rung reads an edge: cells around both its ends
         near = []
         for a, b in lay.edge_ends:
@@ -95,7 +100,7 @@ def geometry(h: int, w: int) -> Geometry:
 
 
 # the ways of drawing k of a cell's four sides (bit j: side j a line)
-WAYS = {k: tuple(m for m in range(16) if bin(m).count("1") == k) for k in range(5)}
+WAYS = {k: tuple(m for m in range(16) if m.bit_count() == k) for k in range(5)}
 # per corner of a cell, the bit of each of its two sides (top 0, bottom 1, left 2, right 3)
 CORNER_BITS = ((0, 2), (0, 3), (1, 2), (1, 3))
 
@@ -248,11 +253,43 @@ def _vertex(st: State, v: int) -> None:
             st.set(e, val)
 
 
+# the corner rung's verdicts, by (clue, corner shape, states of the cell's local edges):
+# the (local index, state) pairs it decides, or None for a contradiction
+_CORNER_MEMO: dict[tuple, tuple[tuple[int, int], ...] | None] = {}
+
+
 def _corner(st: State, i: int) -> None:
-    """The clue at cell i and its four corners, by listing the ways."""
+    """The clue at cell i and its four corners (memoised on the local states)."""
     k = st.clue[i]
     if k < 0:
         return
+    s = st.s
+    local = st.g.local[i]
+    key = (k, st.g.shape[i], bytes(s[e] for e in local))
+    verdict = _CORNER_MEMO.get(key, False)
+    if verdict is False:
+        verdict = _CORNER_MEMO[key] = _corner_verdict(st, i, local)
+    if verdict is None:
+        raise Contradiction
+    for j, val in verdict:
+        e = local[j]
+        if not s[e]:
+            st.set(e, val)
+
+
+def _corner_verdict(st: State, i: int, local: tuple[int, ...]) -> tuple | None:
+    """What listing the ways decides on cell i now, as (local index, state) pairs; None
+    when no way is left. Local only: it reads the states of ``local`` and nothing else."""
+    try:
+        decided = _corner_list(st, i)
+    except Contradiction:
+        return None
+    return tuple((local.index(e), val) for e, val in decided)
+
+
+def _corner_list(st: State, i: int) -> list[tuple[int, int]]:
+    """The clue at cell i and its four corners, by listing the ways."""
+    k = st.clue[i]
     s = st.s
     sides = st.lay.cell_edges[i]
     spec = st.g.corners[i]
@@ -273,7 +310,7 @@ def _corner(st: State, i: int) -> None:
         ok = True
         outs = []
         for j in range(4):
-            v, _sides, outer = spec[j]
+            _v, _sides, outer = spec[j]
             b1, b2 = CORNER_BITS[j]
             d = ((m >> b1) & 1) + ((m >> b2) & 1)
             # outer edges must bring the corner to 0 or 2
@@ -310,21 +347,23 @@ def _corner(st: State, i: int) -> None:
                         outer_seen[e] = 3
     if not any_way:
         raise Contradiction
+    out: list[tuple[int, int]] = []
     for j in range(4):
         e = sides[j]
         if s[e]:
             continue
         a, b = (side_seen_on >> j) & 1, (side_seen_off >> j) & 1
         if a and not b:
-            st.set(e, LINE)
+            out.append((e, LINE))
         elif b and not a:
-            st.set(e, CROSS)
+            out.append((e, CROSS))
     for e, seen in outer_seen.items():
         if not s[e]:
             if seen == 1:
-                st.set(e, LINE)
+                out.append((e, LINE))
             elif seen == 2:
-                st.set(e, CROSS)
+                out.append((e, CROSS))
+    return out
 
 
 def _parity(st: State, ln: int) -> None:
@@ -348,10 +387,7 @@ def _would_finish(st: State, e: int) -> bool:
     lay = st.lay
     cells = lay.edge_cells[e]
     c_on, clue = st.c_on, st.clue
-    for i, k in enumerate(clue):
-        if k >= 0 and c_on[i] + (1 if i in cells else 0) != k:
-            return False
-    return True
+    return all(k < 0 or c_on[i] + (1 if i in cells else 0) == k for i, k in enumerate(clue))
 
 
 def _premature(st: State) -> None:
@@ -423,11 +459,19 @@ def propagate(st: State, top: int, start: bool = False) -> None:
 
 
 def _probe(st: State, top: int, counter: list[int]) -> bool:
-    """One pass of trials over the undecided edges; True if it decided one."""
+    """Trials over the undecided edges, cyclically from the last success, until a full
+    round decides nothing (the fixpoint does not depend on the order: a trial that
+    fails on fewer decided edges fails on more); True if it decided any."""
     s = st.s
-    for e in range(st.lay.ne):
+    ne = st.lay.ne
+    any_decided = False
+    e, quiet = 0, 0
+    while quiet < ne:
         if s[e]:
+            quiet += 1
+            e = e + 1 if e + 1 < ne else 0
             continue
+        decided = False
         for val, other in ((LINE, CROSS), (CROSS, LINE)):
             node()
             counter[0] += 1
@@ -440,8 +484,16 @@ def _probe(st: State, top: int, counter: list[int]) -> bool:
                 st.undo(m)
                 st.set(e, other)
                 propagate(st, top)
+                decided = True
+                break
+        if decided:
+            any_decided, quiet = True, 0
+            if st.unknown == 0:
                 return True
-    return False
+        else:
+            quiet += 1
+        e = e + 1 if e + 1 < ne else 0
+    return any_decided
 
 
 def _answer(st: State) -> Answer:

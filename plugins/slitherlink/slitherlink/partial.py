@@ -21,8 +21,7 @@ from collections.abc import Sequence
 from solvers.common import Violation
 
 from .board import Board, layout
-from .rules import (RULES, check, corner_cells, corner_params, edge_side_cells, largest,
-                    pieces)
+from .rules import RULES, check, corner_cells, corner_params, edge_side_cells, largest, pieces
 
 UNDECIDED, LINE, CROSS = 0, 1, 2
 

@@ -35,8 +35,8 @@ PLAY = PlaySpec(
                 ["Draw one closed loop along the sides of the cells."],
                 ["The loop never branches or crosses itself: every grid corner has ", ["0"],
                  " or ", ["2"], " lines."],
-                ["A number says how many of its cell's four sides the loop uses; cells "
-                 "without a number may have any."],
+                [("A number says how many of its cell's four sides the loop uses; cells "
+                  "without a number may have any.")],
             ],
         },
         "ja": {
@@ -71,7 +71,7 @@ def draw_board(board_json: Any, answer_json: Any, cell: int, label: str) -> str:
         lay = layout(h, w)
         segs = []
         for e in answer.edges():
-            (a, b) = lay.edge_ends[e]
+            a = lay.edge_ends[e][0]
             ya, xa = divmod(a, w + 1)
             if e < lay.nv:
                 segs.append(f"M{1 + xa * cell} {1 + ya * cell}v{cell}")

@@ -23,11 +23,8 @@ SOLVER = "minisat22"
 
 
 def _forbid(vars_: tuple[int, ...], bad: tuple[int, ...]) -> list[list[int]]:
-    out = []
-    for bits in product((0, 1), repeat=len(vars_)):
-        if sum(bits) in bad:
-            out.append([-v if b else v for v, b in zip(vars_, bits, strict=True)])
-    return out
+    return [[-v if b else v for v, b in zip(vars_, bits, strict=True)]
+            for bits in product((0, 1), repeat=len(vars_)) if sum(bits) in bad]
 
 
 def clauses(h: int, w: int, clue: list[int], state: bytes | bytearray) -> list[list[int]]:

@@ -28,12 +28,9 @@ DIGITS = ("0", "1", "2", "3")
 
 
 def stats_chunks(inputs: Mapping[str, Any], params: Mapping[str, Any]) -> list[dict[str, Any]]:
-    out = []
-    for size, n in params["sizes"].items():
-        per = params["per_chunk"]
-        for k in range(0, n, per):
-            out.append({"key": f"{size}-{k // per}", "size": size, "count": min(per, n - k)})
-    return out
+    per = params["per_chunk"]
+    return [{"key": f"{size}-{k // per}", "size": size, "count": min(per, n - k)}
+            for size, n in params["sizes"].items() for k in range(0, n, per)]
 
 
 def stats_map(chunk: Mapping[str, Any], inputs: Mapping[str, Any], params: Mapping[str, Any],
