@@ -8,18 +8,22 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import Any
-from xml.sax.saxutils import escape
+from typing import TYPE_CHECKING, Any
 
-from site_builder import config, pipeline, play, solve_page
-from site_builder.boards import board_svg
-from site_builder.buildinfo import BUILD_INFO, inputs_hash
+from site_builder import config, deps, leftovers, links, pipeline
+from site_builder import incremental as inc
+from site_builder.buildinfo import BUILD_INFO, inputs_hash, source_state
 from site_builder.errors import UserError
-from site_builder.jsonio import dumps, read_json
-from site_builder.site import Site
-from site_builder.sources import static_files
+from site_builder.incremental import Files, Job, Outcome
+from site_builder.jsonio import dumps, read_bytes, read_json
 from solvers import registry
+
+if TYPE_CHECKING:  # the renderer (Jinja, Markdown) loads only when a page must be made
+    from markupsafe import Markup
+
+    from site_builder.site import Site
 
 
 @dataclass
@@ -29,6 +33,7 @@ class BuildReport:
     seconds: float = 0.0
     stages_run: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # puzzles whose plugin is broken
+    outcome: Outcome = field(default_factory=Outcome)  # rendered, kept, removed
 
 
 def _readme_files(site: Site, p: Any) -> dict[str, str | bytes]:
@@ -44,61 +49,145 @@ def _readme_files(site: Site, p: Any) -> dict[str, str | bytes]:
     return files
 
 
-def render_all(root: Path, base_url: str = "", slugs: list[str] | None = None) -> dict[str, str | bytes]:
-    """Every file of the site, keyed by its path inside dist/."""
-    site = Site(root, base_url, slugs)
-    files: dict[str, str | bytes] = {}
-    hooks = {lang: {p.slug: site.markdown_inline(f"{p.slug}/hook.{lang}.md.j2",
-                                                 site.puzzle_ctx(p, lang))
-                    for p in site.puzzles} for lang in site.langs}
-    cards = [{"slug": p.slug, "names": dict(p.names),
-              "board": board_svg(p, site.node(p.slug, "bank").boards[0], label=p.names["en"])}
-             for p in site.puzzles]
+def site_jobs(site: Site, values: dict[str, Any]) -> list[Job]:
+    """The site as render jobs, in order (a job reads ``values`` of those before it):
+    each page, each puzzle's README text and play files, the solve runtime and pages, the
+    404 page, each static file. What one job shares with another (the index hooks, which
+    are also the articles' descriptions; the index cards) is made once per build and
+    counts as an input of every job that uses it."""
+    from site_builder import play, solve_page
+    from site_builder.boards import board_svg
+    from site_builder.sources import static_sources
+
     langs = site.langs
-    files["index.html"] = site.render_page(
-        "index.html.j2", lang=langs[0], path="index.html",
-        title=" · ".join(site.config.title[lang] for lang in langs),
-        alternates={**{lang: f"{lang}/index.html" for lang in langs}, "x-default": "index.html"},
-        cards=cards, hooks=hooks, show_langs=langs)
-    for lang in langs:
-        files[f"{lang}/index.html"] = site.render_page(
+
+    def hook(lang: str, p: Any) -> Markup:
+        return deps.shared(("hook", lang, p.slug), lambda: site.markdown_inline(
+            f"{p.slug}/hook.{lang}.md.j2", site.puzzle_ctx(p, lang)))
+
+    def hooks() -> dict[str, dict[str, Markup]]:
+        return {lang: {p.slug: hook(lang, p) for p in site.puzzles} for lang in langs}
+
+    def cards() -> list[dict[str, Any]]:
+        return deps.shared(("cards",), lambda: [
+            {"slug": p.slug, "names": dict(p.names),
+             "board": board_svg(p, site.node(p.slug, "bank").boards[0], label=p.names["en"])}
+            for p in site.puzzles])
+
+    def root_index() -> Files:
+        return {"index.html": site.render_page(
+            "index.html.j2", lang=langs[0], path="index.html",
+            title=" · ".join(site.config.title[lang] for lang in langs),
+            alternates={**{lang: f"{lang}/index.html" for lang in langs},
+                        "x-default": "index.html"},
+            cards=cards(), hooks=hooks(), show_langs=langs)}
+
+    def lang_index(lang: str) -> Files:
+        return {f"{lang}/index.html": site.render_page(
             "index.html.j2", lang=lang, path=f"{lang}/index.html",
-            title=site.config.title[lang], cards=cards, hooks=hooks, show_langs=(lang,))
+            title=site.config.title[lang], cards=cards(), hooks=hooks(), show_langs=(lang,))}
+
+    def article(lang: str, p: Any, kind: str) -> Files:
+        ctx = site.puzzle_ctx(p, lang)
+        if kind == "article":
+            path, title = f"{lang}/{p.slug}/index.html", p.names[lang]
+        else:
+            path, title = f"{lang}/{p.slug}/readme/index.html", f"{p.names[lang]} · README"
+        body = site.markdown(f"{p.slug}/{kind}.{lang}.md.j2", ctx)
+        return {path: site.render_page(
+            "article.html.j2", lang=lang, path=path, title=title,
+            description=str(hook(lang, p).striptags()), body=body,
+            **{k: v for k, v in ctx.items() if k != "lang"})}
+
+    def play_job(p: Any) -> Files:
+        bank = site.data[f"{p.slug}/bank"]
+        deps.observe("v", f"{p.slug}/bank", bank)  # read raw, whole
+        return play.play_files(site, p, bank)
+
+    def runtime_job() -> tuple[Files, Any]:
+        from site_builder import runtime
+
+        # what was fetched is an input; .cache/pyc is not (its entries are keyed by what
+        # they were compiled from, and other checkouts sharing the cache add to it)
+        deps.record_file(str(runtime.HOME / runtime.CACHE) + os.sep)
+        shared, cfg = runtime.site_files(runtime.HOME, tuple(p.slug for p in site.puzzles))
+        return dict(shared), cfg
+
+    def solve_job(p: Any) -> Files:
+        cfg = values["runtime"]
+        deps.record_value("runtime", deps.digest(cfg))
+        return solve_page.solve_files(site, p, cfg)
+
+    def not_found() -> Files:
+        # A host serves 404.html for any missing path, however deep, so its links and its
+        # stylesheet are absolute: under --base-url, else from the host's root.
+        root_url = site.base_url or "/"
+        return {"404.html": site.render_page("404.html.j2", lang="en", path="404.html",
+                                             title="Page not found", alternates={},
+                                             link=lambda target: root_url + target)}
+
+    def static_job(dest: str, src: Path) -> Files:
+        deps.record_file(str(src))
+        return {dest: read_bytes(src)}
+
+    jobs = [Job("index", root_index)]
+    for lang in langs:
+        jobs.append(Job(f"index/{lang}", partial(lang_index, lang)))
         for p in site.puzzles:
-            ctx = site.puzzle_ctx(p, lang)
-            body = site.markdown(f"{p.slug}/article.{lang}.md.j2", ctx)
-            files[f"{lang}/{p.slug}/index.html"] = site.render_page(
-                "article.html.j2", lang=lang, path=f"{lang}/{p.slug}/index.html",
-                title=p.names[lang], description=str(hooks[lang][p.slug].striptags()),
-                body=body, **{k: v for k, v in ctx.items() if k != "lang"})
-            readme = site.markdown(f"{p.slug}/README.{lang}.md.j2", ctx)
-            files[f"{lang}/{p.slug}/readme/index.html"] = site.render_page(
-                "article.html.j2", lang=lang, path=f"{lang}/{p.slug}/readme/index.html",
-                title=f"{p.names[lang]} · README", description=str(hooks[lang][p.slug].striptags()),
-                body=readme, **{k: v for k, v in ctx.items() if k != "lang"})
+            jobs.append(Job(f"article/{lang}/{p.slug}", partial(article, lang, p, "article")))
+            jobs.append(Job(f"readme/{lang}/{p.slug}", partial(article, lang, p, "README")))
     for p in site.puzzles:
-        files.update(_readme_files(site, p))
-        files.update(_play_files(site, p))
-    files.update(solve_page.all_files(site, root))  # the solve pages and their runtime
-    # A host serves 404.html for any missing path, however deep, so its links and its
-    # stylesheet are absolute: under --base-url, else from the host's root.
-    root_url = site.base_url or "/"
-    files["404.html"] = site.render_page("404.html.j2", lang="en", path="404.html",
-                                         title="Page not found", alternates={},
-                                         link=lambda target: root_url + target)
-    files.update(static_files(site.root, site.puzzles))
+        jobs.append(Job(f"readme-text/{p.slug}", partial(_readme_files, site, p)))
+        jobs.append(Job(f"play/{p.slug}", partial(play_job, p)))
+    jobs.append(Job("runtime", runtime_job))
+    jobs += [Job(f"solve/{p.slug}", partial(solve_job, p)) for p in site.puzzles]
+    jobs.append(Job("404", not_found))
+    jobs += [Job(f"static:{dest}", partial(static_job, dest, src))
+             for dest, src in static_sources(site.root, site.puzzles).items()]
+    return jobs
+
+
+def finish_files(files: dict[str, Any], base_url: str) -> Files:
+    """What follows from the list of pages: the sitemap (under an absolute base URL only)
+    and robots.txt."""
+    out: Files = {}
     # The sitemap protocol takes absolute URLs only, so without --base-url there is no
     # sitemap (build_site says so) and robots.txt names none.
-    if has_sitemap(site.base_url):
-        files["sitemap.xml"] = _sitemap(sorted(k for k in files if k.endswith(".html")
-                                               and k != "404.html"), site.base_url)
-    files["robots.txt"] = "User-agent: *\nAllow: /\n" + (
-        f"Sitemap: {site.base_url}sitemap.xml\n" if has_sitemap(site.base_url) else "")
+    if has_sitemap(base_url):
+        out["sitemap.xml"] = _sitemap(sorted(k for k in files if k.endswith(".html")
+                                             and k != "404.html"), base_url)
+    out["robots.txt"] = "User-agent: *\nAllow: /\n" + (
+        f"Sitemap: {base_url}sitemap.xml\n" if has_sitemap(base_url) else "")
+    return out
+
+
+def run_job(job: Job) -> tuple[Files, Any, deps.Recorder]:
+    with deps.recording() as rec:
+        got = job.run()
+    files, value = got if isinstance(got, tuple) else (got, None)
+    return files, value, rec
+
+
+def render_all(root: Path, base_url: str = "", slugs: list[str] | None = None) -> dict[str, str | bytes]:
+    """Every file of the site, keyed by its path inside dist/ (every job run)."""
+    from site_builder.site import Site
+
+    site = Site(root, base_url, slugs)
+    site.data.load_all()  # a fault in any JSON file is named before any page renders
+    files: dict[str, str | bytes] = {}
+    values: dict[str, Any] = {}
+    deps.reset_shared()
+    from site_builder.provenance import reset_typed
+
+    reset_typed()
+    try:
+        for job in site_jobs(site, values):
+            out, values[job.id], _ = run_job(job)
+            files.update(out)
+    finally:
+        deps.reset_shared()
+    files.update(finish_files(files, site.base_url))
     return files
-
-
-def _play_files(site: Site, p: Any) -> dict[str, str | bytes]:
-    return play.play_files(site, p, site.data[f"{p.slug}/bank"])
 
 
 def has_sitemap(base_url: str) -> bool:
@@ -109,6 +198,8 @@ def has_sitemap(base_url: str) -> bool:
 
 def _sitemap(pages: list[str], base: str) -> str:
     """The sitemap of ``pages`` (dist paths) under the absolute URL ``base``."""
+    from xml.sax.saxutils import escape
+
     lines = ['<?xml version="1.0" encoding="UTF-8"?>',
              '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">']
     for page in pages:
@@ -138,9 +229,47 @@ def check_writable(out: Path) -> None:
                         "with --out DIR")
 
 
-def write_tree(out: Path, files: dict[str, str | bytes]) -> None:
-    """Write ``files`` into a fresh sibling folder, then swap it in for ``out``."""
+def check_out(root: Path, out: Path) -> None:
+    """Refuse, before anything is read or written, an output folder that replacing whole
+    would destroy what the build did not make: the site folder or a folder above it, the
+    home or a root folder, a folder inside content/ or templates/ or the tool's own
+    folders, or a folder that holds anything and no ``.build.json`` (the marker every
+    build writes). Empty, absent and earlier builds' folders are taken."""
     out = out.resolve()
+    site = root.resolve()
+
+    def refuse(why: str) -> UserError:
+        return UserError(f"--out {out}: {why}; nothing was written (give --out an empty or "
+                         "new folder, or one an earlier build wrote)")
+
+    if out == Path(out.anchor) or out == Path.home().resolve():
+        raise refuse("refusing to replace a root or home folder with the site")
+    if out == site or site.is_relative_to(out):
+        raise refuse(f"this would replace the site folder {site} (and everything in it) "
+                     "with the built site")
+    from site_builder.buildinfo import input_paths
+
+    for folder in input_paths(site, list(config.load(root).puzzles)):
+        d = folder.resolve()
+        if out.is_relative_to(d) or d.is_relative_to(out):
+            raise refuse(f"it overlaps {d}, which the build reads")
+    if out.is_dir() and not (out / BUILD_INFO).is_file():
+        try:
+            entries = sorted(e.name for e in out.iterdir())
+        except OSError as e:
+            raise _cannot_write(out, e) from None
+        if entries:
+            shown = ", ".join(entries[:3]) + (", ..." if len(entries) > 3 else "")
+            raise refuse(f"it holds {len(entries)} entries ({shown}) and no {BUILD_INFO}, "
+                         "so no build made it, and the build replaces the folder whole")
+
+
+def write_tree(out: Path, files: dict[str, str | bytes]) -> None:
+    """Write ``files`` into a fresh sibling folder, then swap it in for ``out``. Such
+    sibling folders that a killed build left (named for its process) are removed first."""
+    out = out.resolve()
+    for kind in ("tmp", "old"):
+        leftovers.clean(out.parent, f".{out.name}.{kind}-")
     tmp = out.parent / f".{out.name}.tmp-{os.getpid()}"
     old = out.parent / f".{out.name}.old-{os.getpid()}"
     try:
@@ -164,14 +293,261 @@ def write_tree(out: Path, files: dict[str, str | bytes]) -> None:
 
 
 def render_site(root: Path, out: Path, base_url: str = "", slugs: list[str] | None = None) -> int:
-    """Render from the JSON as it is (no stages) and swap the result in. Returns pages."""
-    files = render_all(root, base_url, slugs)
+    """Render from the JSON as it is (no stages) into ``out``. Returns pages."""
+    return render_incremental(root, out, base_url, slugs).pages
+
+
+def _build_info(root: Path, shas: dict[str, str], base_url: str, slugs: list[str],
+                inputs: str, typed: dict[str, list[str]]) -> str:
+    """The text of ``.build.json``: what the check compares the site with (inputs hash,
+    the file list and each file's sha256: the manifest), the source state, and where
+    digits typed in a template print."""
+    return dumps({"inputs": inputs, "base_url": base_url, "slugs": slugs,
+                  "files": sorted(shas), "manifest": dict(sorted(shas.items())),
+                  "source": source_state(root, slugs), "typed": typed})
+
+
+def _typed(root: Path, out: Path, usable: bool) -> dict[str, list[str]]:
+    """Where typed digits printed: this render's, with the last build's for the pages it
+    kept (an incremental render sees only the templates it ran)."""
+    from site_builder.provenance import typed_table
+    from site_builder.sources import shown_path
+
+    now = typed_table(lambda f: shown_path(root, f, f))
+    if not usable:
+        return now
+    try:
+        before = read_json(out / BUILD_INFO).get("typed") or {}
+    except (UserError, OSError, AttributeError):
+        before = {}
+    merged = {k: set(v) for k, v in before.items() if isinstance(v, list)}
+    for k, v in now.items():
+        merged.setdefault(k, set()).update(v)
+    return {k: sorted(v) for k, v in sorted(merged.items())}
+
+
+def render_incremental(root: Path, out: Path, base_url: str = "",
+                       slugs: list[str] | None = None) -> Outcome:
+    """Bring ``out`` up to date with the tree: re-run the render jobs whose recorded
+    inputs changed (``site_builder/incremental.py``), write only the files whose bytes
+    differ, remove the files no job makes any more. Without a usable record of the last
+    build into ``out``, every job runs and the folder is swapped in whole."""
+    out = out.resolve()
+    check_out(root, out)
     site_slugs = list(slugs or config.load(root).puzzles)
-    files[BUILD_INFO] = dumps({"inputs": inputs_hash(root, site_slugs), "base_url": base_url,
-                               "slugs": site_slugs,
-                               "files": sorted(files)})
-    write_tree(out, files)
-    return sum(1 for k in files if k.endswith(".html"))
+    from site_builder.sources import check_links
+
+    check_links(root, [registry.get(s) for s in site_slugs])
+    cache = inc.for_site(root)
+    rec_path = inc.record_path(root, out)
+    with inc.locked(rec_path):
+        outcome = _render_locked(root, out, base_url, slugs, site_slugs, cache, rec_path)
+    cache.save()
+    return outcome
+
+
+def _outputs_intact(out: Path, jobs: dict[str, Any]) -> bool:
+    return all(inc.stat_of(out / rel) == [size, mtime]
+               for job in jobs.values() for rel, (_, size, mtime) in job["outputs"].items())
+
+
+def _render_locked(root: Path, out: Path, base_url: str, slugs: list[str] | None,
+                   site_slugs: list[str], cache: Any, rec_path: Path) -> Outcome:
+    started = time.time_ns()
+    puzzles = [registry.get(s) for s in site_slugs]
+    state = inc.build_state(root, cache, puzzles, {"base_url": base_url, "slugs": site_slugs,
+                                                   "rendered": slugs})
+    in_state = inc.inputs_state(root, cache, puzzles)
+    record = inc.load_record(rec_path)
+    info_stat = inc.stat_of(out / BUILD_INFO)
+    usable = (record is not None and record.get("state") == state and info_stat is not None
+              and record.get("info") == info_stat)
+    if record is None:
+        full_why = f"no record of an earlier build into {out.name}/"
+    elif record.get("state") != state:
+        full_why = "the options, site.toml or the code that renders changed"
+    else:
+        full_why = f"{out.name}/{BUILD_INFO} is not the one the last build wrote"
+    if os.environ.get("BUILD_SITE_DEBUG_RENDER"):
+        print(f"render: usable={usable} inputs_same={bool(record) and record.get('inputs_state') == in_state} "
+              f"trees={[inc.file_sha(cache, p) == s for p, s in (record or {}).get('trees', {}).items()]} "
+              f"outputs_intact={bool(record) and _outputs_intact(out, record['jobs'])}", file=sys.stderr)
+    if usable and record is not None and record.get("inputs_state") == in_state \
+            and all(inc.file_sha(cache, path) == sha
+                    for path, sha in record.get("trees", {}).items()) \
+            and _outputs_intact(out, record["jobs"]):
+        # nothing any job reads has changed and dist/ is as the last build left it
+        kept = sum(len(j["outputs"]) for j in record["jobs"].values())
+        pages = sum(1 for j in record["jobs"].values() for k in j["outputs"]
+                    if k.endswith(".html"))
+        return Outcome(kept=kept, files=kept, pages=pages)
+
+    from site_builder.site import Site
+
+    old_jobs: dict[str, Any] = record["jobs"] if usable and record is not None else {}
+    site = Site(root, base_url, slugs)
+    inputs = inc.Inputs(root, cache, lambda name: _template_file(site, name),
+                        lambda stage: site.data[stage])
+    values: dict[str, Any] = {}
+    digests: dict[str, str] = {}
+    new_jobs: dict[str, Any] = {}
+    fresh: dict[str, tuple[Files, str]] = {}  # job id -> (files, why)
+    deps.reset_shared()
+    from site_builder.provenance import reset_typed
+
+    reset_typed()
+    try:
+        for job in site_jobs(site, values):
+            old = old_jobs.get(job.id)
+            why = "new" if old is None else None
+            if old is not None:
+                for rel, (_, size, mtime) in old["outputs"].items():
+                    if inc.stat_of(out / rel) != [size, mtime]:
+                        why = f"{rel} was changed or removed in {out.name}/"
+                        break
+                else:
+                    why = inputs.why_stale(old, digests)
+            if why is None and old is not None:
+                new_jobs[job.id] = old
+                values[job.id] = old.get("value")
+                digests[job.id] = old.get("digest", "")
+                continue
+            files, value, rec = run_job(job)
+            values[job.id] = value
+            digests[job.id] = deps.digest(value)
+            new_jobs[job.id] = _job_entry(root, cache, started, rec, files, value,
+                                         digests[job.id])
+            fresh[job.id] = (files, why or "new")
+    finally:
+        deps.reset_shared()
+
+    outputs = {rel for j in new_jobs.values() for rel in j["outputs"]}
+    tail = finish_files(dict.fromkeys(outputs), site.base_url)
+    new_jobs["sitemap"] = {"outputs": {rel: [inc.sha_bytes(inc._bytes(c)), 0, 0]
+                                       for rel, c in tail.items()}}
+    old_tail = old_jobs.get("sitemap", {}).get("outputs", {})
+    fresh["sitemap"] = ({rel: c for rel, c in tail.items()
+                         if old_tail.get(rel, [None])[0] != new_jobs["sitemap"]["outputs"][rel][0]
+                         or inc.stat_of(out / rel) != old_tail[rel][1:]},
+                        "the list of pages changed")
+    outputs |= set(tail)
+    if usable and record is not None and record.get("inputs_state") == in_state:
+        inputs_value = str(record["inputs_value"])
+    else:
+        inputs_value = inputs_hash(root, site_slugs)
+    outcome = Outcome(full=not usable, why_full="" if usable else full_why)
+    old_outputs = {rel: v for j in old_jobs.values() for rel, v in j["outputs"].items()}
+    # every reference on every page names a file the build writes: the pages rendered
+    # now from their new text, the pages kept from what is on disk
+    rendered = {rel: c for files, _ in fresh.values() for rel, c in files.items()}
+    every: dict[str, str | bytes] = {}
+    for rel in outputs:
+        if rel in rendered:
+            every[rel] = rendered[rel]
+        elif rel.endswith(".html"):
+            every[rel] = read_bytes(out / rel)
+        else:
+            every[rel] = b""
+    links.check(every, site.base_url)
+    writes: dict[str, bytes] = {}
+    for job_id, (files, why) in fresh.items():
+        for rel, content in files.items():
+            data = inc._bytes(content)
+            sha = inc.sha_bytes(data)
+            new_jobs[job_id]["outputs"][rel][0] = sha
+            before = old_outputs.get(rel)
+            if usable and before is not None and before[0] == sha \
+                    and inc.stat_of(out / rel) == before[1:]:
+                outcome.unchanged += 1
+                new_jobs[job_id]["outputs"][rel][1:] = before[1:]
+                continue
+            writes[rel] = data
+            outcome.rendered.append((rel, why))
+    removed = sorted(set(old_outputs) - outputs) if usable else []
+    outcome.removed = removed
+    outcome.files = len(outputs)
+    outcome.pages = sum(1 for rel in outputs if rel.endswith(".html"))
+    outcome.kept = len(outputs) - len(writes) - outcome.unchanged
+    shas = {rel: row[0] for j in new_jobs.values() for rel, row in j["outputs"].items()}
+    info = _build_info(root, shas, base_url, site_slugs, inputs_value,
+                       _typed(root, out, usable))
+
+    if not usable:
+        # no record to trust: every file written into a fresh folder, swapped in whole
+        everything: Files = {}
+        for files, _ in fresh.values():
+            everything.update(files)
+        everything[BUILD_INFO] = info
+        rec_path.unlink(missing_ok=True)
+        write_tree(out, everything)
+    else:
+        rec_path.unlink(missing_ok=True)  # a build stopped half-way leaves no record
+        try:
+            for rel, data in writes.items():
+                inc.write_file(out, rel, data)
+            for rel in removed:
+                inc.remove_file(out, rel)
+            if inc.stat_of(out / BUILD_INFO) is None or \
+                    (out / BUILD_INFO).read_text(encoding="utf-8") != info:
+                inc.write_file(out, BUILD_INFO, info.encode("utf-8"))
+        except OSError as e:
+            raise _cannot_write(out, e) from None
+    for job in new_jobs.values():
+        for rel, row in job["outputs"].items():
+            if rel in writes or not usable:
+                row[1:] = inc.stat_of(out / rel) or [0, 0]
+            elif rel in old_outputs:
+                row[1:] = old_outputs[rel][1:]  # left as it was on disk
+    inc.save_record(rec_path, {
+        "version": inc.VERSION, "state": state, "inputs_state": in_state,
+        "inputs_value": inputs_value, "info": inc.stat_of(out / BUILD_INFO),
+        "trees": {path: sha for j in new_jobs.values()
+                  for path, sha in j.get("files", {}).items() if path.endswith(os.sep)},
+        "jobs": new_jobs})
+    if not usable:
+        outcome.kept = 0
+    return outcome
+
+
+def _template_file(site: Site, name: str) -> str | None:
+    """The file Jinja loads for ``name`` now (the search path: site, puzzle, theme)."""
+    import jinja2
+
+    try:
+        return site.loader.get_source(site.html_env, name)[1]
+    except jinja2.TemplateNotFound:
+        return None
+
+
+UNSURE = "changed during the build"  # never equal to a hash: the next build looks again
+_MARGIN_NS = 50_000_000  # file timestamps run on a coarse clock, a few ms behind
+
+
+def _job_entry(root: Path, cache: Any, started: int, rec: deps.Recorder, files: Files,
+               value: Any, digest: str) -> dict[str, Any]:
+    """A job's record: what it read (with each file's hash now) and what it wrote. A file
+    modified after the build started is recorded as UNSURE: the render may have read it
+    before the edit, so the next build must not take it as current."""
+    from site_builder.jsonio import stage_path
+
+    def sha(path: str) -> str | None:
+        try:
+            st = os.stat(path.rstrip(os.sep) or path)
+        except OSError:
+            return None if not path.endswith(os.sep) else inc.file_sha(cache, path)
+        if st.st_mtime_ns >= started - _MARGIN_NS and not path.endswith(os.sep):
+            return UNSURE
+        return inc.file_sha(cache, path)
+
+    json_deps = {}
+    for stage, obs in inc.observations(rec).items():
+        slug, _, name = stage.partition("/")
+        json_deps[stage] = {"sha": sha(str(stage_path(root, slug, name))), "obs": obs}
+    return {"templates": {n: [f, sha(f) if f else None] for n, f in sorted(rec.templates.items())},
+            "files": {f: sha(f) for f in sorted(rec.files)},
+            "values": dict(sorted(rec.values.items())),
+            "json": json_deps, "value": value, "digest": digest,
+            "outputs": {rel: [None, 0, 0] for rel in files}}
 
 
 def _site_slugs(out_root: Path, out: Path, only: list[str]) -> list[str]:
@@ -211,6 +587,7 @@ def build_site(root: Path, out: Path, *, only: list[str] | None = None, regenera
             raise UserError(f"--only {s}: the site does not show this puzzle (add it to "
                             f"puzzles in {root / config.SITE_FILE})")
     slugs = only or list(shown)
+    check_out(root, out)
     check_writable(out)
     render_slugs = shown if broken else None
     if only:
@@ -220,11 +597,20 @@ def build_site(root: Path, out: Path, *, only: list[str] | None = None, regenera
 
     ran = pipeline.run_all(root, slugs, regenerate=regenerate, jobs=jobs, scheduler=scheduler,
                            stages=stages, quiet=quiet, log=log)
-    files_pages = render_site(root, out, base_url, render_slugs)
+    outcome = render_incremental(root, out, base_url, render_slugs)
     if not has_sitemap(base_url) and not quiet:
-        log("no sitemap.xml: the sitemap protocol needs absolute URLs; give --base-url "
-            "https://... to write one")
-    info = read_json(out / BUILD_INFO)
-    return BuildReport(pages=files_pages, files=len(info["files"]),
+        notice("no sitemap.xml: the sitemap protocol needs absolute URLs; give --base-url "
+               "https://... to write one", log)
+    return BuildReport(pages=outcome.pages, files=outcome.files,
                        seconds=time.monotonic() - start, stages_run=ran,
-                       skipped=sorted(broken))
+                       skipped=sorted(broken), outcome=outcome)
+
+
+_NOTICES: set[str] = set()
+
+
+def notice(text: str, log: Any) -> None:
+    """A notice is said once per process (a preview rebuilds many times)."""
+    if text not in _NOTICES:
+        _NOTICES.add(text)
+        log(text)

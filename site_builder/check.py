@@ -5,11 +5,17 @@ key and its text must equal the formatted value; after removing those elements, 
 spans, ``<svg>``, ``<script>`` and ``<style>``, no digit may remain in the page's text.
 README files are checked through their side table the same way. Finally the built output
 must be current against ``content/`` and ``templates/`` (and the JSON against its code).
+
+The folder must hold exactly what the build wrote: ``.build.json``'s manifest gives each
+file's sha256, and a file added, missing or changed since, or any symbolic link, is a
+problem named by its path. A number without a source is reported with the template and
+line that printed it, from the build's ``typed`` table, where a template's own text did.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Callable
 from html import unescape
@@ -117,7 +123,19 @@ def _check_value(where: str, sources: dict[str, Any], key: str, value_attr: Any,
     return out
 
 
-def check_html(where: str, html: str, sources: dict[str, Any]) -> list[str]:
+def typed_at(typed: dict[str, list[str]] | None, text: str) -> str:
+    """`` (typed at TEMPLATE:LINE)`` for the first numeral of ``text`` that a template's own
+    text printed (the build's ``typed`` table), else ""."""
+    for m in DIGIT.finditer(text):
+        where = (typed or {}).get(m.group(0).rstrip(".,"))
+        if where:
+            more = f" or {len(where) - 3} more" if len(where) > 3 else ""
+            return f" (typed at {', '.join(where[:3])}{more})"
+    return ""
+
+
+def check_html(where: str, html: str, sources: dict[str, Any],
+               typed: dict[str, list[str]] | None = None) -> list[str]:
     scan = _PageScan()
     scan.feed(html)
     scan.close()
@@ -129,7 +147,8 @@ def check_html(where: str, html: str, sources: dict[str, Any]) -> list[str]:
                                  d["nullable"])
     text = "".join(scan.text)
     for m in DIGIT.finditer(text):
-        problems.append(f"{where}: number without a JSON source in text: '{_snippet(text, m.start())}'")
+        problems.append(f"{where}: number without a JSON source in text: "
+                        f"'{_snippet(text, m.start())}'{typed_at(typed, m.group(0))}")
     return problems
 
 
@@ -265,7 +284,8 @@ def _src_key(src: dict[str, Any]) -> str:
 
 
 def check_readme(where: str, text: str, entries: list[dict[str, Any]],
-                 sources: dict[str, Any]) -> list[str]:
+                 sources: dict[str, Any], typed: dict[str, list[str]] | None = None
+                 ) -> list[str]:
     problems: list[str] = []
     pos = 0
     rest: list[str] = []
@@ -283,7 +303,8 @@ def check_readme(where: str, text: str, entries: list[dict[str, Any]],
     rest.append(text[pos:])
     plain = "".join(rest)
     for m in DIGIT.finditer(plain):
-        problems.append(f"{where}: number without a JSON source in text: '{_snippet(plain, m.start())}'")
+        problems.append(f"{where}: number without a JSON source in text: "
+                        f"'{_snippet(plain, m.start())}'{typed_at(typed, m.group(0))}")
     return problems
 
 
@@ -323,6 +344,45 @@ def check_play_files(out: Path, root: Path, info: dict[str, Any], slugs: list[st
     return problems
 
 
+def check_files(out: Path, info: dict[str, Any]) -> list[str]:
+    """The folder against the build's manifest: every symbolic link, every file the build
+    did not write, every file it wrote that is missing or whose bytes changed."""
+    from site_builder.buildinfo import file_sha256
+
+    want = info.get("manifest")
+    if not isinstance(want, dict):
+        return [(f"{out / BUILD_INFO}: no manifest (built by an older build-site); run "
+                 "`build-site build`")]
+    problems: list[str] = []
+    found: set[str] = set()
+    for here, dirs, files in os.walk(out):
+        for name in sorted((*dirs, *files)):
+            p = Path(here) / name
+            rel = p.relative_to(out).as_posix()
+            if p.is_symlink():
+                problems.append(f"{rel}: a symbolic link (to {os.readlink(p)}); the build "
+                                "writes regular files only")
+                if name in dirs:
+                    dirs.remove(name)
+            elif name in files:
+                found.add(rel)
+        dirs.sort()
+    problems += [f"{rel}: not written by the build (not in {BUILD_INFO}'s manifest)"
+                 for rel in sorted(found - set(want) - {BUILD_INFO})]
+    problems += [f"{rel}: missing; the build wrote it" for rel in sorted(set(want) - found)
+                 if not (out / rel).is_symlink()]
+    for rel in sorted(found & set(want)):
+        try:
+            same = file_sha256(out / rel) == want[rel]
+        except OSError as e:
+            problems.append(f"{rel}: cannot read ({e.strerror or e})")
+            continue
+        if not same:
+            problems.append(f"{rel}: changed since the build (its sha256 is not the one in "
+                            f"{BUILD_INFO})")
+    return problems
+
+
 def check_site(out: Path, root: Path) -> list[str]:
     """All problems found; an empty list means every number is proven."""
     info_path = out / BUILD_INFO
@@ -332,7 +392,8 @@ def check_site(out: Path, root: Path) -> list[str]:
         raise UserError(f"{info_path}: missing; {out} is not a site built by build-site")
     info = read_json(info_path)
     slugs = info.get("slugs") or []
-    problems: list[str] = []
+    problems: list[str] = check_files(out, info)
+    typed = info.get("typed") if isinstance(info.get("typed"), dict) else None
     listed = set(info.get("files") or [])
     cfg = config.load(root)
     for slug in cfg.puzzles:
@@ -355,12 +416,11 @@ def check_site(out: Path, root: Path) -> list[str]:
     problems += check_play_files(out, root, info, slugs)
     for name in info.get("files", []):
         path = out / name
-        if not path.exists():
-            problems.append(f"{name}: listed in {BUILD_INFO} but missing")
-            continue
+        if not path.exists() or path.is_symlink():
+            continue  # check_files named it
         if name.endswith(".html"):
             html = path.read_text(encoding="utf-8")
-            problems += check_html(name, html, sources)
+            problems += check_html(name, html, sources, typed)
             problems += drawings.check(name, html)
         elif name.endswith("README.provenance.json"):
             table = read_json(path)
@@ -370,5 +430,6 @@ def check_site(out: Path, root: Path) -> list[str]:
                 if not rpath.exists():
                     problems.append(f"{rname}: missing")
                     continue
-                problems += check_readme(rname, rpath.read_text(encoding="utf-8"), entries, sources)
+                problems += check_readme(rname, rpath.read_text(encoding="utf-8"), entries,
+                                         sources, typed)
     return problems

@@ -8,8 +8,8 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from site_builder.errors import UserError
-from site_builder.solve import DEFAULT_TIMEOUT
-from solvers.common import PuzzleError
+
+DEFAULT_TIMEOUT = 60.0  # site_builder.solve.DEFAULT_TIMEOUT (a test holds them equal)
 
 if TYPE_CHECKING:
     import argparse
@@ -171,6 +171,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="absolute URL the site is served from (default: site.toml's "
                         "base_url)")
     b.add_argument("-q", "--quiet", action="store_true", help="no progress display")
+    b.add_argument("--explain", action="store_true",
+                   help="list each file written with the input that made it stale, one "
+                        "line a file")
 
     s = sub.add_parser("serve", help="build, then preview with live reload")
     s.add_argument("--host", default="127.0.0.1",
@@ -198,6 +201,9 @@ def _parser() -> argparse.ArgumentParser:
     d.add_argument("--message", default=None,
                    help="commit message (default: names the source commit)")
     d.add_argument("--out", default="dist", help="the built site to publish (default: dist)")
+    d.add_argument("--force", action="store_true",
+                   help="with --to: commit even when the branch's tip is not a previous "
+                        "deploy (its whole tree is replaced by the site)")
 
     v = sub.add_parser("solve", help="solve a puzz.link URL or a board JSON file")
     v.add_argument("slug", help="the puzzle (`build-site list` names those installed)")
@@ -259,18 +265,77 @@ def _base_url(args: argparse.Namespace, root: Path) -> str:
     return load(root).base_url if args.base_url is None else str(args.base_url)
 
 
-def cmd_build(args: argparse.Namespace, root: Path) -> int:
-    from site_builder.build import build_site
+_SITEMAP_NOTICE = ("no sitemap.xml: the sitemap protocol needs absolute URLs; give --base-url "
+                   "https://... to write one")
 
+
+def _stamp_options(args: argparse.Namespace) -> dict[str, Any]:
+    return {"base_url": args.base_url, "only": args.only}
+
+
+def unchanged_build(args: argparse.Namespace) -> int | None:
+    """``build`` with nothing to do, told from the stats of what the last build read
+    (``site_builder/stamp.py``), without loading the puzzles or the renderer; None when
+    the ordinary build must run."""
+    if args.regenerate or args.stage or args.explain:
+        return None
+    import time
+
+    from site_builder import stamp
+    from site_builder.config import find_site
+
+    t0 = time.monotonic()
+    try:
+        root = find_site()
+    except UserError:
+        return None  # the ordinary path says it in its words
+    out = _out(root, args.out)
+    summary = stamp.unchanged(root, out, _stamp_options(args))
+    if summary is None:
+        return None
+    if not summary["sitemap"] and not args.quiet:
+        print(_SITEMAP_NOTICE, file=sys.stderr)
+    print(f"built {summary['pages']} pages ({summary['files']} files) into {args.out} in "
+          f"{time.monotonic() - t0:.2f}s: rendered 0, kept {summary['files']}, removed 0, "
+          "all stages current (nothing read has changed)")
+    return 0
+
+
+def cmd_build(args: argparse.Namespace, root: Path) -> int:
+    from site_builder.build import build_site, has_sitemap
+
+    base_url = _base_url(args, root)
     r = build_site(root, _out(root, args.out), only=args.only, regenerate=args.regenerate,
-                   jobs=args.jobs, base_url=_base_url(args, root), quiet=args.quiet,
+                   jobs=args.jobs, base_url=base_url, quiet=args.quiet,
                    scheduler=args.scheduler, stages=args.stage)
     ran = f", stages run: {', '.join(r.stages_run)}" if r.stages_run else ", all stages current"
-    print(f"built {r.pages} pages ({r.files} files) into {args.out} in {r.seconds:.2f}s{ran}")
+    o = r.outcome
+    if o.full:
+        did = f"rendered all {r.files} files"
+    else:
+        did = (f"rendered {len(o.rendered)}, kept {o.kept + o.unchanged}, removed "
+               f"{len(o.removed)}")
+    print(f"built {r.pages} pages ({r.files} files) into {args.out} in {r.seconds:.2f}s: "
+          f"{did}{ran}")
+    if args.explain and o.full:
+        print(f"  rendered every file: {o.why_full}")
+    elif args.explain:
+        for path, why in o.rendered:
+            print(f"  rendered {path}: {why}")
+        for path in o.removed:
+            print(f"  removed {path}: no longer made")
     if r.skipped:
         print(f"build-site: {len(r.skipped)} puzzle(s) skipped, their plugin broken: "
               f"{', '.join(r.skipped)}", file=sys.stderr)
         return 1
+    if not args.regenerate and not args.stage:
+        from site_builder import stamp
+        from site_builder.config import load
+        from solvers import registry
+
+        stamp.save(root, _out(root, args.out), _stamp_options(args),
+                   [registry.get(s) for s in load(root).puzzles],
+                   {"pages": r.pages, "files": r.files, "sitemap": has_sitemap(base_url)})
     return 0
 
 
@@ -301,7 +366,7 @@ def cmd_serve(args: argparse.Namespace, root: Path) -> int:
 
 def cmd_deploy(args: argparse.Namespace, root: Path) -> int:
     from site_builder import deploy
-    from site_builder.check import check_site
+    from site_builder.check import InputProblem, check_site
     from site_builder.config import SITE_FILE, load
 
     cfg = load(root)
@@ -316,12 +381,19 @@ def cmd_deploy(args: argparse.Namespace, root: Path) -> int:
     if problems:
         for p in problems[:20]:
             print(p, file=sys.stderr)
-        raise UserError(f"deploy refused: `build-site check` found {len(problems)} problem(s)")
+        corrupt = [p for p in problems if isinstance(p, InputProblem)]
+        if corrupt:  # content/ is at fault: bad input, exit 2, as `check` gives it
+            raise UserError(f"deploy refused: {corrupt[0]}")
+        # the pages and the JSON disagree: what `check` exits 1 for (the README's table)
+        print(f"build-site: deploy refused: `build-site check` found {len(problems)} "
+              "problem(s)", file=sys.stderr)
+        return 1
     if args.dir:
         deploy.deploy_dir(out, _path(args.dir))
         print(f"mirrored {args.out} into {args.dir}")
         return 0
-    sha = deploy.deploy(out, args.to, branch=args.branch, message=args.message)
+    sha = deploy.deploy(out, args.to, branch=args.branch, message=args.message,
+                        force=args.force)
     print(f"deployed {args.out} to {args.to} {args.branch}: "
           f"{sha if sha else 'no change, no new commit'}")
     return 0
@@ -398,12 +470,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command is None:  # `build-site --version` is read above
             print(version_text())
             return 0
+        if args.command == "build" and (code := unchanged_build(args)) is not None:
+            sys.stdout.flush()
+            return code
         # the site folder, found only by the commands that read one
         root: Any = None if args.command in ("solve", "new", "list") else find_root()
         code = handlers[args.command](args, root)
         sys.stdout.flush()  # a full device shows here, not in a traceback at exit
         return code
-    except (UserError, PuzzleError) as e:
+    except (UserError, _puzzle_error()) as e:  # the tuple is built only for an exception
         msg = " ".join(str(e).split())
         print(f"build-site: error: {msg}", file=sys.stderr)
         return 2
@@ -420,6 +495,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     finally:
         sys.stdout = inner
+
+
+def _puzzle_error() -> type[Exception]:
+    from solvers.common import PuzzleError
+
+    return PuzzleError
 
 
 class _StdoutError(Exception):

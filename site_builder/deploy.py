@@ -17,19 +17,35 @@ temporary name and renamed into place, files that are not in the site are delete
 ``.git`` at the top of ``dest`` is kept (a checkout of a pages repository works).
 
 Both refuse when the site check fails: pass ``check`` (a callable returning problem
-lines) or ``root`` (then ``site_builder.check.check_site(out, root)`` runs).
+lines) or ``root`` (then ``site_builder.check.check_site(out, root)`` runs), and both
+refuse a site folder holding a symbolic link (a build writes regular files only).
+
+``deploy`` commits only on top of a previous deploy: a branch whose tip is anything else
+(the project's own ``main``, say, whose tree would be replaced by the site's) is refused
+unless ``force``. A previous deploy is recognised by the ``Deployed-by: build-site``
+trailer every deploy commit carries, by the ``(build-site deploy)`` of older deploys'
+messages, or by its tree (a site: ``.build.json`` and ``.nojekyll`` at the top). The
+commit message names the source state the site was built from (``.build.json``'s
+``source``: the commit, ``+dirty`` and the changed inputs).
+
+The temporary folder is removed on every exit path (SIGTERM included); one that a
+``kill -9`` left is removed by the next deploy (``leftovers``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import filecmp
 import os
 import shutil
+import signal
 import subprocess
-import tempfile
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
+from site_builder import leftovers
 from site_builder.errors import UserError
 from site_builder.jsonio import write_atomic
 
@@ -46,6 +62,8 @@ _GIT_LOCATION_VARS = (
     "GIT_CEILING_DIRECTORIES",
 )
 EMPTY_BLOB_MODE = "100644"
+TEMP_PREFIX = "build-site-deploy-"
+MARKER = "Deployed-by: build-site"
 
 
 def run_check(out: Path, check: Callable[[], list[str]] | None, root: Path | None) -> None:
@@ -72,7 +90,50 @@ def _require_site(out: Path) -> Path:
         raise UserError(f"{out} does not exist; run `build-site build` first")
     if not any(out.iterdir()):
         raise UserError(f"{out} is empty; run `build-site build` first")
-    return out.resolve()
+    out = out.resolve()
+    for here, dirs, files in os.walk(out):
+        for name in sorted((*dirs, *files)):
+            p = Path(here) / name
+            if p.is_symlink():
+                raise UserError(f"{p}: a symbolic link (to {os.readlink(p)}) in the site; a "
+                                "build writes regular files only, so this one was put there "
+                                "by hand: not deploying (run `build-site build` again)")
+    return out
+
+
+@contextlib.contextmanager
+def _terminable() -> Iterator[None]:
+    """SIGTERM raises SystemExit for the duration, so that ``finally`` blocks (the
+    temporary folder's removal) run when a deploy is stopped politely."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: Any) -> None:
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def source_state(out: Path) -> str | None:
+    """The source state the site in ``out`` was built from (``.build.json``), as the
+    deploy message says it: ``abc1234`` or ``abc1234+dirty (changed: ...)``; else the
+    short commit of the repository around ``out`` (a site from an older build)."""
+    from site_builder.buildinfo import BUILD_INFO, source_line
+    from site_builder.jsonio import read_json
+
+    if (out / BUILD_INFO).is_file():
+        try:
+            line = source_line(read_json(out / BUILD_INFO))
+        except UserError:
+            line = None
+        if line:
+            return line
+    return _source_rev(out)
 
 
 # --------------------------------------------------------------------------- git branch
@@ -131,10 +192,12 @@ def _source_rev(out: Path) -> str | None:
 
 
 def deploy(out: Path, to: str, branch: str = "gh-pages", message: str | None = None, *,
-           check: Callable[[], list[str]] | None = None, root: Path | None = None) -> str | None:
+           check: Callable[[], list[str]] | None = None, root: Path | None = None,
+           force: bool = False) -> str | None:
     """Commit ``out`` as the whole tree of ``branch`` on ``to`` and push it.
 
     Returns the new commit's sha, or None when the branch already holds this exact tree.
+    A branch whose tip is not a previous deploy is refused unless ``force``.
     """
     run_check(Path(out), check, root)
     out = _require_site(out)
@@ -143,41 +206,66 @@ def deploy(out: Path, to: str, branch: str = "gh-pages", message: str | None = N
     remote = _resolve_remote(to)
     ref = f"refs/heads/{branch}"
 
-    with tempfile.TemporaryDirectory(prefix="build-site-deploy-") as t:
-        git = _Git(Path(t))
-        git("init", "--bare", "--quiet", "--template=", str(git.git_dir))
-        if git("check-ref-format", ref, check=False).returncode != 0:
-            raise UserError(f"--branch {branch!r} is not a valid git branch name")
+    with _terminable():
+        t = leftovers.make_temp(TEMP_PREFIX)
+        try:
+            return _commit_and_push(_Git(t), out, to, remote, branch, ref, message, force)
+        finally:
+            shutil.rmtree(t, ignore_errors=True)
 
-        # the whole site, forced past any ignore rules, then .nojekyll from no file at all
-        git("--work-tree", str(out), "add", "--all", "--force", "--", ".")
-        empty = git("hash-object", "-w", "--stdin", input="").stdout.strip()
-        git("update-index", "--add", "--cacheinfo", f"{EMPTY_BLOB_MODE},{empty},.nojekyll")
-        tree = git("write-tree").stdout.strip()
 
-        listing = git("ls-remote", remote, ref, remote=True).stdout.split()
-        parent = listing[0] if listing else None
-        if parent:
-            git("fetch", "--quiet", "--no-tags", "--depth=1", remote,
-                f"+{ref}:refs/deploy/tip", remote=True)
-            if git("rev-parse", f"{parent}^{{tree}}").stdout.strip() == tree:
-                return None
+def _is_deploy(git: _Git, commit: str) -> bool:
+    """Whether ``commit`` is one a deploy made: its marker trailer, an older deploy's
+    message, or a tree that is a built site."""
+    text = git("cat-file", "commit", commit).stdout
+    if MARKER in text or "(build-site deploy)" in text:
+        return True
+    top = git("ls-tree", "--name-only", commit).stdout.split()
+    return ".build.json" in top and ".nojekyll" in top
 
-        if message is None:
-            rev = _source_rev(out)
-            message = f"Deploy site{f' built from {rev}' if rev else ''} (build-site deploy)"
-        args = ["commit-tree", "--no-gpg-sign", tree, "-F", "-"]
-        if parent:
-            args += ["-p", parent]
-        sha = git(*args, input=message + "\n").stdout.strip()
-        proc = git("push", "--quiet", "--no-verify", remote, f"{sha}:{ref}", remote=True,
-                   check=False)
-        if proc.returncode != 0:
-            detail = " ".join(proc.stderr.split())
-            if "non-fast-forward" in detail or "fetch first" in detail:
-                raise UserError(f"{branch} on {to} moved during the deploy; run deploy again")
-            raise UserError(f"git push to {to} failed: {detail}")
-        return sha
+
+def _commit_and_push(git: _Git, out: Path, to: str, remote: str, branch: str, ref: str,
+                     message: str | None, force: bool) -> str | None:
+    git("init", "--bare", "--quiet", "--template=", str(git.git_dir))
+    if git("check-ref-format", ref, check=False).returncode != 0:
+        raise UserError(f"--branch {branch!r} is not a valid git branch name")
+
+    # the whole site, forced past any ignore rules, then .nojekyll from no file at all
+    git("--work-tree", str(out), "add", "--all", "--force", "--", ".")
+    empty = git("hash-object", "-w", "--stdin", input="").stdout.strip()
+    git("update-index", "--add", "--cacheinfo", f"{EMPTY_BLOB_MODE},{empty},.nojekyll")
+    tree = git("write-tree").stdout.strip()
+
+    listing = git("ls-remote", remote, ref, remote=True).stdout.split()
+    parent = listing[0] if listing else None
+    if parent:
+        git("fetch", "--quiet", "--no-tags", "--depth=1", remote,
+            f"+{ref}:refs/deploy/tip", remote=True)
+        if not force and not _is_deploy(git, parent):
+            top = git("ls-tree", "--name-only", parent).stdout.split()
+            shown = ", ".join(top[:4]) + (", ..." if len(top) > 4 else "")
+            raise UserError(f"--branch {branch} on {to}: its tip {parent[:12]} is not a "
+                            f"previous deploy (it holds {shown or 'nothing'}), and the "
+                            "deploy would replace its whole tree with the site; pick "
+                            "another branch, or pass --force to replace it anyway")
+        if git("rev-parse", f"{parent}^{{tree}}").stdout.strip() == tree:
+            return None
+
+    if message is None:
+        rev = source_state(out)
+        message = f"Deploy site{f' built from {rev}' if rev else ''} (build-site deploy)"
+    args = ["commit-tree", "--no-gpg-sign", tree, "-F", "-"]
+    if parent:
+        args += ["-p", parent]
+    sha = git(*args, input=f"{message}\n\n{MARKER}\n").stdout.strip()
+    proc = git("push", "--quiet", "--no-verify", remote, f"{sha}:{ref}", remote=True,
+               check=False)
+    if proc.returncode != 0:
+        detail = " ".join(proc.stderr.split())
+        if "non-fast-forward" in detail or "fetch first" in detail:
+            raise UserError(f"{branch} on {to} moved during the deploy; run deploy again")
+        raise UserError(f"git push to {to} failed: {detail}")
+    return sha
 
 
 # --------------------------------------------------------------------------- folder mirror

@@ -53,9 +53,52 @@ def loads(text: str, where: str) -> Any:
         raise UserError(f"{where}: an integer of {e.digits:,} digits at line {line} column "
                         f"{col}{at}; at most {MAX_INT_DIGITS:,} digits") from None
     except json.JSONDecodeError as e:
+        first = layout_break(text)
+        if first is not None and first < e.lineno:
+            raise UserError(f"{where}: corrupt JSON at line {first}, where the file's layout "
+                            f"breaks (the parser gave up at line {e.lineno} column {e.colno}: "
+                            f"{e.msg})") from None
         raise UserError(f"{where}: corrupt JSON at line {e.lineno} column {e.colno}: {e.msg}") from None
     except RecursionError:
         raise UserError(f"{where}: JSON nested too deeply") from None
+
+
+def layout_break(text: str) -> int | None:
+    """For a file in the layout ``dumps`` writes (two spaces per level, one value a line):
+    the first line whose indentation disagrees with the brackets opened before it, which
+    is where a bracket went missing or one too many came in (a parser, reading on, may
+    give up hundreds of lines later). A line indented deeper than its brackets allow
+    names the line above it (the opener missing at its end); one indented less, itself.
+    None for a file in another layout, or one whose layout holds."""
+    if not text.startswith(("{\n  ", "[\n  ")):
+        return None
+    depth = 0
+    lines = text.split("\n")
+    for lineno, line in enumerate(lines, 1):
+        body = line.lstrip(" ")
+        if body:
+            indent = len(line) - len(body)
+            want = 2 * (depth - (1 if body[0] in "]}" else 0))
+            if indent > want:
+                return max(1, lineno - 1)
+            if indent < want:  # a closer missing here, or on the emptied line above
+                return lineno - 1 if lineno > 1 and not lines[lineno - 2].strip() else lineno
+        in_str = esc = False
+        for ch in body:
+            if in_str:
+                if esc:
+                    esc = False
+                elif ch == "\\":
+                    esc = True
+                elif ch == '"':
+                    in_str = False
+            elif ch == '"':
+                in_str = True
+            elif ch in "[{":
+                depth += 1
+            elif ch in "]}":
+                depth -= 1
+    return None
 
 
 def dumps(obj: Any) -> str:

@@ -36,21 +36,66 @@ DASK_HINT = "pip install -e '.[dask]'"
 CONNECT_TIMEOUT = "20s"  # how long --scheduler tcp://... waits for the scheduler
 
 
-def stage_key(puzzle: Puzzle, stage: Stage, input_keys: dict[str, str]) -> str:
-    blob = json.dumps({"schema": SCHEMA, "code": puzzle.code_hash(), "stage": stage.name,
+def code_hash(puzzle: Puzzle, root: Path | None = None) -> str:
+    """``puzzle.code_hash()``; with the site's ``root``, from its on-disk cache
+    (``site_builder/codehash.py``: the same value, the sources parsed only when changed)."""
+    if root is None:
+        return puzzle.code_hash()
+    from site_builder.codehash import cached_code_hash
+
+    return cached_code_hash(root, puzzle)
+
+
+def stage_key(puzzle: Puzzle, stage: Stage, input_keys: dict[str, str],
+              root: Path | None = None) -> str:
+    blob = json.dumps({"schema": SCHEMA, "code": code_hash(puzzle, root), "stage": stage.name,
                        "params": stage.params, "inputs": input_keys}, sort_keys=True)
     return hashlib.sha256(blob.encode()).hexdigest()[:20]
 
 
-def _stored_key(path: Path, slug: str, stage: str) -> str | None:
+def _stored_key(path: Path, slug: str, stage: str, root: Path | None = None) -> str | None:
     """The key a stage file was written with; a corrupt file is an error, not a miss
-    (``--regenerate`` rewrites it)."""
+    (``git checkout`` restores a tracked one, ``--regenerate`` rewrites it). With the
+    site's ``root``, a file whose bytes the cache knows is not parsed again."""
     if not path.exists():
         return None
+    cache = sha = None
+    if root is not None:
+        from site_builder.filecache import for_site
+
+        cache = for_site(root)
+        sha = cache.sha(path)
+        if sha is not None and (known := cache.get("stagekey", f"{slug}/{stage}/{sha}")):
+            return str(known)
     try:
-        return read_stage(path, slug, stage)["producer"]["key"]
+        key = read_stage(path, slug, stage)["producer"]["key"]
     except UserError as e:
-        raise UserError(f"{e} (run with --regenerate to rewrite it)") from None
+        raise UserError(f"{e} ({restore_hint(path)})") from None
+    if cache is not None and sha is not None and isinstance(key, str):
+        cache.put("stagekey", f"{slug}/{stage}/{sha}", key)
+    return key
+
+
+def restore_hint(path: Path) -> str:
+    """How to get a broken content file back: ``git checkout -- FILE`` at once when git
+    tracks it and it was modified, else rewriting it with ``--regenerate``."""
+    import subprocess
+
+    try:
+        r = subprocess.run(["git", "status", "--porcelain", "--", path.name],
+                           cwd=path.parent, capture_output=True, text=True, timeout=10,
+                           check=False)
+        tracked = subprocess.run(["git", "ls-files", "--error-unmatch", "--", path.name],
+                                 cwd=path.parent, capture_output=True, timeout=10,
+                                 check=False).returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        tracked = False
+        r = None
+    if tracked and r is not None and r.returncode == 0 and r.stdout.strip():
+        shown = os.path.relpath(path)
+        return (f"`git checkout -- {shown}` restores the committed file; or run with "
+                "--regenerate to recompute it")
+    return "run with --regenerate to rewrite it"
 
 
 def all_stages(puzzle: Puzzle) -> tuple[Stage, ...]:
@@ -86,7 +131,7 @@ def plan(root: Path, slug: str, regenerate: bool = False,
     p = Plan(slug)
     for stage in all_stages(puzzle):
         inputs = {d: p.keys[d] for d in stage.deps}
-        key = stage_key(puzzle, stage, inputs)
+        key = stage_key(puzzle, stage, inputs, root)
         p.keys[stage.name] = key
         if on_request(stage):
             if f"{slug}/{stage.name}" in asked:
@@ -94,7 +139,7 @@ def plan(root: Path, slug: str, regenerate: bool = False,
             continue
         stale = any(d in p.todo for d in stage.deps)
         if regenerate or stale or _stored_key(stage_path(root, slug, stage.name), slug,
-                                              stage.name) != key:
+                                              stage.name, root) != key:
             p.todo.append(stage.name)
     return p
 
@@ -350,7 +395,7 @@ def _write(root: Path, puzzle: Puzzle, stage: Stage, keys: dict[str, str],
         raise UserError(f"{puzzle.slug} stage {stage.name} wrote the key {bad!r}; keys must "
                         "not contain '.' (pages name figures by dot-separated key paths)")
     doc = {"schema": SCHEMA, "slug": puzzle.slug, "stage": stage.name,
-           "producer": {"code": puzzle.code_hash(), "params": stage.params,
+           "producer": {"code": code_hash(puzzle, root), "params": stage.params,
                         "inputs": {d: keys[d] for d in stage.deps}, "key": keys[stage.name]},
            "data": result}
     write_json(stage_path(root, puzzle.slug, stage.name), doc)
@@ -443,20 +488,27 @@ def run_all(root: Path, slugs: list[str], *, regenerate: bool = False, jobs: int
     core); ``scheduler`` (``tcp://host:port`` or ``local:N``) runs on Dask distributed
     instead. ``stages`` names on-request stages (``slug/stage``) to run as well.
     """
+    from site_builder import codehash, filecache
+
+    codehash.forget()  # a long-lived process (serve) looks at the sources again
     asked = frozenset(stages or ())
     for name in asked:
         slug, _, st = name.partition("/")
         if slug not in slugs or st not in [s.name for s in all_stages(registry.get(slug))]:
             raise UserError(f"--stage {name}: no such stage among the puzzles being built")
     plans = [plan(root, s, regenerate, asked) for s in slugs]
+    filecache.for_site(root).save()
     work = [p for p in plans if p.todo]
     if not work:
         return []
-    if log and not quiet:
-        for p in work:
-            log(f"stages to run: {p.slug}: {', '.join(p.todo)}")
-    executor = make_executor(jobs, scheduler)
-    try:
-        return run_plans(root, work, executor, Progress(quiet, stream))
-    finally:
-        executor.close()
+    from site_builder import stagelock
+
+    with stagelock.claim(root, [p.slug for p in work]):  # content/ writable, one build at once
+        if log and not quiet:
+            for p in work:
+                log(f"stages to run: {p.slug}: {', '.join(p.todo)}")
+        executor = make_executor(jobs, scheduler)
+        try:
+            return run_plans(root, work, executor, Progress(quiet, stream))
+        finally:
+            executor.close()

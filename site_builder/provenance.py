@@ -10,6 +10,17 @@ numeric Node any other way is an error at build time.
 In HTML the filters emit ``<data value=.. data-key=.. data-fmt=..>text</data>`` and
 ``<span class="lit">text</span>``. In plain text (README files) they emit invisible
 sentinels that ``strip_marks`` turns into clean text plus a side table of offsets.
+
+``lit`` cannot carry a figure: every numeral it prints must be in the site's one list of
+the rules' vocabulary (``lit_vocabulary``: the numerals the puzzles' rules tables, play
+texts and rung names use, the sides of every board size their stages name, the keys of
+their JSON files, which are labels, and the interval's name in ``solvers.margins``); any
+other numeral (``{{ "14,800" | lit }}``) fails the build naming the template and line.
+
+``TypedDigits`` records, as the site is rendered, the template and line of every run of
+digits typed into a template's own text (``typed_table``): the build stores it beside
+the site, so that ``build-site check`` names the template and line that printed a number
+without a source, not only the page.
 """
 
 from __future__ import annotations
@@ -17,10 +28,13 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
+from jinja2 import pass_context
+from jinja2.ext import Extension
+from jinja2.lexer import Token, TokenStream
 from markupsafe import Markup, escape
 
 
@@ -188,13 +202,76 @@ _OPEN, _MID, _CLOSE = "\ue000", "\ue001", "\ue002"
 _MARK = re.compile(f"{_OPEN}([^{_MID}]*){_MID}([^{_CLOSE}]*){_CLOSE}")
 
 
-class Filters:
-    """The ``num`` and ``lit`` filters for one output mode (``html`` or ``text``)."""
+# A numeral, as the check reads one (check.DIGIT); an OEIS sequence's name ("A052537",
+# the letter and six digits) is a name, not a figure.
+NUMERAL = re.compile(r"\d[\d,.]*")
+_OEIS_NAME = re.compile(r"\bA\d{6}\b")
 
-    def __init__(self, mode: str) -> None:
+
+def numerals(text: str) -> list[str]:
+    """The numerals in ``text`` (a trailing "." or "," is punctuation, not the number's)."""
+    return [m.rstrip(".,") for m in NUMERAL.findall(_OEIS_NAME.sub(" ", text))]
+
+
+def _json_keys(value: Any) -> Iterator[str]:
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict):
+            yield from (str(k) for k in v)
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+
+
+def lit_vocabulary(puzzles: Iterable[Any], data: dict[str, Any] | None = None) -> frozenset[str]:
+    """The one list of numerals ``lit`` may print: the numerals of the puzzles' rules
+    tables (every rule's id and both languages' messages), their play texts and rung
+    names, the board sizes (``HxW``) their stages' parameters name, the keys of their
+    JSON files in ``data`` (a key labels a table row: a size, a clue count, a position),
+    and the interval's name of ``solvers.margins`` (the theme's "95%")."""
+    from solvers import margins
+
+    words: list[str] = [margins.RATE_METHOD]
+    for p in puzzles:
+        for rule in p.rules:
+            words += [rule.id, rule.en, rule.ja]
+        play = getattr(p, "play", None)
+        if play is not None:
+            words.append(json.dumps(play.text, ensure_ascii=False))
+        words += [p.rung_name(r, lang) for r in (*p.rungs, "search") for lang in ("en", "ja")]
+        for stage in (*p.stages, *getattr(p, "on_request", ())):
+            words += re.findall(r"\b\d+x\d+\b", json.dumps(stage.params))
+    for value in (data or {}).values():
+        words += _json_keys(value)
+    return frozenset(n for w in words for n in numerals(w))
+
+
+def check_literal(text: str, vocabulary: frozenset[str] | None) -> None:
+    """A ProvenanceError unless every numeral of ``text`` is in ``vocabulary``."""
+    if vocabulary is None:
+        return
+    bad = [n for n in numerals(text) if n not in vocabulary]
+    if bad:
+        raise ProvenanceError(
+            f"|lit got {text!r}: {bad[0]} is not a numeral of the rules' vocabulary (sizes, "
+            "positions and counts the puzzles' rules, stages and JSON keys name); a "
+            "measured figure goes through |num from its JSON")
+
+
+class Filters:
+    """The ``num`` and ``lit`` filters for one output mode (``html`` or ``text``).
+    ``vocabulary``: the numerals ``lit`` takes (``lit_vocabulary``); None takes any (a
+    page rendered without the site's puzzles)."""
+
+    def __init__(self, mode: str, vocabulary: frozenset[str] | None = None) -> None:
         if mode not in ("html", "text"):
             raise ValueError(mode)
         self.mode = mode
+        self.vocabulary = vocabulary
+        # a context filter is never folded into a template's compiled code, so every
+        # call is checked against this site's vocabulary, with the template's line
+        self.lit = pass_context(lambda context, value: self._lit(value))
 
     def num(self, node: Any, fmt: str | None = None, nullable: bool = False) -> Markup:
         """Print a JSON number. ``null`` is an error unless the template declares the
@@ -224,7 +301,11 @@ class Filters:
         meta = json.dumps(info, ensure_ascii=False, separators=(",", ":"))
         return Markup(f"{_OPEN}{meta}{_MID}{text}{_CLOSE}")
 
-    def lit(self, value: Any) -> Markup:
+    def _lit(self, value: Any) -> Markup:
+        """Print vocabulary: a string from JSON (a label), or a numeral of the site's
+        vocabulary (typed into the template, or a JSON number such as a size)."""
+        if not (isinstance(value, Node) and isinstance(value.v, str)):
+            check_literal(str(value.v if isinstance(value, Node) else value), self.vocabulary)
         text = value.v if isinstance(value, Node) else value
         text = str(text)
         if self.mode == "html":
@@ -273,3 +354,72 @@ def lookup(sources: dict[str, Any], key: str) -> Any:
         else:
             raise KeyError(key)
     return v
+
+
+# -- digits typed into a template's text ----------------------------------------------
+# filename -> line -> the runs of digits that line of the template printed, over the
+# renders since ``reset_typed`` (the build resets it before rendering the site)
+_TYPED: dict[str, dict[int, set[str]]] = {}
+
+
+def reset_typed() -> None:
+    _TYPED.clear()
+
+
+@pass_context  # a context filter is never folded at compile time: it runs, and records, at each render
+def _typed(context: Any, text: str, filename: str, line: str) -> Markup:
+    """The digits ``text`` as they are (Markup: never escaped, as template text is not),
+    recorded against the template line that printed them."""
+    _TYPED.setdefault(filename, {}).setdefault(int(line), set()).add(text)
+    return Markup(text)
+
+
+def typed_table(shown: Any = None) -> dict[str, list[str]]:
+    """digit run -> ``template:line`` of each template text that printed it, since
+    ``reset_typed``; ``shown`` maps a template's filename to the path an author reads."""
+    out: dict[str, set[str]] = {}
+    for filename, lines in _TYPED.items():
+        where = shown(filename) if shown is not None else filename
+        for line, runs in lines.items():
+            for run in runs:
+                out.setdefault(run, set()).add(f"{where}:{line}")
+    return {k: sorted(v) for k, v in sorted(out.items())}
+
+
+class TypedDigits(Extension):
+    """Each run of digits in a template's own text is printed through ``_typed_digits``,
+    which prints it unchanged and records the template and line (``typed_table``): the
+    rendered bytes are the same, and the check can name where a number without a source
+    was typed."""
+
+    def __init__(self, environment: Any) -> None:
+        super().__init__(environment)
+        environment.filters["_typed_digits"] = _typed
+
+    def filter_stream(self, stream: TokenStream) -> Iterator[Token]:
+        filename = stream.filename or stream.name or "?"
+        for token in stream:
+            if token.type != "data" or not any(ch.isdigit() for ch in token.value):
+                yield token
+                continue
+            line, pos = token.lineno, 0
+            for m in NUMERAL.finditer(token.value):
+                run = m.group(0).rstrip(".,")
+                end = m.start() + len(run)
+                if m.start() > pos:
+                    yield Token(line, "data", token.value[pos:m.start()])
+                at = line + token.value.count("\n", pos, m.start())
+                yield Token(at, "variable_begin", "")
+                yield Token(at, "string", run)
+                yield Token(at, "pipe", "|")
+                yield Token(at, "name", "_typed_digits")
+                yield Token(at, "lparen", "(")
+                yield Token(at, "string", filename)
+                yield Token(at, "comma", ",")
+                yield Token(at, "string", str(at))
+                yield Token(at, "rparen", ")")
+                yield Token(at, "variable_end", "")
+                line, pos = at, end
+            if pos < len(token.value):
+                yield Token(line, "data", token.value[pos:])
+

@@ -1,93 +1,138 @@
-"""`build-site serve`: build, serve dist/ on loopback, rebuild on change, reload the browser.
+"""`build-site serve`: build, serve dist/ on loopback, re-render what an edit changed, and
+tell the browser which file changed.
 
 The server is the `livereload` package (tornado underneath). What this module adds:
 
-* one watcher over ``templates/``, ``content/``, ``solvers/`` and ``site_builder/`` that
-  polls a snapshot of (mtime, size) per file every 0.25 s, runs one rebuild per batch of
-  changes in a worker thread (the server keeps answering meanwhile), absorbs what the
-  build itself wrote under ``content/`` (stage outputs) so that does not trigger a second
-  rebuild, and tells the browsers to reload when the build succeeded;
-* template and content edits re-render in this process through ``build_site`` (its
-  stage cache skips the heavy stages whose inputs did not change);
-* Python edits in ``solvers/`` or ``site_builder/`` cannot be reloaded into a running
-  process safely, so from the first such edit on every rebuild runs in a fresh
-  interpreter (``python -c 'build_site(...)'`` with the project root first on
-  ``sys.path``); restart ``serve`` to get fast in-process re-renders back;
+* a watcher on the operating system's file events (``watchfiles``, the Rust ``notify``
+  library underneath) over what the site is made from: the site's ``templates/``,
+  ``content/`` and ``site.toml``, each puzzle package (its templates, static files and
+  code), the theme and the tool's own code. Events are gathered for a few milliseconds,
+  then one rebuild runs in a worker thread while the server keeps answering; what changes
+  during a rebuild is gathered meanwhile and makes the next one, so no edit is lost (the
+  files the build itself writes under ``content/`` only cost a rebuild that finds nothing
+  to do);
+* template, static and content edits re-render in this process through ``build_site``:
+  its stage cache skips the stages, and the render record (``site_builder/incremental``)
+  re-renders only the pages whose inputs changed, with the compiled templates and the
+  parsed JSON kept in memory;
+* Python edits cannot be reloaded into a running process safely, so from the first such
+  edit on every rebuild runs in a fresh interpreter (``build-site build`` with the
+  project first on ``sys.path``); restart ``serve`` to get in-process re-renders back;
+* after each rebuild the browsers are told each file written (livereload's ``reload``
+  message, one per file). A small client plugin for livereload.js, loaded into every
+  page, acts on it: the page that changed reloads, a stylesheet the page uses is swapped
+  in without a reload (livereload's own live CSS), a script or data file the page loaded
+  reloads it, and any other page does nothing;
+* a failed rebuild keeps serving the last good site (nothing is written before the whole
+  render succeeded) and shows the error, naming the file and line, as an overlay on every
+  open page (``/__serve/status``); the next good rebuild clears it;
+* every route, livereload's own included (``/livereload.js``, ``/forcereload``, the
+  ``/livereload`` WebSocket), answers only requests for this server's own name when it is
+  bound to loopback (a foreign ``Host`` is DNS rebinding: 403), and the WebSocket takes
+  only an ``Origin`` of the same host and port, so no other web page can reload the
+  preview or read the names of the files being edited;
 * a static file handler that only ever answers with files whose real path lies inside
-  the output folder (``..``, ``%2e%2e`` and symlinks that leave it get 403/404), and
-  that rejects requests for a foreign ``Host`` when bound to loopback (DNS rebinding).
-
-A failed rebuild prints its error and keeps serving the previous site: ``build_site``
-swaps the output folder in atomically, so the old pages stay whole.
+  the output folder (``..``, ``%2e%2e`` and symlinks that leave it get 403/404).
 """
 
 from __future__ import annotations
 
 import errno
+import json
 import logging
 import os
+import re
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
 
 from site_builder.errors import UserError
 
-WATCHED = ("templates", "content", "solvers", "site_builder")
-CODE_DIRS = ("solvers", "site_builder")
-POLL_SECONDS = 0.25
-_IGNORED_DIRS = {"__pycache__", ".git", ".pytest_cache", ".ruff_cache", "node_modules"}
-_IGNORED_SUFFIXES = (".pyc", ".pyo", ".swp", ".swx", ".tmp", "~")
 LOOPBACK_HOSTS = {"127.0.0.1", "localhost", "::1", "[::1]"}
-
-Snapshot = dict[str, tuple[int, int]]
-
-
-def _ignored(name: str) -> bool:
-    return (
-        name.endswith(_IGNORED_SUFFIXES)
-        or name.startswith(".#")  # emacs lock files
-        or (name.startswith(".") and name.endswith(".tmp"))
-    )
+STEP_MS = 20       # a batch of events ends after this long with no new one ...
+DEBOUNCE_MS = 250  # ... or after this long in all
+_IGNORED_DIRS = {"__pycache__", ".git", ".pytest_cache", ".ruff_cache", "node_modules",
+                 ".mypy_cache", ".cache", ".venv"}
+_IGNORED_SUFFIXES = (".pyc", ".pyo", ".swp", ".swx", ".tmp", "~")
+CLIENT_PATH = "/__serve/client.js"
+STATUS_PATH = "/__serve/status"
+MAX_NAMED = 300  # more files written than this: the browsers are told "everything"
 
 
-def snapshot(root: Path, dirs: tuple[str, ...] = WATCHED) -> Snapshot:
-    """(mtime_ns, size) of every watched file under ``root``, keyed by relative path."""
-    snap: Snapshot = {}
-    for d in dirs:
-        top = root / d
-        for here, subdirs, files in os.walk(top):
-            subdirs[:] = [s for s in subdirs if s not in _IGNORED_DIRS and not s.startswith(".")]
-            for f in files:
-                if _ignored(f):
-                    continue
-                p = os.path.join(here, f)
-                try:
-                    st = os.stat(p)
-                except OSError:  # vanished between listdir and stat
-                    continue
-                snap[os.path.relpath(p, root)] = (st.st_mtime_ns, st.st_size)
-    return snap
+def ignored(path: str) -> bool:
+    """Editor and build noise: swap files, backups, lock files, temporary files (ours are
+    written as ``.NAME.PID.tmp`` and renamed), compiled Python, caches."""
+    parts = Path(path).parts
+    name = parts[-1] if parts else ""
+    return (name.endswith(_IGNORED_SUFFIXES) or name.startswith(".#")
+            or any(p in _IGNORED_DIRS for p in parts[:-1]))
 
 
-def changed_paths(old: Snapshot, new: Snapshot) -> list[str]:
-    """Relative paths added, removed or modified between two snapshots, sorted."""
-    return sorted(k for k in old.keys() | new.keys() if old.get(k) != new.get(k))
+def watched_paths(root: Path) -> list[Path]:
+    """What the site is made from: the site's own folders and file, each puzzle package,
+    the theme and the tool's code (``site_builder``, ``solvers``)."""
+    import site_builder
+    import solvers
+    from site_builder import config
+    from solvers import registry
+
+    out = [root / "templates", root / "content", root / config.SITE_FILE,
+           Path(site_builder.__file__).resolve().parent, Path(solvers.__file__).resolve().parent]
+    broken = registry.problems()
+    out += [Path(registry.get(slug).package_dir).resolve() for slug in config.load(root).puzzles
+            if slug in registry.slugs() and slug not in broken]
+    seen: list[Path] = []
+    for p in out:
+        if p.exists() and not any(p == q or q in p.parents for q in seen):
+            seen = [q for q in seen if p not in q.parents] + [p]
+    return seen
 
 
-def is_code_change(paths: list[str]) -> bool:
-    """True when any changed file is Python code the running process has imported."""
-    return any(
-        Path(p).parts[0] in CODE_DIRS and p.endswith(".py") for p in paths
-    )
+def code_roots(root: Path) -> list[Path]:
+    import site_builder
+    import solvers
+
+    return [Path(site_builder.__file__).resolve().parent, Path(solvers.__file__).resolve().parent]
+
+
+def is_code_change(paths: Iterable[str], roots: list[Path] | None = None) -> bool:
+    """True when any changed file is Python code: the running process has imported it
+    (the tool's own code, a puzzle package's)."""
+    return any(p.endswith(".py") for p in paths)
+
+
+def shown(paths: list[str], root: Path) -> str:
+    rel = []
+    for p in paths:
+        try:
+            rel.append(Path(p).resolve().relative_to(root).as_posix())
+        except ValueError:
+            rel.append(p)
+    text = ", ".join(rel[:3])
+    return text + (f" and {len(rel) - 3} more" if len(rel) > 3 else "")
+
+
+_WHERE = re.compile(r"^(?P<file>(?:theme:)?[^\s:][^:\n]*?):(?P<line>\d+):")
+
+
+def error_status(message: str) -> dict[str, Any]:
+    """What the overlay shows: the message, and the file and line it names first."""
+    m = _WHERE.match(message)
+    return {"error": message, "file": m["file"] if m else None,
+            "line": int(m["line"]) if m else None}
 
 
 class Rebuilder:
-    """Runs the build in this process, or in a subprocess once Python code changed."""
+    """Runs the build in this process, or in a subprocess once Python code changed; says
+    which dist files each rebuild wrote."""
 
     def __init__(self, root: Path, out: Path, base_url: str = "",
                  log: Callable[[str], None] | None = None) -> None:
@@ -96,62 +141,108 @@ class Rebuilder:
         self.base_url = base_url
         self.code_changed = False
         self.log = log or (lambda s: print(s, flush=True))
+        self.status: dict[str, Any] = {"error": None}
 
-    def build_in_process(self) -> str:
+    def build_in_process(self) -> tuple[str, list[str]]:
         from site_builder.build import build_site
 
         report = build_site(self.root, self.out, base_url=self.base_url, quiet=True)
+        o = report.outcome
+        written = [p for p, _ in o.rendered] + list(o.removed)
+        if o.full:
+            written = ["*"]
         ran = ", ".join(report.stages_run) or "none"
-        return f"{report.pages} pages in {report.seconds:.2f} s (stages run: {ran})"
+        what = (f"{len(o.rendered)} of {report.files} files"
+                if not o.full else f"all {report.files} files")
+        text = f"{what} ({report.pages} pages) in {report.seconds:.2f} s (stages run: {ran})"
+        return text, written
 
-    def build_in_subprocess(self) -> str:
-        code = (
-            "import sys\n"
-            "from pathlib import Path\n"
-            "from site_builder.build import build_site\n"
-            "from site_builder.errors import UserError\n"
-            "try:\n"
-            "    r = build_site(Path(sys.argv[1]), Path(sys.argv[2]), base_url=sys.argv[3],"
-            " quiet=True)\n"
-            "except UserError as e:\n"
-            "    sys.exit(' '.join(str(e).split()))\n"
-            "print(r.pages, ','.join(r.stages_run))\n"
-        )
+    def build_in_subprocess(self) -> tuple[str, list[str]]:
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(
-            [str(self.root)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])
-        )
+            [str(self.root)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
         t0 = time.perf_counter()
         proc = subprocess.run(
-            [sys.executable, "-c", code, str(self.root), str(self.out), self.base_url],
-            cwd=self.root, env=env, capture_output=True, text=True, check=False,
-        )
+            [sys.executable, "-m", "site_builder.cli", "build", "--quiet", "--explain",
+             "--out", str(self.out), "--base-url", self.base_url],
+            cwd=self.root, env=env, capture_output=True, text=True, check=False)
         if proc.returncode != 0:
             tail = (proc.stderr.strip().splitlines() or ["(no output)"])[-1]
-            raise UserError(f"build in a subprocess failed: {tail}")
-        pages, _, stages = proc.stdout.strip().rpartition("\n")[2].partition(" ")
-        return (f"{pages} pages in {time.perf_counter() - t0:.2f} s, fresh interpreter "
-                f"(stages run: {stages or 'none'})")
+            raise UserError(tail.removeprefix("build-site: error: "))
+        lines = proc.stdout.splitlines()
+        written = [line.split()[1].rstrip(":") for line in lines
+                   if line.startswith(("  rendered ", "  removed "))]
+        if any(line.startswith("  rendered every file") for line in lines):
+            written = ["*"]
+        stages = re.search(r"stages run: (.*)$", lines[0]) if lines else None
+        text = (f"{len(written)} files in {time.perf_counter() - t0:.2f} s, fresh interpreter "
+                f"(stages run: {stages.group(1) if stages else 'none'})")
+        return text, written
 
-    def __call__(self, changed: list[str]) -> bool:
-        """Rebuild after ``changed``; True when the build succeeded."""
-        shown = ", ".join(changed[:3]) + (f" and {len(changed) - 3} more" if len(changed) > 3 else "")
+    def __call__(self, changed: list[str]) -> list[str] | None:
+        """Rebuild after ``changed``; the dist paths written, or None when it failed."""
+        what_changed = shown(changed, self.root)
         if is_code_change(changed) and not self.code_changed:
             self.code_changed = True
             self.log("Python code changed: rebuilding in a fresh interpreter from now on "
                      "(restart serve for fast in-process re-renders)")
         t0 = time.perf_counter()
         try:
-            what = self.build_in_subprocess() if self.code_changed else self.build_in_process()
+            what, written = (self.build_in_subprocess() if self.code_changed
+                             else self.build_in_process())
         except UserError as e:
-            self.log(f"[serve] rebuild failed after {shown}: {e}")
-            return False
-        except Exception:  # noqa: BLE001 - a broken template must not stop the server
-            self.log(f"[serve] rebuild failed after {shown}:\n{traceback.format_exc().rstrip()}")
-            return False
-        self.log(f"[serve] {shown} changed: rebuilt {what} "
+            msg = " ".join(str(e).split())
+            self.status = error_status(msg)
+            self.log(f"[serve] rebuild failed after {what_changed}: {msg}")
+            return None
+        except Exception as e:  # noqa: BLE001 - a broken template must not stop the server
+            self.status = error_status(f"{type(e).__name__}: {e}")
+            self.log(f"[serve] rebuild failed after {what_changed}:\n"
+                     f"{traceback.format_exc().rstrip()}")
+            return None
+        self.status = {"error": None}
+        self.log(f"[serve] {what_changed} changed: rebuilt {what} "
                  f"[{time.perf_counter() - t0:.2f} s]")
-        return True
+        return written
+
+
+class Watch:
+    """File events -> one rebuild at a time; events during a rebuild make the next one."""
+
+    def __init__(self, paths: list[Path], rebuild: Callable[[list[str]], list[str] | None],
+                 notify: Callable[[list[str] | None], None]) -> None:
+        self.paths, self.rebuild, self.notify = paths, rebuild, notify
+        self.stop_event = threading.Event()
+        self.pending: set[str] = set()
+        self.cond = threading.Condition()
+
+    def start(self) -> None:
+        threading.Thread(target=self._watch, name="serve-watch", daemon=True).start()
+        threading.Thread(target=self._build, name="serve-build", daemon=True).start()
+
+    def _watch(self) -> None:
+        import watchfiles
+
+        for batch in watchfiles.watch(*self.paths, watch_filter=lambda _c, p: not ignored(p),
+                                      step=STEP_MS, debounce=DEBOUNCE_MS,
+                                      stop_event=self.stop_event, raise_interrupt=False):
+            with self.cond:
+                self.pending |= {p for _, p in batch}
+                self.cond.notify()
+
+    def _build(self) -> None:
+        while not self.stop_event.is_set():
+            with self.cond:
+                while not self.pending and not self.stop_event.is_set():
+                    self.cond.wait(0.5)
+                changed, self.pending = sorted(self.pending), set()
+            if changed:
+                self.notify(self.rebuild(changed))
+
+    def stop(self) -> None:
+        self.stop_event.set()
+        with self.cond:
+            self.cond.notify_all()
 
 
 # Files whose names say what they hold: the solve pages' runtime (Pyodide's version in its
@@ -178,78 +269,145 @@ def content_type(path: str) -> str | None:
     return CONTENT_TYPES.get(os.path.splitext(path)[1].lower())
 
 
-def _make_watcher(root: Path, rebuild: Callable[[list[str]], bool]):
-    import threading
+# The livereload.js plugin every served page loads (before livereload.js itself, which
+# picks up window.LiveReloadPlugin*): it decides what a "reload PATH" message means for
+# this page, and shows a failed rebuild's error over the page.
+CLIENT_JS = r"""(function () {
+  "use strict";
+  function page(p) { return p.endsWith("/") ? p + "index.html" : p; }
+  function here() { return page(location.pathname); }
+  function loaded(path) {
+    var seen = performance.getEntriesByType("resource").map(function (e) {
+      try { return new URL(e.name).pathname; } catch (err) { return ""; }
+    });
+    return seen.indexOf(path) >= 0;
+  }
+  function styled(path) {
+    var links = document.querySelectorAll('link[rel~="stylesheet"]');
+    for (var i = 0; i < links.length; i++) {
+      try { if (new URL(links[i].href).pathname === path) return true; } catch (err) {}
+    }
+    return false;
+  }
+  function overlay(st) {
+    var box = document.getElementById("build-site-error");
+    if (!st || !st.error) { if (box) box.remove(); return; }
+    if (!box) {
+      box = document.createElement("div");
+      box.id = "build-site-error";
+      box.setAttribute("role", "alert");
+      box.style.cssText = "position:fixed;inset:auto 0 0 0;z-index:2147483647;margin:0;" +
+        "padding:1em 1.2em;background:#3b0d0d;color:#fff;font:14px/1.45 ui-monospace," +
+        "monospace;white-space:pre-wrap;max-height:60vh;overflow:auto;" +
+        "border-top:4px solid #e5484d";
+      document.body.appendChild(box);
+    }
+    box.textContent = "build-site: the last rebuild failed; this is the last good page.\n" +
+      (st.file ? st.file + (st.line ? ":" + st.line : "") + "\n" : "") + st.error;
+  }
+  function status() {
+    fetch("STATUS", {cache: "no-store"}).then(function (r) { return r.json(); })
+      .then(overlay).catch(function () {});
+  }
+  function Plugin(window, host) { this.window = window; this.host = host; }
+  Plugin.identifier = "build-site";
+  Plugin.version = "1.0";
+  // true: handled here, livereload does nothing more; false: livereload reloads (or, for
+  // a stylesheet, swaps it in place)
+  Plugin.prototype.reload = function (path) {
+    if (path === "STATUS") { status(); return true; }
+    if (path === "*") return false;
+    if (/\.css$/i.test(path)) return !styled(path);
+    if (page(path) === here()) return false;
+    if (/\.html$/i.test(path)) return true;
+    return !loaded(path);
+  };
+  window.LiveReloadPluginBuildSite = Plugin;
+  if (window.LiveReload && window.LiveReload.addPlugin) window.LiveReload.addPlugin(Plugin);
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", status);
+  else status();
+})();
+""".replace("STATUS", STATUS_PATH)
+CLIENT_TAG = f'<script src="{CLIENT_PATH}"></script>'.encode()
 
-    from livereload.watcher import Watcher
-    from tornado import ioloop
 
-    class SiteWatcher(Watcher):
-        """Snapshot diff over the watched folders; one rebuild per batch of changes.
-
-        It speaks livereload's watcher protocol: ``start`` sets up the polling, and
-        ``examine`` reports a changed path once the build for it has succeeded, which
-        makes livereload reload the open browsers. The build itself runs in a worker
-        thread, so the server keeps answering during a long one (a stage rerun after a
-        solver edit).
-        """
-
-        def __init__(self) -> None:
-            super().__init__()
-            self.snap = snapshot(root)
-            self.busy = threading.Lock()
-            self.built: str | None = None  # set by the build thread, read by examine
-            for d in WATCHED:  # registers tasks so livereload does not watch the cwd
-                super().watch(str(root / d))
-
-        def start(self, callback) -> bool:
-            ioloop.PeriodicCallback(callback, POLL_SECONDS * 1000).start()
-            return True  # polling set up here, at our own rate
-
-        def examine(self):
-            built, self.built = self.built, None
-            if built is not None:
-                self.filepath = built  # the path livereload's reload message names
-                return built, None
-            if self.busy.locked():
-                return None, None  # changes made meanwhile are seen after this build
-            new = snapshot(root)
-            changed = changed_paths(self.snap, new)
-            if changed:
-                self.busy.acquire()
-                threading.Thread(target=self._build, args=(changed, new), daemon=True).start()
-            return None, None
-
-        def _build(self, changed: list[str], before: Snapshot) -> None:
-            try:
-                ok = rebuild(changed)
-                # absorb what the build itself wrote under content/ (stage outputs); an
-                # edit elsewhere during the build still differs from ``before``
-                after = snapshot(root, ("content",))
-                self.snap = {k: v for k, v in before.items()
-                             if Path(k).parts[0] != "content"} | after
-                if ok:
-                    self.built = changed[0]
-            finally:
-                self.busy.release()
-
-    return SiteWatcher()
+def host_allowed(handler: Any, loopback: bool) -> bool:
+    """A request for this server by a name of its own: bound to loopback, only the
+    loopback names are (any other is DNS rebinding)."""
+    return not loopback or handler.request.host_name.lower() in LOOPBACK_HOSTS
 
 
-def _make_handler(out: Path, host: str):
-    from livereload.handlers import StaticFileHandler
+def origin_allowed(origin: str, host: str) -> bool:
+    """A WebSocket ``Origin`` of this very server (scheme aside: same host and port)."""
+    try:
+        netloc = urlsplit(origin).netloc.lower()
+    except ValueError:
+        return False
+    return bool(netloc) and netloc == host.lower()
+
+
+def _guarded_handlers(out: Path, host: str, rebuild: Rebuilder) -> dict[str, Any]:
+    """livereload's handlers and ours, each refusing a foreign Host (and Origin)."""
+    from livereload import handlers as lr
+    from livereload import server as lrs
     from tornado import web
 
     loopback = host in LOOPBACK_HOSTS
 
-    class SiteFileHandler(StaticFileHandler):
+    class Guard:
+        def prepare(self) -> None:
+            if not host_allowed(self, loopback):
+                raise web.HTTPError(403)
+
+    class LiveReload(Guard, lr.LiveReloadHandler):  # type: ignore[misc]
+        def check_origin(self, origin: str) -> bool:
+            return origin_allowed(origin, self.request.host)
+
+    class LiveReloadJS(Guard, lr.LiveReloadJSHandler):  # type: ignore[misc]
+        pass
+
+    class ForceReload(Guard, lr.ForceReloadHandler):  # type: ignore[misc]
+        pass
+
+    class Client(Guard, web.RequestHandler):  # type: ignore[misc]
+        def get(self) -> None:
+            self.set_header("Content-Type", "text/javascript; charset=utf-8")
+            self.set_header("Cache-Control", "no-store")
+            self.write(CLIENT_JS)
+
+    class Status(Guard, web.RequestHandler):  # type: ignore[misc]
+        def get(self) -> None:
+            self.set_header("Content-Type", "application/json")
+            self.set_header("Cache-Control", "no-store")
+            self.write(json.dumps(rebuild.status))
+
+    class Injector(lrs.LiveScriptInjector):  # type: ignore[misc]
+        """livereload's script injector, our client's tag first."""
+
+        def transform_first_chunk(self, status_code: int, headers: Any, chunk: bytes,
+                                  finishing: bool) -> tuple[int, Any, bytes]:
+            if lrs.HEAD_END in chunk and CLIENT_TAG not in chunk:
+                chunk = chunk.replace(lrs.HEAD_END, CLIENT_TAG + lrs.HEAD_END, 1)
+                if "Content-Length" in headers:
+                    headers["Content-Length"] = str(int(headers["Content-Length"])
+                                                    + len(CLIENT_TAG))
+            return super().transform_first_chunk(status_code, headers, chunk, finishing)
+
+    return {"LiveReloadHandler": LiveReload, "LiveReloadJSHandler": LiveReloadJS,
+            "ForceReloadHandler": ForceReload, "LiveScriptInjector": Injector,
+            "client": Client, "status": Status, "files": _make_handler(out, loopback)}
+
+
+def _make_handler(out: Path, loopback: bool) -> Any:
+    from livereload.handlers import StaticFileHandler
+    from tornado import web
+
+    class SiteFileHandler(StaticFileHandler):  # type: ignore[misc]
         """Files of the output folder only; never a path whose real location leaves it."""
 
         def prepare(self) -> None:
-            if loopback:
-                name = self.request.host_name.lower()
-                if name not in LOOPBACK_HOSTS:
-                    raise web.HTTPError(403)
+            if not host_allowed(self, loopback):
+                raise web.HTTPError(403)
 
         def validate_absolute_path(self, root: str, absolute_path: str) -> str | None:
             if "\0" in absolute_path:
@@ -258,7 +416,7 @@ def _make_handler(out: Path, host: str):
             real = os.path.realpath(absolute_path)
             if real != real_root and not real.startswith(real_root + os.sep):
                 raise web.HTTPError(403)
-            return super().validate_absolute_path(root, absolute_path)
+            return super().validate_absolute_path(root, absolute_path)  # type: ignore[no-any-return]
 
         def write_error(self, status_code: int, **kwargs: object) -> None:
             """A missing page gets the site's own 404.html, as static hosts serve it."""
@@ -276,6 +434,25 @@ def _make_handler(out: Path, host: str):
                 self.set_header("Content-Type", kind)
 
     return SiteFileHandler
+
+
+class _NoWatcher:
+    """livereload's watcher protocol, idle: the watching is ``Watch``'s."""
+
+    filepath = None
+
+    def __init__(self) -> None:
+        self._tasks = {"build-site": None}
+        self._changes: list[Any] = []
+
+    def watch(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+    def start(self, callback: Any) -> bool:
+        return True
+
+    def examine(self) -> tuple[None, None]:
+        return None, None
 
 
 def _listen_error(host: str, port: int, e: OSError) -> UserError:
@@ -297,14 +474,16 @@ def _check_can_listen(host: str, port: int) -> int:
             s.bind(addr)
         except OSError as e:
             raise _listen_error(host, port, e) from None
-        return s.getsockname()[1]
+        return int(s.getsockname()[1])
 
 
 def serve(root: Path, out: Path, host: str = "127.0.0.1", port: int = 8000,
           base_url: str = "") -> None:
     """Build, then serve ``out`` with live reload until Ctrl+C."""
     from livereload import Server
-    from livereload.handlers import LiveReloadHandler
+    from livereload import server as lrs
+    from tornado.ioloop import IOLoop
+    from tornado.platform.asyncio import BaseAsyncIOLoop
 
     root = Path(root).resolve()
     out = Path(out).resolve()
@@ -314,37 +493,62 @@ def serve(root: Path, out: Path, host: str = "127.0.0.1", port: int = 8000,
     port = _check_can_listen(host, port)  # fail before a build, not after it
     rebuild = Rebuilder(root, out, base_url)
     t0 = time.perf_counter()
-    what = rebuild.build_in_process()
+    what, _ = rebuild.build_in_process()
     print(f"built {what} [{time.perf_counter() - t0:.2f} s]", flush=True)
 
-    # our watcher reloads the browsers itself after each successful rebuild; livereload's
-    # own 3 s "too many reloads" guard is not wanted on top of that
-    LiveReloadHandler.DEFAULT_RELOAD_TIME = 0
-    server = Server(watcher=_make_watcher(root, rebuild))
-    server.SFH = _make_handler(out, host)
+    handlers = _guarded_handlers(out, host, rebuild)
+    # every route livereload serves goes through our guarded handlers: the names its
+    # application() looks up when it builds the routes (this process serves, nothing else)
+    for name in ("LiveReloadHandler", "LiveReloadJSHandler", "ForceReloadHandler",
+                 "LiveScriptInjector"):
+        setattr(lrs, name, handlers[name])
+    live = handlers["LiveReloadHandler"]
+    live.DEFAULT_RELOAD_TIME = 0  # our rebuilds pace the reloads
+
+    class SiteServer(Server):  # type: ignore[misc]
+        def get_web_handlers(self, script: Any) -> list[Any]:
+            return [(CLIENT_PATH, handlers["client"]), (STATUS_PATH, handlers["status"]),
+                    *super().get_web_handlers(script)]
+
+    server = SiteServer(watcher=_NoWatcher())
+    # /forcereload calls livereload's own class, which application() does not set up
+    from livereload import handlers as lr
+
+    lr.LiveReloadHandler.watcher, lr.LiveReloadHandler.live_css = server.watcher, True
+    server.SFH = handlers["files"]
     logging.getLogger("tornado.access").setLevel(logging.WARNING)
 
     shown_host = f"[{host}]" if ":" in host and not host.startswith("[") else host
     url = f"http://{shown_host}:{port}/"
 
-    from tornado.ioloop import IOLoop
-    from tornado.platform.asyncio import BaseAsyncIOLoop
-
     loop = IOLoop.current()
     if not isinstance(loop, BaseAsyncIOLoop):  # every IOLoop is one since Tornado 5
         raise UserError("build-site serve needs Tornado 5 or later (livereload's server)")
 
+    def tell(written: list[str] | None) -> None:
+        """On the server's loop: one reload message per file written (or the status)."""
+        paths = [STATUS_PATH] if written is None else (
+            ["*"] if "*" in written or len(written) > MAX_NAMED
+            else [STATUS_PATH] + ["/" + p for p in written])
+        for path in paths:
+            live.reload_waiters(path)
+
+    watch = Watch(watched_paths(root), rebuild,
+                  lambda written: loop.add_callback(tell, written))
+
     def stop(signum: int, frame: object) -> None:
         # Ctrl+C and SIGTERM ask the loop to stop between callbacks: an exception raised
         # wherever the signal lands could be caught by a callback and leave serve running
+        watch.stop()
         loop.asyncio_loop.call_soon_threadsafe(loop.stop)
 
     previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
+        watch.start()
         # Server.serve() binds, then blocks; print the URL from the first loop tick so it
         # is only shown once the socket is listening.
         loop.add_callback(
-            lambda: print(f"Serving {out} at {url} (watching {', '.join(WATCHED)}; "
+            lambda: print(f"Serving {out} at {url} (watching {shown(list(map(str, watch.paths)), root)}; "
                           "Ctrl+C to stop)", flush=True))
         server.serve(host=host, port=port, root=str(out), restart_delay=0)
     except OSError as e:
@@ -354,6 +558,7 @@ def serve(root: Path, out: Path, host: str = "127.0.0.1", port: int = 8000,
     except KeyboardInterrupt:
         pass
     finally:
+        watch.stop()
         for sig, handler in previous.items():
             signal.signal(sig, handler)
     print("serve: stopped", flush=True)

@@ -20,7 +20,15 @@ from site_builder import charts
 from site_builder.boards import board_svg
 from site_builder.errors import UserError
 from site_builder.jsonio import load_stages
-from site_builder.provenance import DataError, Filters, Node, ProvenanceError, strip_marks
+from site_builder.provenance import (
+    DataError,
+    Filters,
+    Node,
+    ProvenanceError,
+    TypedDigits,
+    lit_vocabulary,
+    strip_marks,
+)
 from site_builder.sources import shown_path, template_loader
 
 LANGS = ("en", "ja")
@@ -197,24 +205,51 @@ def table_captions(html: str) -> str:
         "</table>", "</table></div>")
 
 
-class _MemoryBytecodeCache(jinja2.BytecodeCache):
-    """Compiled templates kept in memory across renders in one process (serve re-renders
-    the site on every edit). Jinja checks a checksum of the source, so an edited template
-    is always compiled afresh."""
-
-    def __init__(self) -> None:
-        self.code: dict[str, bytes] = {}
-
-    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        if bucket.key in self.code:
-            bucket.bytecode_from_string(self.code[bucket.key])
-
-    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        self.code[bucket.key] = bucket.bytecode_to_string()
+# Compiled templates are kept on disk under the site's .cache/jinja/, one folder per kind
+# of environment (autoescape and the filters' mode change the code Jinja makes; the
+# bucket key names only the template), so a fresh process does not compile an unchanged
+# template again. Jinja compares a checksum of the source and its own version, so an
+# edited template, or another Jinja, compiles afresh.
+_ENVS: dict[tuple[Any, ...], jinja2.Environment] = {}
+_PARSED: dict[tuple[str, tuple[Any, ...]], dict[str, Any]] = {}
 
 
-# One cache per kind of environment: autoescape and the filters' mode change the code.
-_BYTECODE: dict[tuple[str, bool], _MemoryBytecodeCache] = {}
+def _bytecode_cache(root: Path, kind: str) -> jinja2.BytecodeCache | None:
+    folder = root / ".cache" / "jinja" / kind
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None  # a read-only checkout: compile in memory, as before
+    return jinja2.FileSystemBytecodeCache(str(folder))
+
+
+class _LazyData(dict):  # type: ignore[type-arg]
+    """``slug/stage`` -> data, each puzzle's files read on the first key asked of it (a
+    build that re-renders one puzzle's pages reads that puzzle's JSON only)."""
+
+    def __init__(self, load: Callable[[str], None], slugs: set[str]) -> None:
+        super().__init__()
+        self._load, self._pending = load, set(slugs)
+
+    def _fill(self, key: Any) -> None:
+        slug = str(key).partition("/")[0]
+        if slug in self._pending:
+            self._pending.discard(slug)
+            self._load(slug)
+
+    def __missing__(self, key: Any) -> Any:
+        self._fill(key)
+        if dict.__contains__(self, key):
+            return dict.__getitem__(self, key)
+        raise KeyError(key)
+
+    def __contains__(self, key: object) -> bool:
+        self._fill(key)
+        return dict.__contains__(self, key)
+
+    def load_all(self) -> None:
+        for slug in sorted(self._pending):
+            self._fill(f"{slug}/")
 
 
 class Site:
@@ -234,19 +269,36 @@ class Site:
         self.puzzles = [registry.get(s) for s in (slugs or self.config.puzzles)]
         self.loader = template_loader(root, self.puzzles)
         self._check_articles()
-        self.data: dict[str, dict[str, Any]] = {}
-        for p in self.puzzles if load_data else ():
-            self.data.update(load_stages(root, p))
+        by_slug = {p.slug: p for p in self.puzzles}
+        self.data: _LazyData = _LazyData(lambda slug: self.data.update(
+            self._stages(by_slug[slug])), set(by_slug) if load_data else set())
         self.md = (MarkdownIt("commonmark", {"html": True, "typographer": False})
                    .enable("table")
                    .use(anchors_plugin, max_level=3, permalink=True, permalinkSymbol="#")
                    .use(superscript_plugin))
         self.md.add_render_rule("softbreak", _softbreak)
 
+    def _stages(self, p: Any) -> dict[str, Any]:
+        """``load_stages`` of one puzzle, kept in this process while its files' bytes are
+        the same (the preview re-renders without parsing unchanged JSON again)."""
+        from site_builder import filecache
+        from site_builder.jsonio import stage_path
+
+        cache = filecache.for_site(self.root)
+        names = [*p.stage_names, *(s.name for s in getattr(p, "on_request", ()))]
+        state = tuple(cache.sha(stage_path(self.root, p.slug, n)) for n in names)
+        key = (f"{self.root}/{p.slug}", state)
+        if key not in _PARSED:
+            for k in [k for k in _PARSED if k[0] == key[0]]:
+                del _PARSED[k]
+            _PARSED[key] = load_stages(self.root, p)
+        return _PARSED[key]
+
     def _check_articles(self) -> None:
         """Every puzzle has its article, README and hook in every language the site has:
         else one line naming site.toml's key and the template that is missing."""
-        names = {n for n in self.loader.list_templates()}
+        names = set(self.loader.list_templates())
+        self.template_names = frozenset(names)
         for p in self.puzzles:
             for lang in self.langs:
                 for kind in ("article", "README", "hook"):
@@ -258,18 +310,37 @@ class Site:
 
     # -- environments ------------------------------------------------------------------
     def _env(self, mode: str, autoescape: bool) -> jinja2.Environment:
-        env = jinja2.Environment(
+        """One environment per site, puzzles, settings and set of template files, kept
+        for the process (a preview re-renders with the templates it compiled), with
+        templates compiled once across processes (``.cache/jinja/``)."""
+        from site_builder.tracking import TrackingEnvironment
+
+        key = (str(self.root), tuple(p.slug for p in self.puzzles), mode, autoescape,
+               self.template_names, tuple(sorted(self.ui("en").items())),
+               tuple(sorted(self.ui("ja").items())), self.langs, self.lit_vocabulary)
+        if key in _ENVS:
+            return _ENVS[key]
+        for k in [k for k in _ENVS if k[:4] == key[:4]]:
+            del _ENVS[k]  # the template files or settings changed: start afresh
+        env = TrackingEnvironment(
             loader=self.loader,
             autoescape=autoescape, undefined=jinja2.StrictUndefined,
             keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
-            bytecode_cache=_BYTECODE.setdefault((mode, autoescape), _MemoryBytecodeCache()))
-        f = Filters(mode)
+            bytecode_cache=_bytecode_cache(self.root, f"{mode}-{int(autoescape)}"),
+            extensions=[TypedDigits])  # records where digits typed in a template print
+        f = Filters(mode, self.lit_vocabulary)
         env.filters["num"] = f.num
         env.filters["lit"] = f.lit
         env.globals.update(bar_chart=charts.bar_chart, line_chart=charts.line_chart,
                            ui={lang: self.ui(lang) for lang in UI},
                            glossary=GLOSSARY)
+        _ENVS[key] = env
         return env
+
+    @cached_property
+    def lit_vocabulary(self) -> frozenset[str]:
+        """The numerals ``| lit`` may print (``provenance.lit_vocabulary``)."""
+        return lit_vocabulary(self.puzzles, self.data)
 
     @cached_property
     def html_env(self) -> jinja2.Environment:
@@ -284,12 +355,19 @@ class Site:
         return self._env("text", False)
 
     def node(self, slug: str, stage: str) -> Node:
-        return Node(self.data[f"{slug}/{stage}"], f"{slug}/{stage}")
+        from site_builder.tracking import TrackedNode
+
+        return TrackedNode(self.data[f"{slug}/{stage}"], f"{slug}/{stage}")
 
     def puzzle_ctx(self, p: Any, lang: str) -> dict[str, Any]:
         """What a puzzle's templates see: one Node per stage file (``bank``, ``stats`` ...),
         the puzzle's names and rungs, and ``board_svg`` drawing with its renderer."""
+        from site_builder import deps
+        from site_builder.jsonio import stage_path
+
         ctx: dict[str, Any] = {s: self.node(p.slug, s) for s in p.stage_names}
+        for s in getattr(p, "on_request", ()):  # whether the file is there matters
+            deps.record_file(str(stage_path(self.root, p.slug, s.name)))
         ctx.update({s.name: self.node(p.slug, s.name) for s in getattr(p, "on_request", ())
                     if f"{p.slug}/{s.name}" in self.data})
         ctx.update(lang=lang, board_svg=partial(board_svg, p), g=GLOSSARY[lang],

@@ -8,6 +8,7 @@ the browser (Pyodide), so a board gives the same JSON in both places.
 from __future__ import annotations
 
 import os
+import re
 import signal
 import sys
 import time
@@ -23,6 +24,10 @@ if TYPE_CHECKING:
 DEFAULT_TIMEOUT = 60.0
 EXIT_BOUND = 3  # solve stopped at --timeout or --max-nodes
 MAX_BOARD_FILE = 4 << 20  # a 100x100 board is about 50 KB of JSON
+# The longest solve input taken, in characters, checked before any parsing: far above any
+# real board (a 100x100 board's URL is about 15,000 characters), and it bounds the work a
+# pasted text can cost before the solve's own time limit starts.
+MAX_INPUT = 64 << 10
 _WORD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 
 
@@ -52,11 +57,46 @@ def _is_short_existing_file(text: str) -> bool:
         return False
 
 
+def check_length(text: str) -> None:
+    """A UserError for an input longer than ``MAX_INPUT``: one line, before any parsing."""
+    if len(text) > MAX_INPUT:
+        raise UserError(f"the input is {len(text):,} characters long; a board URL or file "
+                        f"name is at most {MAX_INPUT:,} (a 100×100 board's URL is about "
+                        "15,000)")
+
+
+_QUERY_PAIR = re.compile(r"[A-Za-z0-9_]+=[A-Za-z0-9_]*&")
+
+
+def without_query_pairs(text: str) -> str:
+    """``text`` with the ``key=value&`` pairs before the puzzle id taken out, in one pass:
+    the URL that the codec (``solvers.puzzlink.split_url``) reads exactly as it would read
+    ``text``, but with no pair left for it to skip.
+
+    Done here, where user input enters (the CLI's solve path and ``solve_web``), and not in
+    ``split_url``, whose loop re-slices the rest of the text once per pair (quadratic:
+    160,000 pairs took 3.2 s before any budget started): the code of ``solvers/`` feeds
+    every stage's cache key, so changing it there would restale every stage. The steps
+    are split_url's own, in its order: line breaks dropped, the ends stripped, everything
+    up to the first ``?`` kept as it is, then the pairs skipped."""
+    t = text.replace("\r", "").replace("\n", "").strip()
+    q = t.find("?") + 1   # 0 when there is none: pairs are skipped from the start
+    pos = q
+    while m := _QUERY_PAIR.match(t, pos):
+        pos = m.end()
+    if pos == q:
+        return t
+    # without a "?" the rest keeps a "?" in front, so that split_url strips nothing more
+    # from it (" canal/..." after the pairs is refused there, as it is without this step)
+    return t[:q] + t[pos:] if q else "?" + t[pos:]
+
+
 def load_board(puzzle: Any, text: str) -> Any:
     """A board from a puzz.link URL, or from a JSON file (a board or a bank entry). An
     existing file wins over the URL reading, so ``boards/hard`` is read as the file."""
+    check_length(text)
     if looks_like_url(text) and not _is_short_existing_file(text):
-        return puzzle.decode(text)
+        return puzzle.decode(without_query_pairs(text))
     from pathlib import Path
 
     path = Path(text)

@@ -14,14 +14,19 @@ import contextlib
 import importlib.abc
 import importlib.machinery
 import json
-import re
 import sys
 import time
 from collections.abc import Callable
 from typing import Any
 
 from site_builder.errors import UserError
-from site_builder.solve import DEFAULT_TIMEOUT, result_json, solve_bounded
+from site_builder.solve import (
+    DEFAULT_TIMEOUT,
+    check_length,
+    result_json,
+    solve_bounded,
+    without_query_pairs,
+)
 from solvers.common import MAX_CELLS, BudgetExceeded, PuzzleError
 
 CELL = 32  # SVG units per cell (solvers/svg.py Canvas: a 1-unit margin)
@@ -94,20 +99,14 @@ def undefer() -> None:
 
 def _wheel(e: WheelNeeded) -> str:
     return json.dumps(_error("wheel", f"needs {e}", module=str(e)))
-_QUERY_PAIR = re.compile(r"^[A-Za-z0-9_]+=[A-Za-z0-9_]*&")
-
-
 def _pid_and_size(text: str) -> tuple[str, int | None, int | None]:
     """The puzzle id and W, H an URL names, read as puzz.link reads its envelope (only to
     tell "another puzzle", "an unknown puzzle" and "too large" apart from other errors;
-    the puzzle's own decoder has the last word)."""
-    t = text.replace("\r", "").replace("\n", "").strip()
-    q = t.find("?")
-    if q >= 0:
-        t = t[q + 1:]
-    while m := _QUERY_PAIR.match(t):
-        t = t[m.end():]
-    parts = t.split("/")
+    the puzzle's own decoder has the last word). The query pairs are skipped in one pass
+    (``solve.without_query_pairs``)."""
+    t = without_query_pairs(text)
+    t = t[t.find("?") + 1:]
+    parts = t.split("/", 4)
     pid = parts[0].removesuffix("_edit").removesuffix("_play")
     nums = [p for p in parts[1:4] if p.isascii() and p.isdigit() and len(p) <= 6]
     if len(nums) >= 2:
@@ -173,6 +172,10 @@ def solve_text(slug: str, text: str, *, timeout: float = DEFAULT_TIMEOUT,
     from solvers import registry
 
     puzzle = registry.get(slug)
+    try:
+        check_length(text)  # before any parsing, as in the CLI (solve.load_board)
+    except UserError as e:
+        return _error("malformed", str(e))
     text = text.strip()
     if text and not looks_like_url(text):
         return _error("malformed", f"{text[:60]!r} is not a puzz.link URL")
@@ -181,7 +184,7 @@ def solve_text(slug: str, text: str, *, timeout: float = DEFAULT_TIMEOUT,
         return bad
     lap("setup")
     try:
-        board = puzzle.decode(text)  # as load_board reads a URL
+        board = puzzle.decode(without_query_pairs(text))  # as load_board reads a URL
     except (PuzzleError, UserError) as e:
         return _error("malformed", str(e))
     lap("decode")
@@ -335,7 +338,8 @@ def help_text(slug: str, text: str, *, budget: float = 10.0, most: int = 3,
 
     puzzle = registry.get(slug)
     helper = construct(slug)
-    board = puzzle.decode(text)
+    check_length(text)
+    board = puzzle.decode(without_query_pairs(text))
     bj = board.to_json()
     # the budget counts from here: the first solve spends it too (issue 43)
     start = time.monotonic()

@@ -7,11 +7,18 @@ then the theme that ships inside this package.
 * Static files (copied to ``dist/static/``): the theme's ``static/``, each plugin's
   ``static/`` (which may add files but not replace the theme's), then the site's
   ``templates/static/`` over both.
+
+Links: rendering reads only inside the site's folder, the puzzles' plugin folders and the
+theme. ``check_links`` walks every folder rendering reads (``content/`` included) before
+anything is rendered, and a symbolic link in them that resolves outside those folders (or
+to nothing) is one UserError naming it: ``ln -s /etc/passwd templates/static/leak.txt``
+once put the password file into ``dist/static/leak.txt``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import os
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +45,49 @@ def input_dirs(root: Path, puzzles: Iterable[Any]) -> list[tuple[str, Path]]:
                  (f"{p.slug}:static", plugin_static(p))]
     dirs.append(("theme", THEME))
     return dirs
+
+
+def allowed_roots(root: Path, puzzles: Iterable[Any]) -> list[Path]:
+    """The folders whose files rendering may read: the site's own, each puzzle plugin's
+    package folder and the theme."""
+    return [root.resolve(), *(Path(p.package_dir).resolve() for p in puzzles), THEME]
+
+
+def check_links(root: Path, puzzles: Iterable[Any]) -> None:
+    """A UserError naming the first symbolic link, in a folder rendering reads, that
+    resolves outside ``allowed_roots`` or to nothing."""
+    puzzles = list(puzzles)
+    roots = allowed_roots(root, puzzles)
+    for _label, base in [("content", root / "content"), *input_dirs(root, puzzles)]:
+        for link in _links(base):
+            try:
+                to = link.resolve(strict=True)
+            except (OSError, RuntimeError):
+                raise UserError(f"{link}: a symbolic link to {os.readlink(link)!r}, which "
+                                "does not exist; replace it with the file itself") from None
+            if not any(to == r or to.is_relative_to(r) for r in roots):
+                raise UserError(f"{link}: a symbolic link to {to}, outside the site's and "
+                                "the theme's folders; the build reads only inside them "
+                                "(copy the file in if it belongs to the site)")
+
+
+def _links(base: Path) -> Iterator[Path]:
+    """Every symbolic link at or under ``base``, through linked folders too (each real
+    folder walked once), since a reader that follows a folder's link meets the links
+    inside it. Lazy: a folder's links are yielded before the walk enters them, so a bad
+    one is refused before anything behind it is read."""
+    if base.is_symlink():
+        yield base
+    seen: set[str] = set()
+    for here, dirs, files in os.walk(base, followlinks=True):
+        real = os.path.realpath(here)
+        if real in seen:
+            dirs[:] = []
+            continue
+        seen.add(real)
+        for n in (*dirs, *files):
+            if os.path.islink(os.path.join(here, n)):
+                yield Path(here) / n
 
 
 def _files(base: Path) -> dict[str, Path]:

@@ -282,7 +282,8 @@ def test_cli_deploy_end_to_end(tmp_path: Path, bare: Path) -> None:
     assert r.returncode == 0, r.stderr
     assert commit_count(bare) == 1
 
-    # break one sourced number on a page: check fails, deploy exits 2, branch unchanged
+    # break one sourced number on a page: check fails, deploy exits 1 (as check does for
+    # pages and JSON that disagree, the README's table), branch unchanged
     page = next(p for p in sorted((proj / "dist").rglob("*.html"))
                 if "<data " in p.read_text(encoding="utf-8"))
     text = page.read_text(encoding="utf-8")
@@ -291,12 +292,12 @@ def test_cli_deploy_end_to_end(tmp_path: Path, bare: Path) -> None:
     k = text.index("</data>", j)
     page.write_text(text[:j] + "999999" + text[k:], encoding="utf-8")
     r = cli("deploy", "--to", str(bare), "--message", "should not land")
-    assert r.returncode == 2, (r.stdout, r.stderr)
+    assert r.returncode == 1, (r.stdout, r.stderr)
     assert git("rev-parse", "gh-pages", git_dir=bare) == first
 
     dest = tmp_path / "www"
     r = cli("deploy", "--dir", str(dest))
-    assert r.returncode == 2
+    assert r.returncode == 1
     assert not dest.exists() or not any(dest.iterdir())
     r = cli("build")
     assert r.returncode == 0, r.stderr

@@ -261,9 +261,12 @@ def hand_made_cases(slug: str, seed: int = 20261129, n_random: int = 1200,
     return [{"board": b, "answer": a} for b, a in cases]
 
 
-def units(model: str, board: dict) -> int:
+def units(model: str, board: dict, outline: bool = False) -> int:
+    """Cells, or edges (with the board's outline where the input says ``outline``)."""
     h, w = board["h"], board["w"]
-    return h * (w - 1) + (h - 1) * w if model == "edges" else h * w
+    if model == "edges":
+        return h * (w + 1) + (h + 1) * w if outline else h * (w - 1) + (h - 1) * w
+    return h * w
 
 
 def _sample(rng_key: str, slug: str, n_boards: int, total: int) -> tuple:
@@ -282,7 +285,7 @@ def page_cases(slug: str, seed: int = 20261130, n_boards: int = 40, total: int =
     rng, spec, n_states, boards, per_board = _sample(f"{slug}:{seed}", slug, n_boards, total)
     cases = []
     for b in boards:
-        n = units(spec.model, b["board"])
+        n = units(spec.model, b["board"], spec.input.get("outline", False))
         for k in range(per_board):
             if k % 3 == 0:
                 weights = [rng.random() for _ in range(n_states)]
@@ -476,7 +479,7 @@ def irreparable_cases(slug: str, seed: int = 20261130, n_boards: int = 30, total
                                                      n_boards, total)
     cases = []
     for b in boards:
-        n = units(spec.model, b["board"])
+        n = units(spec.model, b["board"], spec.input.get("outline", False))
         for k in range(per_board):
             kind = k % 4
             flips = [[rng.randrange(n), rng.randrange(1, n_states)]

@@ -1,8 +1,12 @@
-"""`build-site serve` as a real subprocess in a copy of the project, driven by headless Chromium."""
+"""`build-site serve` as a real subprocess in a copy of the project, driven by headless Chromium.
+
+The copy's own code runs (it is first on PYTHONPATH), so the theme and a puzzle's templates
+can be edited in it as an author edits them."""
 
 from __future__ import annotations
 
 import http.client
+import json
 import os
 import queue
 import re
@@ -18,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from site_builder.serve import changed_paths, is_code_change, snapshot
+from site_builder.serve import error_status, ignored, is_code_change, origin_allowed
 
 REPO = Path(__file__).resolve().parents[1]
 # the project copied for the server (a stand-in project can be named while developing)
@@ -100,7 +104,7 @@ class Server:
 def copy_project(dest: Path) -> Path:
     shutil.copytree(SOURCE, dest, ignore=shutil.ignore_patterns(
         ".git", ".venv", "dist", "dist.*", "__pycache__", "*.egg-info", ".pytest_cache",
-        ".ruff_cache", "node_modules"))
+        ".ruff_cache", "node_modules", ".cache"))
     return dest
 
 
@@ -132,46 +136,219 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         s.stop()
 
 
+def wait_file(path: Path, text: str, timeout: float = 120, present: bool = True) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            if (text in path.read_text(encoding="utf-8")) == present:
+                return
+        except OSError:
+            pass
+        time.sleep(0.05)
+    raise AssertionError(f"{path}: {text!r} {'never appeared' if present else 'stayed'}")
+
+
 def test_prints_the_loopback_url(server: Server) -> None:
     assert any(server.url in line for line in server.lines)
     status, body = get(server.port, "/")
     assert status == 200
     assert b"livereload.js" in body  # the reload script is injected into HTML
+    assert b'<script src="/__serve/client.js"></script>' in body  # and our plugin for it
 
 
-def test_template_edit_rerenders_and_the_open_page_reloads_itself(server: Server) -> None:
+def websocket_status(port: int, host: str, origin: str | None) -> int:
+    """The status line's code of a WebSocket upgrade to /livereload."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        lines = ["GET /livereload HTTP/1.1", f"Host: {host}", "Upgrade: websocket",
+                 "Connection: Upgrade", "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
+                 "Sec-WebSocket-Version: 13"]
+        if origin is not None:
+            lines.append(f"Origin: {origin}")
+        s.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+        data = b""
+        while b"\r\n" not in data:
+            chunk = s.recv(1024)
+            if not chunk:
+                break
+            data += chunk
+    return int(data.split()[1])
+
+
+def test_every_route_refuses_a_foreign_host_and_origin(server: Server) -> None:
+    """Issue 43: a web page the author visits must not reach the preview through DNS
+    rebinding (a foreign Host) nor open its reload socket from another origin (which
+    would let it reload the tabs and read the names of the files being edited)."""
+    me = f"127.0.0.1:{server.port}"
+    routes = {"/": 200, "/en/index.html": 200, "/static/site.css": 200,
+              "/livereload.js": 200, "/forcereload": 200, "/__serve/client.js": 200,
+              "/__serve/status": 200, "/no/such/page": 404}
+    for path, ok in routes.items():
+        for evil in ("evil.example", f"evil.example:{server.port}", "127.0.0.1.evil.example"):
+            assert get(server.port, path, host=evil)[0] == 403, (path, evil)
+        assert get(server.port, path, host=me)[0] == ok, path
+        assert get(server.port, path, host=f"localhost:{server.port}")[0] == ok, path
+    # the reload socket: a foreign Host, a foreign Origin, each refused
+    assert websocket_status(server.port, "evil.example", "http://evil.example") == 403
+    assert websocket_status(server.port, me, "http://evil.example") == 403
+    assert websocket_status(server.port, me, f"http://127.0.0.1:{server.port + 1}") == 403
+    assert websocket_status(server.port, me, "null") == 403
+    assert websocket_status(server.port, me, f"http://{me}") == 101
+    assert websocket_status(server.port, f"localhost:{server.port}",
+                            f"http://localhost:{server.port}") == 101
+
+
+def test_an_edit_reloads_its_page_only_and_a_stylesheet_is_swapped_in(server: Server) -> None:
     from playwright.sync_api import sync_playwright
 
-    template = server.project / "templates" / "index.html.j2"
+    article = server.project / "solvers" / "sukoro" / "templates" / "article.en.md.j2"
+    css = server.project / "site_builder" / "theme" / "static" / "site.css"
+    good_article, good_css = article.read_text(encoding="utf-8"), css.read_text(encoding="utf-8")
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             page = browser.new_page()
-            page.goto(server.url)
-            assert MARKER not in page.content()
-            server.wait_for("Browser Connected", timeout=20)  # the reload socket is open
-            page.evaluate("window.__beforeEdit = true")
+            other = browser.new_page()
+            page.goto(server.url + "en/sukoro/")
+            server.wait_for("Browser Connected", timeout=30)
+            other.goto(server.url + "en/index.html")
+            server.wait_for("Browser Connected", timeout=30)
+            for p in (page, other):
+                p.evaluate("window.__beforeEdit = true")
+            article.write_text(good_article + f"\n{MARKER}\n", encoding="utf-8")
+            page.wait_for_function("m => document.body && document.body.innerText.includes(m)",
+                                   arg=MARKER, timeout=60_000)
+            assert page.evaluate("window.__beforeEdit === undefined")  # a fresh document
+            line = server.wait_for("rebuilt", timeout=10)
+            assert "article.en.md.j2" in line and "1 of" in line, line
+            time.sleep(1.0)  # the other page had its message too, and ignored it
+            assert other.evaluate("window.__beforeEdit === true")
 
-            text = template.read_text(encoding="utf-8")
-            anchor = "{% block content %}"
-            assert anchor in text
-            template.write_text(text.replace(anchor, f"{anchor}\n<p id=\"live\">{MARKER}</p>", 1),
-                                encoding="utf-8")
-            t0 = time.monotonic()
+            page.evaluate("window.__beforeEdit = true")
+            css.write_text(good_css + "\nbody { outline: 3px solid rgb(1, 2, 3); }\n",
+                           encoding="utf-8")
             page.wait_for_function(
-                "m => document.body && document.body.innerText.includes(m)", arg=MARKER,
-                timeout=20_000)
-            seconds = time.monotonic() - t0
-            # a fresh document, not an edited one: the flag set before the edit is gone
-            assert page.evaluate("window.__beforeEdit === undefined")
-            assert page.text_content("#live") == MARKER
-            line = server.wait_for("rebuilt", timeout=5)
-            assert "index.html.j2" in line
-            print(f"edit -> reloaded page: {seconds:.2f} s; server: {line}")
+                "() => getComputedStyle(document.body).outlineColor === 'rgb(1, 2, 3)'",
+                timeout=60_000)
+            assert page.evaluate("window.__beforeEdit === true")  # swapped, not reloaded
+            assert other.evaluate("window.__beforeEdit === true")
+            # the other page uses the stylesheet too: it is swapped there as well
+            other.wait_for_function(
+                "() => getComputedStyle(document.body).outlineColor === 'rgb(1, 2, 3)'",
+                timeout=60_000)
         finally:
             browser.close()
-    # the built file carries the edit too
-    assert MARKER in (server.project / "dist" / "index.html").read_text(encoding="utf-8")
+            article.write_text(good_article, encoding="utf-8")
+            css.write_text(good_css, encoding="utf-8")
+    wait_file(server.project / "dist" / "en" / "sukoro" / "index.html", MARKER, present=False)
+
+
+def test_a_failed_rebuild_shows_an_overlay_and_keeps_the_last_good_page(server: Server) -> None:
+    from playwright.sync_api import sync_playwright
+
+    template = server.project / "site_builder" / "theme" / "article.html.j2"
+    good = template.read_text(encoding="utf-8")
+    before = get(server.port, "/en/sukoro/index.html")
+    assert before[0] == 200
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page()
+            page.goto(server.url + "en/sukoro/")
+            server.wait_for("Browser Connected", timeout=30)
+            lines = good.splitlines()
+            template.write_text("\n".join([*lines[:2], "{% if %}", *lines[2:]]) + "\n",
+                                encoding="utf-8")
+            line = server.wait_for("rebuild failed", timeout=60)
+            assert "article.html.j2:3:" in line, line
+            page.wait_for_selector("#build-site-error", timeout=30_000)
+            text = page.text_content("#build-site-error") or ""
+            assert "site_builder/theme/article.html.j2:3" in text, text
+            assert get(server.port, "/en/sukoro/index.html") == before  # the last good page
+            assert server.proc.poll() is None
+            template.write_text(good, encoding="utf-8")
+            server.wait_for("rebuilt", timeout=60)
+            page.wait_for_selector("#build-site-error", state="detached", timeout=30_000)
+        finally:
+            browser.close()
+            template.write_text(good, encoding="utf-8")
+    status = json.loads(get(server.port, "/__serve/status")[1])
+    assert status == {"error": None}
+
+
+def test_an_edit_made_during_a_rebuild_is_not_lost(server: Server) -> None:
+    """A JSON value edited while a long rebuild runs (a layout edit renders every page)
+    reaches its page: the edit makes the next rebuild, nothing takes it for an output."""
+    layout = server.project / "site_builder" / "theme" / "layout.html.j2"
+    stats = server.project / "content" / "sukoro" / "stats.json"
+    page = server.project / "dist" / "en" / "sukoro" / "index.html"
+    good_layout, good_stats = layout.read_text(encoding="utf-8"), stats.read_text(encoding="utf-8")
+    m = re.search(r'<data value="(\d+)" data-key="sukoro/stats\.([^"]+)" data-fmt="int"',
+                  page.read_text(encoding="utf-8"))
+    assert m, "no integer figure on the Sukoro article"
+    value, key = int(m.group(1)), m.group(2)
+    try:
+        layout.write_text(good_layout.replace("</body>", "<!-- long rebuild --></body>", 1),
+                          encoding="utf-8")
+        server.wait_for("layout.html.j2", timeout=60)  # that rebuild has started or ended
+        doc = json.loads(good_stats)
+        node = doc["data"]
+        parts = key.split(".")
+        for part in parts[:-1]:
+            node = node[int(part)] if isinstance(node, list) else node[part]
+        node[parts[-1]] = value + 777
+        stats.write_text(json.dumps(doc, ensure_ascii=False, indent=2, sort_keys=True) + "\n",
+                         encoding="utf-8")
+        wait_file(page, f'<data value="{value + 777}" data-key="sukoro/stats.{key}"')
+        wait_file(page, "<!-- long rebuild -->")
+    finally:
+        layout.write_text(good_layout, encoding="utf-8")
+        stats.write_text(good_stats, encoding="utf-8")
+    wait_file(page, f'<data value="{value}" data-key="sukoro/stats.{key}"')
+    wait_file(page, "<!-- long rebuild -->", present=False)
+
+
+def test_broken_template_keeps_the_last_good_site(server: Server) -> None:
+    template = server.project / "site_builder" / "theme" / "index.html.j2"
+    good = template.read_text(encoding="utf-8")
+    before = get(server.port, "/index.html")
+    assert before[0] == 200
+    template.write_text(good + "{% if %}\n", encoding="utf-8")
+    try:
+        line = server.wait_for("rebuild failed", timeout=60)
+        assert "index.html.j2" in line
+        assert get(server.port, "/index.html") == before  # old pages, whole
+        assert server.proc.poll() is None
+    finally:
+        template.write_text(good + "{# fixed #}\n", encoding="utf-8")
+    assert "index.html.j2 changed: rebuilt" in server.wait_for("rebuilt", timeout=60)
+
+
+def tree(d: Path) -> dict[str, bytes]:
+    return {p.relative_to(d).as_posix(): p.read_bytes() for p in sorted(d.rglob("*"))
+            if p.is_file()}
+
+
+def test_served_site_equals_a_fresh_build(server: Server) -> None:
+    """After the edits above, re-rendered incrementally in the server's process, the
+    served folder is byte for byte what a fresh `build-site build` makes."""
+    time.sleep(1.0)  # let the last rebuild settle
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    r = subprocess.run([sys.executable, "-m", "site_builder.cli", "build", "--quiet",
+                        "--out", "dist-fresh"], cwd=server.project, capture_output=True,
+                       text=True, env=dict(env, PYTHONPATH=str(server.project)), timeout=600,
+                       check=False)
+    assert r.returncode == 0, r.stderr
+    assert "{# fixed #}" in (server.project / "site_builder" / "theme" /
+                             "index.html.j2").read_text()
+    assert tree(server.project / "dist") == tree(server.project / "dist-fresh")
+
+
+def test_python_change_rebuilds_in_a_fresh_interpreter(server: Server) -> None:
+    code = server.project / "site_builder" / "build.py"
+    code.write_text(code.read_text() + "\n# edited while serving\n")
+    server.wait_for("fresh interpreter from now on", timeout=30)
+    line = server.wait_for("rebuilt", timeout=300)
+    assert "fresh interpreter" in line and "build.py" in line
 
 
 def test_no_file_outside_the_output_folder_is_served(server: Server) -> None:
@@ -259,51 +436,6 @@ def test_not_reachable_on_other_interfaces(server: Server) -> None:
             pass
 
 
-def test_broken_template_keeps_the_last_good_site(server: Server) -> None:
-    template = server.project / "templates" / "index.html.j2"
-    good = template.read_text(encoding="utf-8")
-    before = get(server.port, "/index.html")
-    assert before[0] == 200
-    template.write_text(good + "{% if %}\n", encoding="utf-8")
-    try:
-        line = server.wait_for("rebuild failed", timeout=30)
-        assert "index.html.j2" in line
-        assert get(server.port, "/index.html") == before  # old pages, whole
-        assert server.proc.poll() is None
-    finally:
-        template.write_text(good + "{# fixed #}\n", encoding="utf-8")
-    assert "index.html.j2 changed: rebuilt" in server.wait_for("rebuilt", timeout=60)
-
-
-def tree(d: Path) -> dict[str, bytes]:
-    return {p.relative_to(d).as_posix(): p.read_bytes() for p in sorted(d.rglob("*"))
-            if p.is_file()}
-
-
-@pytest.mark.skipif(not (REPO / "site_builder" / "cli.py").exists(), reason="no CLI yet")
-def test_served_site_equals_a_fresh_build(server: Server) -> None:
-    """After the edits above, re-rendered with compiled templates kept in memory, the
-    served folder is byte for byte what a fresh `build-site build` makes."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    r = subprocess.run([sys.executable, "-m", "site_builder.cli", "build", "--quiet",
-                        "--out", "dist-fresh"], cwd=server.project, capture_output=True,
-                       text=True, env=dict(env, PYTHONPATH=str(server.project)), timeout=600,
-                       check=False)
-    assert r.returncode == 0, r.stderr
-    served = tree(server.project / "dist")
-    # the edits of the earlier tests are in place, so both renders saw edited templates
-    assert "{# fixed #}" in (server.project / "templates" / "index.html.j2").read_text()
-    assert served == tree(server.project / "dist-fresh")
-
-
-def test_python_change_rebuilds_in_a_fresh_interpreter(server: Server) -> None:
-    code = server.project / "site_builder" / "build.py"
-    code.write_text(code.read_text() + "\n# edited while serving\n")
-    server.wait_for("fresh interpreter from now on", timeout=10)
-    line = server.wait_for("rebuilt", timeout=120)
-    assert "fresh interpreter" in line and "build.py" in line
-
-
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "term"])
 def test_ctrl_c_exits_cleanly(tmp_path: Path, sig: signal.Signals) -> None:
     project = copy_project(tmp_path / "proj")
@@ -349,29 +481,35 @@ def test_port_in_use_is_one_line_and_exit_2(tmp_path: Path) -> None:
 # ------------------------------------------------------------------ the watcher's pure parts
 
 
-def test_snapshot_sees_edits_additions_and_removals(tmp_path: Path) -> None:
-    for d in ("templates", "content", "solvers", "site_builder"):
-        (tmp_path / d).mkdir()
-    (tmp_path / "templates" / "a.j2").write_text("a")
-    (tmp_path / "templates" / "a.j2.swp").write_text("editor noise")
-    (tmp_path / "site_builder" / "__pycache__").mkdir()
-    (tmp_path / "site_builder" / "__pycache__" / "x.pyc").write_text("noise")
-    (tmp_path / "dist").mkdir()
-    (tmp_path / "dist" / "index.html").write_text("not watched")
-    s1 = snapshot(tmp_path)
-    assert sorted(s1) == [os.path.join("templates", "a.j2")]
-    (tmp_path / "templates" / "a.j2").write_text("ab")
-    (tmp_path / "content" / "b.json").write_text("{}")
-    s2 = snapshot(tmp_path)
-    assert changed_paths(s1, s2) == [os.path.join("content", "b.json"),
-                                     os.path.join("templates", "a.j2")]
-    (tmp_path / "content" / "b.json").unlink()
-    assert changed_paths(s2, snapshot(tmp_path)) == [os.path.join("content", "b.json")]
-    assert changed_paths(s1, s1) == []
+def test_editor_and_build_noise_is_ignored() -> None:
+    for noise in ("/s/templates/a.j2.swp", "/s/templates/a.j2~", "/s/templates/.#a.j2",
+                  "/s/content/sukoro/.stats.json.1234.tmp", "/s/solvers/__pycache__/x.pyc",
+                  "/s/site_builder/x.pyc", "/s/.cache/jinja/x"):
+        assert ignored(noise), noise
+    for real in ("/s/templates/a.j2", "/s/content/sukoro/stats.json", "/s/site.toml",
+                 "/s/solvers/sukoro/static/play/sukoro.js", "/s/site_builder/theme/site.css"):
+        assert not ignored(real), real
 
 
-def test_only_python_under_the_code_folders_needs_a_fresh_interpreter() -> None:
+def test_only_python_needs_a_fresh_interpreter() -> None:
     assert is_code_change(["templates/x.html.j2", "solvers/sukoro/rules.py"])
     assert is_code_change(["site_builder/site.py"])
     assert not is_code_change(["templates/x.html.j2", "content/sukoro/stats.json"])
     assert not is_code_change(["templates/static/play/sukoro.js", "solvers/README.md"])
+
+
+def test_origin_must_be_this_server() -> None:
+    assert origin_allowed("http://127.0.0.1:8000", "127.0.0.1:8000")
+    assert origin_allowed("http://LOCALHOST:8000", "localhost:8000")
+    assert not origin_allowed("http://127.0.0.1:8001", "127.0.0.1:8000")
+    assert not origin_allowed("http://evil.example", "127.0.0.1:8000")
+    assert not origin_allowed("null", "127.0.0.1:8000")
+    assert not origin_allowed("http://127.0.0.1:8000.evil.example", "127.0.0.1:8000")
+
+
+def test_the_overlay_names_file_and_line() -> None:
+    st = error_status("site_builder/theme/article.html.j2:3: template syntax error: x")
+    assert st["file"] == "site_builder/theme/article.html.j2" and st["line"] == 3
+    st = error_status("theme:layout.html.j2:12: 'x' is undefined")
+    assert st["file"] == "theme:layout.html.j2" and st["line"] == 12
+    assert error_status("content/sukoro/stats.json: corrupt")["line"] is None

@@ -36,7 +36,8 @@ const byId = Object.fromEntries([...batch.rules, ...own].map((r) => [r.id, r]));
 
 // The view the page builds for these states (fixed units forced; "clear" units undecided).
 function pageView(board, states, clear) {
-  const n = batch.model === "edges" ? grid.edgeCount(board.h, board.w) : board.h * board.w;
+  const n = batch.model === "edges" ? grid.edgeCount(board.h, board.w, !!batch.input.outline)
+    : board.h * board.w;
   const fixed = (mod.fixed ? Array.from(mod.fixed(board)) : new Array(n).fill(null))
     .map((f) => (f === undefined ? null : f));
   const st = Uint8Array.from(states);

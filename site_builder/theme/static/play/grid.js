@@ -39,30 +39,42 @@ export function fill(template, params) {
 export const DIRS = [[-1, 0], [1, 0], [0, -1], [0, 1]];
 
 // ---- the edges model's layout ---------------------------------------------------------
-// Only borders between two cells are edges (the frame is always drawn). Edge "r" of
-// cell (r, c) lies between (r, c) and (r, c + 1); edge "b" between (r, c) and (r + 1, c).
-// Indices: every "r" edge in reading order, then every "b" edge in reading order.
+// Edge "r" of cell (r, c) lies between (r, c) and (r, c + 1); edge "b" between (r, c) and
+// (r + 1, c). Indices: every "r" edge in reading order, then every "b" edge in reading
+// order. Without the outline (PlaySpec input "outline": false, the default) only borders
+// between two cells are edges and the frame is always drawn; with it, the board's outline
+// is made of edges too: "r" edges with c = -1 (the left side) and "b" edges with r = -1
+// (the top), so c runs from -1 to w - 1 and r from -1 to h - 1.
 
-export function edgeCount(h, w) {
-  return h * (w - 1) + (h - 1) * w;
+export function edgeCount(h, w, outline = false) {
+  return outline ? h * (w + 1) + (h + 1) * w : h * (w - 1) + (h - 1) * w;
 }
 
-export function edgeIndex(h, w, r, c, side) {
+export function edgeIndex(h, w, r, c, side, outline = false) {
+  if (outline) return side === "r" ? r * (w + 1) + c + 1 : h * (w + 1) + (r + 1) * w + c;
   return side === "r" ? r * (w - 1) + c : h * (w - 1) + r * w + c;
 }
 
 // [r, c, side] of edge i.
-export function edgeAt(h, w, i) {
-  const nr = h * (w - 1);
-  if (i < nr) return [Math.floor(i / (w - 1)), i % (w - 1), "r"];
+export function edgeAt(h, w, i, outline = false) {
+  const k = outline ? 1 : 0;
+  const nr = h * (w - 1 + 2 * k);
+  if (i < nr) return [Math.floor(i / (w - 1 + 2 * k)), (i % (w - 1 + 2 * k)) - k, "r"];
   const j = i - nr;
-  return [Math.floor(j / w), j % w, "b"];
+  return [Math.floor(j / w) - k, j % w, "b"];
 }
 
-// The two cells an edge separates.
-export function edgeCells(h, w, i) {
-  const [r, c, side] = edgeAt(h, w, i);
+// The two cells on either side of an edge (with the outline, one may be off the board).
+export function edgeCells(h, w, i, outline = false) {
+  const [r, c, side] = edgeAt(h, w, i, outline);
   return side === "r" ? [[r, c], [r, c + 1]] : [[r, c], [r + 1, c]];
+}
+
+// Whether (r, c, side) names an edge.
+export function isEdge(h, w, r, c, side, outline = false) {
+  const k = outline ? -1 : 0;
+  return side === "r" ? r >= 0 && r < h && c >= k && c + 1 + k < w
+    : c >= 0 && c < w && r >= k && r + 1 + k < h;
 }
 
 // ---- the view: what a checker module's hooks see ----------------------------------------
@@ -73,8 +85,8 @@ export function makeView(board, model, input, states, fixed, regionIds) {
   const v = {
     h, w, model, input, states, fixed,
     edge: (r, c, side) => {
-      if (r < 0 || c < 0 || r >= h || c >= w || (side === "r" ? c + 1 >= w : r + 1 >= h)) return 0;
-      return states[edgeIndex(h, w, r, c, side)];
+      const o = !!(input && input.outline);
+      return isEdge(h, w, r, c, side, o) ? states[edgeIndex(h, w, r, c, side, o)] : 0;
     },
     region: null, regionCells: null, count: null,
   };

@@ -69,7 +69,8 @@
 // The edges model draws state 1 as a line and any other non-zero state as a small cross
 // on the edge; the regions model draws thick borders between regions.
 import {
-  countRegions, edgeAt, edgeCells, edgeCount, edgeIndex, fill, makeView, sortViolations,
+  countRegions, edgeAt as edgeAt0, edgeCells as edgeCells0, edgeCount as edgeCount0,
+  edgeIndex as edgeIndex0, fill, isEdge as isEdge0, makeView, sortViolations,
 } from "./grid.js";
 
 performance.mark("play-start");
@@ -78,6 +79,13 @@ const T = cfg.strings;
 const lang = cfg.lang;
 const IN = cfg.input;
 const EDGES = cfg.model === "edges";
+// Edges model with "outline": the board's outline is made of edges too (grid.js).
+const OUTLINE = EDGES && !!IN.outline;
+const edgeCount = (h, w) => edgeCount0(h, w, OUTLINE);
+const edgeIndex = (h, w, r, c, side) => edgeIndex0(h, w, r, c, side, OUTLINE);
+const edgeAt = (h, w, i) => edgeAt0(h, w, i, OUTLINE);
+const edgeCells = (h, w, i) => edgeCells0(h, w, i, OUTLINE);
+const isEdge = (h, w, r, c, side) => isEdge0(h, w, r, c, side, OUTLINE);
 // Digit puzzles (input.digits): states 0 undecided, 1 "numbered" (a number goes here,
 // digit not written yet), 2 blank (×), 2 + d the digit d, typed as on puzz.link. The
 // module's digitMax(board) is the largest digit; with the counting assist on (off by
@@ -431,6 +439,8 @@ function draw() {
     }
     parts.push(`<path class="region" d="${d}"/>`);
   }
+  // with the outline, the frame's lines are the player's: they go over it
+  if (OUTLINE) parts.push(`<rect class="frame" x="${PAD}" y="${PAD}" width="${w * CELL}" height="${h * CELL}"/>`);
   if (EDGES) {
     for (const i of marks.hintEdge) parts.push(edgeSvg(i, 1, "edge-hl hint"));
     for (const i of marks.badEdge) parts.push(edgeSvg(i, 1, "edge-hl bad"));
@@ -442,7 +452,7 @@ function draw() {
         `data-r="${e[0]}" data-c="${e[1]}" data-side="${e[2]}">${edgeSvg(i, states[i], "line")}</g>`);
     }
   }
-  parts.push(`<rect class="frame" x="${PAD}" y="${PAD}" width="${w * CELL}" height="${h * CELL}"/>`);
+  if (!OUTLINE) parts.push(`<rect class="frame" x="${PAD}" y="${PAD}" width="${w * CELL}" height="${h * CELL}"/>`);
   parts.push(cursorSvg());
   wrap.classList.toggle("solved", solved);
   wrap.innerHTML = `<svg id="board-svg" viewBox="0 0 ${W} ${H}" role="img" aria-labelledby="board-desc" ` +
@@ -548,7 +558,13 @@ function describe() {
 }
 
 function edgeAtText(i) {
-  const [[r, c], [r2, c2]] = edgeCells(board.h, board.w, i);
+  const { h, w } = board;
+  const [[r, c], [r2, c2]] = edgeCells(h, w, i);
+  // an outline edge: named by its one cell and the side it is on
+  if (r < 0) return fmt(T.edgeTop, { r: 1, c: c + 1 });
+  if (c < 0) return fmt(T.edgeLeft, { r: r + 1, c: 1 });
+  if (r2 >= h) return fmt(T.edgeBottom, { r: r + 1, c: c + 1 });
+  if (c2 >= w) return fmt(T.edgeRight, { r: r + 1, c: c + 1 });
   return fmt(T.edgeAt, { r: r + 1, c: c + 1, r2: r2 + 1, c2: c2 + 1 });
 }
 
@@ -769,13 +785,15 @@ function cornerAt(p) {
 
 function edgeUnder(p, band = 0.34) {
   const { h, w } = board;
-  const r = Math.floor(p.y), c = Math.floor(p.x);
-  if (r < 0 || r >= h || c < 0 || c >= w) return null;
+  const m = OUTLINE ? band : 0;   // the outline's edges are reached from just outside too
+  const r = Math.floor(Math.min(h - 1e-9, Math.max(0, p.y))), c = Math.floor(Math.min(w - 1e-9, Math.max(0, p.x)));
+  if (p.y < -m || p.y >= h + m || p.x < -m || p.x >= w + m) return null;
   const fx = p.x - c, fy = p.y - r;
-  const sides = [[fx, r, c - 1, "r"], [1 - fx, r, c, "r"], [fy, r - 1, c, "b"], [1 - fy, r, c, "b"]];
+  const sides = [[Math.abs(fx), r, c - 1, "r"], [Math.abs(1 - fx), r, c, "r"],
+    [Math.abs(fy), r - 1, c, "b"], [Math.abs(1 - fy), r, c, "b"]];
   sides.sort((a, b) => a[0] - b[0]);
   const [d, er, ec, side] = sides[0];
-  if (d > band || er < 0 || ec < 0 || (side === "r" ? ec + 1 >= w : er + 1 >= h)) return null;
+  if (d > band || !isEdge(h, w, er, ec, side)) return null;
   return edgeIndex(h, w, er, ec, side);
 }
 
@@ -784,10 +802,10 @@ function edgeBetween([y1, x1], [y2, x2]) {
   const { h, w } = board;
   if (y1 === y2) {           // a horizontal line: the "b" edge of the cell above it
     const r = y1 - 1, c = Math.min(x1, x2);
-    return r >= 0 && r + 1 < h ? edgeIndex(h, w, r, c, "b") : null;
+    return isEdge(h, w, r, c, "b") ? edgeIndex(h, w, r, c, "b") : null;
   }
   const r = Math.min(y1, y2), c = x1 - 1;
-  return c >= 0 && c + 1 < w ? edgeIndex(h, w, r, c, "r") : null;
+  return isEdge(h, w, r, c, "r") ? edgeIndex(h, w, r, c, "r") : null;
 }
 
 // Pointer input. Cells: press a cell to cycle it; drag on to give the cells you pass the
@@ -945,7 +963,8 @@ function move(dy, dx) {
   y += dy;
   x += dx;
   if (y % 2 === 0 && x % 2 === 0) { y += dy; x += dx; }
-  if (y >= 1 && y <= 2 * h - 1 && x >= 1 && x <= 2 * w - 1) cursor = [y, x];
+  const k = OUTLINE ? 0 : 1;    // with the outline the cursor walks onto the frame's edges
+  if (y >= k && y <= 2 * h - k && x >= k && x <= 2 * w - k && (y % 2 === 1 || x % 2 === 1)) cursor = [y, x];
 }
 
 wrap.addEventListener("keydown", (e) => {

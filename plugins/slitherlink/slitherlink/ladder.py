@@ -1,0 +1,569 @@
+"""Engine 1: the named rungs of deduction, then complete search.
+
+Every rung decides edges (line or no line) and only what the rules force:
+
+* ``count``   a clue whose sides are decided: as many lines as its number are drawn,
+              so the rest are crosses (a 0 crosses all four); as many sides are left as
+              lines are missing, so they are all lines;
+* ``vertex``  every grid corner has 0 or 2 lines: two lines cross the rest, a line with
+              one way on takes it, a corner with one open edge and no line crosses it;
+* ``corner``  a clue and its four corners together: every way of drawing the clue's
+              sides that leaves each corner able to hold 0 or 2 lines is listed, and an
+              edge (a side, or an edge leaving a corner) that is the same in every way is
+              decided: a 1 in the board's corner, a 3 in it, a line entering a 3 or a 1
+              at a corner, two 3s touching at a corner;
+* ``loop``    one loop: a line whose two ends sit at the two ends of one edge must not
+              close there unless that finishes the whole board (every line in it, every
+              clue met), and every row and every column is crossed an even number of
+              times (a row of vertical edges with one undecided edge takes its parity);
+* ``probe``   a trial: an edge drawn one way leads the rungs above to a contradiction,
+              so it goes the other way;
+* then ``search``: a depth-first search on an edge at the end of a line, the rungs
+  below ``probe`` propagating at every node.
+
+The state is one byte per edge (0 undecided, 1 line, 2 cross) with running counts per
+cell, grid corner, row and column and, for each line end, the other end of its line (its
+mate) and the line's length, all undone from a trail, so closing a loop is seen the
+moment its last edge is drawn.
+"""
+
+from __future__ import annotations
+
+from solvers.common import SolveResult, node
+
+from .board import Answer, Board, layout
+
+RUNGS = ("count", "vertex", "corner", "loop", "probe")
+LEVEL = {r: i for i, r in enumerate((*RUNGS, "search"))}
+LINE, CROSS = 1, 2
+
+
+class Contradiction(Exception):
+    pass
+
+
+class Geometry:
+    """What propagation needs of an H×W board beyond the layout: each edge's row or
+    column line for the parity rule, the cells around each edge's ends (corner rung)
+    and, per cell and corner, the edges leaving that corner outside the cell."""
+
+    def __init__(self, h: int, w: int) -> None:
+        lay = layout(h, w)
+        self.lay = lay
+        W1 = w + 1
+        # parity lines: rows of vertical edges 0..h-1, then columns of horizontal h..h+w-1
+        self.line_of = [e // W1 if e < lay.nv else h + (e - lay.nv) % w for e in range(lay.ne)]
+        self.lines = [[r * W1 + x for x in range(W1)] for r in range(h)] + \
+                     [[lay.nv + y * w + c for y in range(h + 1)] for c in range(w)]
+        # per cell: its four corners as (vertex, the two sides at it, the outer edges)
+        self.corners = []
+        for i, (top, bot, left, right) in enumerate(lay.cell_edges):
+            r, c = divmod(i, w)
+            spec = []
+            for v, sides in ((r * W1 + c, (top, left)), (r * W1 + c + 1, (top, right)),
+                             ((r + 1) * W1 + c, (bot, left)), ((r + 1) * W1 + c + 1, (bot, right))):
+                outer = tuple(e for e in lay.vertex_edges[v] if e not in sides)
+                spec.append((v, sides, outer))
+            self.corners.append(tuple(spec))
+        # the cells whose corner rung reads an edge: cells around both its ends
+        near = []
+        for a, b in lay.edge_ends:
+            cells = set()
+            for v in (a, b):
+                y, x = divmod(v, W1)
+                for rr in (y - 1, y):
+                    for cc in (x - 1, x):
+                        if 0 <= rr < h and 0 <= cc < w:
+                            cells.add(rr * w + cc)
+            near.append(tuple(sorted(cells)))
+        self.near = near
+        # ends adjacent: vertex pair -> edge
+        self.between = {}
+        for e, (a, b) in enumerate(lay.edge_ends):
+            self.between[(a, b)] = e
+            self.between[(b, a)] = e
+
+
+_GEO: dict[tuple[int, int], Geometry] = {}
+
+
+def geometry(h: int, w: int) -> Geometry:
+    g = _GEO.get((h, w))
+    if g is None:
+        g = _GEO[(h, w)] = Geometry(h, w)
+    return g
+
+
+# the ways of drawing k of a cell's four sides (bit j: side j a line)
+WAYS = {k: tuple(m for m in range(16) if bin(m).count("1") == k) for k in range(5)}
+# per corner of a cell, the bit of each of its two sides (top 0, bottom 1, left 2, right 3)
+CORNER_BITS = ((0, 2), (0, 3), (1, 2), (1, 3))
+
+
+class State:
+    """Edges and the running counts, with a trail to undo them."""
+
+    def __init__(self, board: Board) -> None:
+        g = geometry(board.h, board.w)
+        lay = g.lay
+        self.g, self.lay = g, lay
+        self.s = bytearray(lay.ne)
+        self.clue = [v if isinstance(v, int) else -1 for v in board.flat()]
+        self.c_on = [0] * (lay.h * lay.w)
+        self.c_unk = [4] * (lay.h * lay.w)
+        self.v_on = [0] * lay.nvert
+        self.v_unk = [len(es) for es in lay.vertex_edges]
+        self.l_on = [0] * len(g.lines)
+        self.l_unk = [len(x) for x in g.lines]
+        self.mate = list(range(lay.nvert))   # for a line end, the other end
+        self.plen = [0] * lay.nvert          # for a line end, its line's edge count
+        self.on_total = 0
+        self.unknown = lay.ne
+        self.closed = False                  # a loop is closed: everything else crossed
+        self.trail: list[tuple] = []
+        self.queue: list[int] = []
+
+    def mark(self) -> int:
+        return len(self.trail)
+
+    def undo(self, to: int) -> None:
+        tr = self.trail
+        s, lay, g = self.s, self.lay, self.g
+        while len(tr) > to:
+            rec = tr.pop()
+            if rec[0] == 0:
+                _, e, val = rec
+                s[e] = 0
+                self.unknown += 1
+                for i in lay.edge_cells[e]:
+                    self.c_unk[i] += 1
+                    if val == LINE:
+                        self.c_on[i] -= 1
+                for v in lay.edge_ends[e]:
+                    self.v_unk[v] += 1
+                    if val == LINE:
+                        self.v_on[v] -= 1
+                ln = g.line_of[e]
+                self.l_unk[ln] += 1
+                if val == LINE:
+                    self.l_on[ln] -= 1
+                    self.on_total -= 1
+            elif rec[0] == 1:
+                _, v, m, p = rec
+                self.mate[v] = m
+                self.plen[v] = p
+            else:
+                self.closed = rec[1]
+        self.queue.clear()
+
+    def set(self, e: int, val: int) -> None:
+        """Decide edge ``e``; a Contradiction if it is decided otherwise or a count breaks."""
+        cur = self.s[e]
+        if cur:
+            if cur != val:
+                raise Contradiction
+            return
+        lay = self.lay
+        self.s[e] = val
+        self.unknown -= 1
+        self.trail.append((0, e, val))
+        for i in lay.edge_cells[e]:
+            self.c_unk[i] -= 1
+        a, b = lay.edge_ends[e]
+        self.v_unk[a] -= 1
+        self.v_unk[b] -= 1
+        ln = self.g.line_of[e]
+        self.l_unk[ln] -= 1
+        if val == LINE:
+            for i in lay.edge_cells[e]:
+                self.c_on[i] += 1
+            v_on = self.v_on
+            if v_on[a] >= 2 or v_on[b] >= 2 or self.closed:
+                # the counts above are on the trail: undo() restores them
+                v_on[a] += 1
+                v_on[b] += 1
+                self.l_on[ln] += 1
+                self.on_total += 1
+                raise Contradiction
+            v_on[a] += 1
+            v_on[b] += 1
+            self.l_on[ln] += 1
+            self.on_total += 1
+            mate, plen, tr = self.mate, self.plen, self.trail
+            ea = mate[a] if v_on[a] == 2 else a
+            eb = mate[b] if v_on[b] == 2 else b
+            if ea == b and eb == a and v_on[a] == 2:
+                # the line's two ends met: a loop is closed
+                if self.on_total != plen[a] + 1:
+                    raise Contradiction
+                tr.append((2, self.closed))
+                self.closed = True
+            else:
+                n = (plen[a] if v_on[a] == 2 else 0) + (plen[b] if v_on[b] == 2 else 0) + 1
+                tr.append((1, ea, mate[ea], plen[ea]))
+                tr.append((1, eb, mate[eb], plen[eb]))
+                mate[ea], mate[eb] = eb, ea
+                plen[ea] = plen[eb] = n
+        self.queue.append(e)
+
+    def solved(self) -> bool:
+        return self.unknown == 0
+
+
+def _count(st: State, i: int) -> None:
+    k = st.clue[i]
+    if k < 0:
+        return
+    on, unk = st.c_on[i], st.c_unk[i]
+    if on > k or on + unk < k:
+        raise Contradiction
+    if unk:
+        if on == k:
+            val = CROSS
+        elif on + unk == k:
+            val = LINE
+        else:
+            return
+        s = st.s
+        for e in st.lay.cell_edges[i]:
+            if not s[e]:
+                st.set(e, val)
+
+
+def _vertex(st: State, v: int) -> None:
+    on, unk = st.v_on[v], st.v_unk[v]
+    if on > 2 or (on == 1 and unk == 0):
+        raise Contradiction
+    if not unk:
+        return
+    if on == 2 or (on == 0 and unk == 1):
+        val = CROSS
+    elif on == 1 and unk == 1:
+        val = LINE
+    else:
+        return
+    s = st.s
+    for e in st.lay.vertex_edges[v]:
+        if not s[e]:
+            st.set(e, val)
+
+
+def _corner(st: State, i: int) -> None:
+    """The clue at cell i and its four corners, by listing the ways."""
+    k = st.clue[i]
+    if k < 0:
+        return
+    s = st.s
+    sides = st.lay.cell_edges[i]
+    spec = st.g.corners[i]
+    known_on = known_off = 0
+    for j in range(4):
+        x = s[sides[j]]
+        if x == LINE:
+            known_on |= 1 << j
+        elif x == CROSS:
+            known_off |= 1 << j
+    side_seen_on = side_seen_off = 0
+    # per corner: outer edge -> set of values seen
+    outer_seen: dict[int, int] = {}
+    any_way = False
+    for m in WAYS[k]:
+        if m & known_off or (m & known_on) != known_on:
+            continue
+        ok = True
+        outs = []
+        for j in range(4):
+            v, _sides, outer = spec[j]
+            b1, b2 = CORNER_BITS[j]
+            d = ((m >> b1) & 1) + ((m >> b2) & 1)
+            # outer edges must bring the corner to 0 or 2
+            on_o = unk_o = 0
+            for e in outer:
+                x = s[e]
+                if x == LINE:
+                    on_o += 1
+                elif not x:
+                    unk_o += 1
+            feas = [t for t in (0, 2) if on_o + d <= t <= on_o + d + unk_o]
+            if not feas:
+                ok = False
+                break
+            outs.append((outer, on_o, d, unk_o, feas))
+        if not ok:
+            continue
+        any_way = True
+        side_seen_on |= m
+        side_seen_off |= ~m & 15
+        for outer, on_o, d, unk_o, feas in outs:
+            if not unk_o:
+                continue
+            for t in feas:
+                need = t - d - on_o          # lines among the undecided outer edges
+                for e in outer:
+                    if s[e]:
+                        continue
+                    if need == unk_o:
+                        outer_seen[e] = outer_seen.get(e, 0) | 1
+                    elif need == 0:
+                        outer_seen[e] = outer_seen.get(e, 0) | 2
+                    else:
+                        outer_seen[e] = 3
+    if not any_way:
+        raise Contradiction
+    for j in range(4):
+        e = sides[j]
+        if s[e]:
+            continue
+        a, b = (side_seen_on >> j) & 1, (side_seen_off >> j) & 1
+        if a and not b:
+            st.set(e, LINE)
+        elif b and not a:
+            st.set(e, CROSS)
+    for e, seen in outer_seen.items():
+        if not s[e]:
+            if seen == 1:
+                st.set(e, LINE)
+            elif seen == 2:
+                st.set(e, CROSS)
+
+
+def _parity(st: State, ln: int) -> None:
+    unk = st.l_unk[ln]
+    if unk > 1:
+        return
+    on = st.l_on[ln]
+    if unk == 0:
+        if on & 1:
+            raise Contradiction
+        return
+    s = st.s
+    for e in st.g.lines[ln]:
+        if not s[e]:
+            st.set(e, LINE if on & 1 else CROSS)
+            return
+
+
+def _would_finish(st: State, e: int) -> bool:
+    """Whether drawing e closes the one loop with every clue met (the rest crossed)."""
+    lay = st.lay
+    cells = lay.edge_cells[e]
+    c_on, clue = st.c_on, st.clue
+    for i, k in enumerate(clue):
+        if k >= 0 and c_on[i] + (1 if i in cells else 0) != k:
+            return False
+    return True
+
+
+def _premature(st: State) -> None:
+    """No premature loop: line ends joined by an undecided edge."""
+    if st.closed:
+        return
+    v_on, mate, plen, s, between = st.v_on, st.mate, st.plen, st.s, st.g.between
+    for a in range(len(v_on)):
+        if v_on[a] != 1:
+            continue
+        b = mate[a]
+        if b < a:
+            continue
+        e = between.get((a, b))
+        if e is None or s[e]:
+            continue
+        if st.on_total == plen[a] and _would_finish(st, e):
+            continue
+        st.set(e, CROSS)
+
+
+def propagate(st: State, top: int, start: bool = False) -> None:
+    """Run the rungs up to ``top`` (a LEVEL index, at most ``loop``) to their fixpoint.
+    ``start``: every rule is looked at once first (a new board, or a raised level)."""
+    lay, g = st.lay, st.g
+    q = st.queue
+    ncell = lay.h * lay.w
+    dirty_corner: set[int] = set(range(ncell)) if (start and top >= 2) else set()
+    dirty_line: set[int] = set(range(len(g.lines))) if (start and top >= 3) else set()
+    if start:
+        for i in range(ncell):
+            _count(st, i)
+        if top >= 1:
+            for v in range(lay.nvert):
+                _vertex(st, v)
+    sweep = top >= 3
+    while True:
+        while q:
+            e = q.pop()
+            if st.closed and st.unknown:
+                # the loop is closed: every other edge is crossed
+                s = st.s
+                for f in range(lay.ne):
+                    if not s[f]:
+                        st.set(f, CROSS)
+            for i in lay.edge_cells[e]:
+                _count(st, i)
+            if top >= 1:
+                a, b = lay.edge_ends[e]
+                _vertex(st, a)
+                _vertex(st, b)
+            if top >= 2:
+                dirty_corner.update(g.near[e])
+            if top >= 3:
+                dirty_line.add(g.line_of[e])
+                sweep = True
+        if dirty_corner:
+            _corner(st, dirty_corner.pop())
+            continue
+        if dirty_line:
+            _parity(st, dirty_line.pop())
+            continue
+        if sweep:
+            sweep = False
+            _premature(st)
+            if q:
+                continue
+        break
+
+
+def _probe(st: State, top: int, counter: list[int]) -> bool:
+    """One pass of trials over the undecided edges; True if it decided one."""
+    s = st.s
+    for e in range(st.lay.ne):
+        if s[e]:
+            continue
+        for val, other in ((LINE, CROSS), (CROSS, LINE)):
+            node()
+            counter[0] += 1
+            m = st.mark()
+            try:
+                st.set(e, val)
+                propagate(st, top)
+                st.undo(m)
+            except Contradiction:
+                st.undo(m)
+                st.set(e, other)
+                propagate(st, top)
+                return True
+    return False
+
+
+def _answer(st: State) -> Answer:
+    lay = st.lay
+    return Answer(lay.h, lay.w, tuple(1 if x == LINE else 0 for x in st.s))
+
+
+def _complete(st: State) -> bool:
+    """A finished state is an answer: one closed loop (propagation saw it close)."""
+    return st.unknown == 0 and st.closed
+
+
+def _branch_edge(st: State) -> int:
+    """An undecided edge at a line end with the fewest ways on, else the first
+    undecided edge beside the clue with the fewest open sides."""
+    s, lay, v_on, v_unk = st.s, st.lay, st.v_on, st.v_unk
+    best, best_n = -1, 9
+    for v in range(lay.nvert):
+        if v_on[v] == 1 and v_unk[v] < best_n:
+            best, best_n = v, v_unk[v]
+            if best_n == 2:
+                break
+    if best >= 0:
+        for e in lay.vertex_edges[best]:
+            if not s[e]:
+                return e
+    for e in range(lay.ne):
+        if not s[e]:
+            return e
+    raise AssertionError("no undecided edge")
+
+
+def search(st: State, limit: int, out: list[Answer], counter: list[int]) -> None:
+    """Depth-first: propagate, branch on an edge (line first), undo from the trail."""
+    top = LEVEL["loop"]
+    frames: list[tuple[int, int, int]] = []   # (trail mark, edge, value still to try)
+    while True:
+        node()
+        counter[0] += 1
+        ok = True
+        try:
+            propagate(st, top)
+        except Contradiction:
+            ok = False
+        if ok and st.unknown == 0:
+            if _complete(st):
+                out.append(_answer(st))
+                if len(out) >= limit:
+                    return
+            ok = False
+        if ok:
+            e = _branch_edge(st)
+            m = st.mark()
+            frames.append((m, e, CROSS))
+            try:
+                st.set(e, LINE)
+                continue
+            except Contradiction:
+                pass
+        while frames:
+            m, e, alt = frames.pop()
+            st.undo(m)
+            if alt:
+                frames.append((m, e, 0))
+                try:
+                    st.set(e, alt)
+                    break
+                except Contradiction:
+                    continue
+        else:
+            return
+
+
+# what finishes a board the rungs leave open: "sat" (residual.py) or "dfs" (search above)
+ENGINE = "sat"
+
+
+def solve(board: Board, level: str | None = None, limit: int = 2,
+          grade: bool = True, engine: str | None = None) -> SolveResult:
+    """The ladder: rungs up to ``level`` (all, then search, when None). ``rung`` is the
+    lowest rung whose fixpoint (with every rung below it) finishes the board.
+    ``grade=False``: no probe rung (the search takes over from the loop rung), so
+    ``rung`` is None unless a rung below probe finished the board."""
+    if level is not None and level not in LEVEL:
+        raise ValueError(f"unknown rung {level!r}; rungs are {', '.join((*RUNGS, 'search'))}")
+    top = LEVEL["search"] if level is None else LEVEL[level]
+    st = State(board)
+    counter = [0]
+    stats: dict = {"graded": grade}
+    try:
+        for k in range(min(top, LEVEL["loop"]) + 1):
+            propagate(st, k, start=True)
+            if st.solved():
+                return _finish(st, RUNGS[k], counter, stats)
+        if top >= LEVEL["probe"] and grade:
+            while not st.solved() and _probe(st, LEVEL["loop"], counter):
+                pass
+            if st.solved():
+                return _finish(st, "probe", counter, stats)
+    except Contradiction:
+        return SolveResult([], nodes=counter[0], rung=None,
+                           stats={**stats, "contradiction": True, "nodes": "probe trials"})
+    if top < LEVEL["search"]:
+        fixed = [divmod(i, board.w) for i in range(board.h * board.w) if st.c_unk[i] == 0]
+        return SolveResult([], nodes=counter[0], rung=None, fixed=fixed,
+                           stats={**stats, "decided": st.lay.ne - st.unknown})
+    out: list[Answer] = []
+    if engine is None:
+        engine = ENGINE
+    if engine == "sat":
+        from .residual import solve_residual
+
+        out = solve_residual(board.h, board.w, st.clue, st.s, limit, counter)
+        what = "solver calls"
+    else:
+        search(st, limit, out, counter)
+        what = "search nodes"
+    rung = "search" if len(out) == 1 and grade else None
+    return SolveResult(out, nodes=counter[0], rung=rung, stats={**stats, "nodes": what})
+
+
+def _finish(st: State, rung: str, counter: list[int], stats: dict) -> SolveResult:
+    if not _complete(st):
+        return SolveResult([], nodes=counter[0], rung=None, stats={**stats, "contradiction": True})
+    return SolveResult([_answer(st)], nodes=counter[0], rung=rung, stats=stats)

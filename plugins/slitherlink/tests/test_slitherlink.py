@@ -1,0 +1,254 @@
+"""Slitherlink: codec round trips, the rule check per clause, the partial check, engine
+agreement (ladder, its DFS, the colouring engine, the colour SAT encoding), rung
+soundness on random boards, generator uniqueness, hint traces and exact counts."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from slitherlink.board import Answer, Board, layout
+from slitherlink.brute import brute
+from slitherlink.codec import decode, encode
+from slitherlink.exact import all_loops, count_loops, signatures
+from slitherlink.generate import generate
+from slitherlink.hints import trace
+from slitherlink.ladder import LEVEL, RUNGS, Contradiction, State, _probe, propagate, solve
+from slitherlink.partial import irreparable
+from slitherlink.rules import violations
+from slitherlink.sat import solve_sat
+
+from solvers.common import PuzzleError
+
+# ---- codec ---------------------------------------------------------------------------
+
+# bodies as pzprjs writes them (its own test script's URL, and hand-checked edge cases:
+# a clue's skip running past the last cell, a run of 20 written at once)
+PZPRJS = ["slither/5/5/cbcbcddad", "slither/3/1/a", "slither/3/1/1a", "slither/3/1/6c",
+          "slither/1/21/zg", "slither/2/2/.i", "slither/4/1/dd", "slither/5/1/dd"]
+
+
+@pytest.mark.parametrize("url", PZPRJS)
+def test_round_trip_on_pzprjs_urls(url: str) -> None:
+    assert encode(decode(url)) == "https://puzz.link/p?" + url
+
+
+def test_decode_reads_pzprjs_skips() -> None:
+    b = decode("slither/5/5/cbcbcddad")
+    assert b.clues[0] == (2, None, None, 1, None)
+    assert b.clues[4] == (None, 0, None, None, 3)
+    assert decode("slither/4/1/dd").clues == ((3, None, None, 3),)
+    assert decode("slither/5/1/dd").clues == ((3, None, None, 3, None),)
+    assert decode("slither/2/2/.i").clues == (("?", None), (None, None))
+
+
+def test_random_boards_round_trip() -> None:
+    rng = random.Random(5)
+    for _ in range(300):
+        h, w = rng.randint(1, 9), rng.randint(1, 9)
+        p = rng.random()
+        flat = [rng.choice([0, 1, 2, 3, 4, "?"]) if rng.random() < p else None
+                for _ in range(h * w)]
+        b = Board.from_flat(h, w, flat)
+        assert decode(encode(b)) == b
+        assert encode(decode(encode(b))) == encode(b)
+
+
+@pytest.mark.parametrize("url, pos", [("slither/2/2/x", 0), ("slither/2/2/0k", 1),
+                                      ("slither/2/2/00", 2), ("slither/2/2/00000", 4),
+                                      ("slither/3/1/gg1", 0), ("slither/3/1/50", 1)])
+def test_bad_bodies_name_their_position(url: str, pos: int) -> None:
+    with pytest.raises(PuzzleError, match=f"position {pos}"):
+        decode(url)
+
+
+def test_wrong_pid_refused() -> None:
+    with pytest.raises(PuzzleError, match="expected 'slither'"):
+        decode("sukoro/2/2/0000")
+
+
+# ---- rules ---------------------------------------------------------------------------
+
+def _answer(h: int, w: int, edges: list[tuple[int, int, str]]) -> Answer:
+    lay = layout(h, w)
+    return Answer.from_edges(h, w, [lay.edge_of(*e) for e in edges])
+
+
+def _box(h: int, w: int, cells: set[tuple[int, int]]) -> Answer:
+    """The outline of a set of cells."""
+    lay = layout(h, w)
+    on = []
+    for e in range(lay.ne):
+        ins = [divmod(i, w) in cells for i in lay.edge_cells[e]]
+        on.append(int(sum(ins) == 1))
+    return Answer(h, w, tuple(on))
+
+
+def _ids(vs) -> list[str]:
+    return [v.rule for v in vs]
+
+
+def test_rules_per_clause() -> None:
+    b = Board.from_flat(2, 2, [4, None, None, None])
+    assert violations(b, _box(2, 2, {(0, 0)})) == []
+    assert _ids(violations(b, Answer(2, 2, (0,) * layout(2, 2).ne))) == \
+        ["slither.noline", "slither.count"]
+    two = _box(2, 2, {(0, 0), (1, 1)})          # touching at a corner: four lines meet
+    assert "slither.cross" in _ids(violations(Board.empty(2, 2), two))
+    # a T: three lines at the middle of the top edge
+    t = _answer(2, 2, [(-1, 0, "b"), (-1, 1, "b"), (0, 0, "r")])
+    vs = violations(Board.empty(2, 2), t)
+    assert _ids(vs) == ["slither.branch", "slither.loops"][:1] + ["slither.deadend"] * 3
+    assert vs[0].params == {"row": 1, "col": 2}
+    apart = _box(1, 3, {(0, 0)}).on
+    other = _box(1, 3, {(0, 2)}).on
+    both = Answer(1, 3, tuple(a | b for a, b in zip(apart, other, strict=True)))
+    v = violations(Board.empty(1, 3), both)
+    assert _ids(v) == ["slither.loops"] and v[0].params == {"pieces": 2}
+    assert v[0].cells == ((0, 1), (0, 2))
+    c = violations(Board.from_flat(1, 3, [3, 1, None]), _box(1, 3, {(0, 0)}))
+    assert [(x.rule, x.cells, x.params["count"]) for x in c] == [("slither.count", ((0, 0),), 4)]
+    assert c[0].en == "The 3 at row 1, column 1 has 4 of its sides on the loop, not 3."
+
+
+def test_partial_check_matches_violations_when_finished() -> None:
+    rng = random.Random(3)
+    for _ in range(40):
+        board, answer = generate(4, 5, rng)
+        st = [1 if x else 2 for x in answer.on]
+        assert irreparable(board, st) == []
+        e = rng.randrange(len(st))
+        st[e] = 3 - st[e]
+        flipped = Answer(4, 5, tuple(int(s == 1) for s in st))
+        assert irreparable(board, st) == violations(board, flipped) != []
+        st[e] = 0
+        assert all(v.rule not in ("slither.count", "slither.loops", "slither.noline")
+                   for v in irreparable(board, st))
+
+
+def test_partial_names_a_closed_loop_with_lines_outside() -> None:
+    lay = layout(1, 3)
+    st = [0] * lay.ne
+    for e in _box(1, 3, {(0, 0)}).edges():
+        st[e] = 1
+    st[lay.edge_of(0, 2, "r")] = 1
+    assert _ids(irreparable(Board.empty(1, 3), st)) == ["slither.closed"]
+
+
+# ---- engines -------------------------------------------------------------------------
+
+def _sets(res) -> list[tuple[int, ...]]:
+    return sorted(a.on for a in res.solutions)
+
+
+def test_engines_agree_on_answer_sets() -> None:
+    rng = random.Random(11)
+    for k in range(40):
+        h, w = rng.randint(1, 5), rng.randint(1, 5)
+        board, _ = generate(h, w, rng)
+        flat = board.flat()
+        for i in [i for i, v in enumerate(flat) if v is not None][:k % 4]:
+            flat[i] = None
+        b = Board.from_flat(h, w, flat)
+        want = _sets(brute(b, limit=10 ** 6))
+        assert _sets(solve(b, limit=10 ** 6)) == want
+        assert _sets(solve(b, limit=10 ** 6, engine="dfs")) == want
+        assert _sets(solve_sat(b, limit=10 ** 6)) == want
+
+
+def test_every_answer_is_clean_and_boards_without_answers_give_none() -> None:
+    b = Board.from_flat(2, 2, [3, 3, 3, 3])
+    for res in (solve(b), solve(b, engine="dfs"), brute(b), solve_sat(b)):
+        assert res.solutions == []
+    b = Board.from_flat(3, 3, [None, 3, None, 3, None, 3, None, 3, None])
+    for a in solve(b, limit=50).solutions:
+        assert violations(b, a) == []
+
+
+@pytest.mark.parametrize("rung", RUNGS)
+def test_rungs_are_sound(rung: str) -> None:
+    """A rung never decides an edge against the answer, on random unique boards."""
+    rng = random.Random(f"sound:{rung}")
+    top = LEVEL[rung]
+    for _ in range(25):
+        n = rng.randint(4, 8)
+        board, answer = generate(n, rng.randint(4, 8), rng)
+        st = State(board)
+        for k in range(min(top, LEVEL["loop"]) + 1):
+            propagate(st, k, start=True)
+        if rung == "probe":
+            while _probe(st, LEVEL["loop"], [0]):
+                pass
+        for e, x in enumerate(st.s):
+            assert x == 0 or (x == 1) == bool(answer.on[e]), (rung, e)
+
+
+def test_a_contradiction_is_raised_on_a_broken_clue() -> None:
+    st = State(Board.from_flat(1, 1, [1]))
+    st.set(0, 1)
+    st.set(1, 1)
+    with pytest.raises(Contradiction):
+        propagate(st, 0)
+
+
+def test_grade_is_the_first_rung_that_finishes() -> None:
+    rng = random.Random(2)
+    for _ in range(10):
+        board, answer = generate(6, 6, rng)
+        res = solve(board)
+        assert res.solutions == [answer]
+        if res.rung in RUNGS:
+            below = RUNGS[RUNGS.index(res.rung) - 1] if res.rung != RUNGS[0] else None
+            assert below is None or solve(board, level=below).solutions == []
+            assert solve(board, level=res.rung).solutions == [answer]
+        quick = solve(board, grade=False)
+        assert quick.solutions == [answer] and quick.stats["graded"] is False
+
+
+def test_generator_boards_are_unique_by_every_engine() -> None:
+    rng = random.Random(8)
+    for _ in range(12):
+        board, answer = generate(5, 6, rng)
+        assert violations(board, answer) == []
+        assert brute(board).solutions == [answer]
+        assert solve_sat(board).solutions == [answer]
+    board, answer = generate(10, 10, random.Random(1), keep=0.2)
+    assert solve_sat(board).solutions == [answer] == solve(board).solutions
+
+
+def test_hint_trace_reaches_the_answer() -> None:
+    rng = random.Random(4)
+    for _ in range(6):
+        board, answer = generate(6, 6, rng)
+        lay = layout(6, 6)
+        on = [None] * lay.ne
+        steps = trace(board, answer)
+        for s in steps:
+            assert 1 <= len(s["edges"]) <= 4 and len(s["cells"]) <= 8
+            assert s["rung"] in (*RUNGS, "search") and s["why"] and s["en"] and s["ja"]
+            for (r, c, side), name in zip(s["edges"], s["states"], strict=True):
+                on[lay.edge_of(r, c, side)] = int(name == "line")
+        assert tuple(on) == answer.on
+
+
+# ---- exact counts --------------------------------------------------------------------
+
+def test_loop_counts_match_oeis_a140517() -> None:
+    """Cycles of the n×n grid graph (OEIS A140517): a board of n-1 by n-1 cells."""
+    known = [1, 13, 213, 9349, 1222363, 487150371, 603841648931]
+    assert [count_loops(n, n) for n in range(1, 8)] == known
+
+
+def test_loop_counts_agree_with_enumeration() -> None:
+    for h in range(1, 4):
+        for w in range(1, 5):
+            n = count_loops(h, w)
+            assert n == count_loops(w, h) == len(all_loops(h, w))
+            assert n == len(brute(Board.empty(h, w), limit=10 ** 6).solutions)
+    assert [count_loops(1, n) for n in range(1, 8)] == [n * (n + 1) // 2 for n in range(1, 8)]
+
+
+def test_signatures() -> None:
+    s = signatures(2, 2)
+    # the two L-trominoes that leave out opposite corners read 2,3,3,2 alike
+    assert s == {"loops": 13, "grids": 11, "shared": 4, "largest": 2, "unique": 9}

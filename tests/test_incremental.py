@@ -1,0 +1,301 @@
+"""Incremental builds equal clean builds: random edit sequences on a copy of the project.
+
+Each sequence applies a few random edits, chosen among the kinds an author makes (an
+article, the layout, a partial, the stylesheet, a play module, a JSON value, a file added,
+a file removed, a solver module), builds incrementally into ``dist/``, then builds the
+same tree clean (no record, no caches: ``.cache/`` moved aside) into ``dist-clean/`` and
+compares the two folders byte for byte. Builds run as ``build-site`` processes with the
+copy first on ``PYTHONPATH``, so the edits to the theme and the solvers are the copy's.
+``INCREMENTAL_SEQUENCES`` (default 6) sets how many sequences run; the seeds are fixed.
+
+Besides: the record says what was kept (an edit that touches no page renders none of
+them, mtimes and all), a corrupt cache is ignored with one line, the code-hash cache gives
+``Puzzle.code_hash()`` for every puzzle, and ``check`` still catches a site older than a
+partial template it uses.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from site_builder import codehash
+from site_builder.filecache import FileCache
+from solvers import registry
+
+REPO = Path(__file__).resolve().parents[1]
+SLUGS = ["nanro", "sukoro"]  # two puzzles keep each clean build short
+SEQUENCES = int(os.environ.get("INCREMENTAL_SEQUENCES", "6"))
+EDITS_PER_SEQUENCE = 3
+
+
+def copy_project(dest: Path) -> Path:
+    shutil.copytree(REPO, dest, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "dist", "dist.*", "dist-*", "__pycache__", "*.egg-info",
+        ".pytest_cache", ".ruff_cache", "node_modules", ".cache", "benchmarks", "tests",
+        "docs", "plugins"))
+    toml = dest / "site.toml"
+    toml.write_text(re.sub(r"^puzzles = .*$", f"puzzles = {json.dumps(SLUGS)}",
+                           toml.read_text(encoding="utf-8"), flags=re.MULTILINE), encoding="utf-8")
+    return dest
+
+
+def build(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env["PYTHONPATH"] = str(project)
+    r = subprocess.run([sys.executable, "-m", "site_builder.cli", "build", "--quiet",
+                        "--jobs", "1", *args], cwd=project, env=env, capture_output=True,
+                       text=True, timeout=900, check=False)
+    assert r.returncode == 0, r.stdout + r.stderr
+    return r
+
+
+def tree(d: Path) -> dict[str, bytes]:
+    return {p.relative_to(d).as_posix(): p.read_bytes() for p in sorted(d.rglob("*"))
+            if p.is_file()}
+
+
+def clean_build(project: Path) -> dict[str, bytes]:
+    """The same tree built from nothing: no record, no file-hash or template cache."""
+    cache, aside = project / ".cache", project / ".cache-aside"
+    out = project / "dist-clean"
+    shutil.rmtree(out, ignore_errors=True)
+    if cache.exists():
+        cache.rename(aside)
+    try:
+        build(project, "--out", "dist-clean")
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+        if aside.exists():
+            aside.rename(cache)
+    files = tree(out)
+    shutil.rmtree(out)
+    return files
+
+
+# ------------------------------------------------------------------ the edits
+
+
+class Edits:
+    """The edit kinds, each a random change of one file of the copy."""
+
+    def __init__(self, project: Path, rng: random.Random) -> None:
+        self.p, self.rng = project, rng
+        self.added: list[Path] = []
+
+    def word(self) -> str:
+        return "".join(self.rng.choice("abcdefghij") for _ in range(self.rng.randint(3, 9)))
+
+    def _append(self, rel: str, text: str) -> str:
+        f = self.p / rel
+        f.write_text(f.read_text(encoding="utf-8") + text, encoding="utf-8")
+        return rel
+
+    def article(self) -> str:
+        slug = self.rng.choice(SLUGS).replace("-", "_")
+        lang = self.rng.choice(["en", "ja"])
+        return self._append(f"solvers/{slug}/templates/article.{lang}.md.j2",
+                            f"\nAn edited sentence {self.word()}.\n")
+
+    def layout(self) -> str:
+        f = self.p / "site_builder/theme/layout.html.j2"
+        text = f.read_text(encoding="utf-8")
+        f.write_text(text.replace("</body>", f"<!-- {self.word()} --></body>", 1),
+                     encoding="utf-8")
+        return "layout"
+
+    def partial(self) -> str:
+        return self._append("site_builder/theme/shared/article.md.j2",
+                            f"{{# {self.word()} #}}\n" if self.rng.random() < 0.5
+                            else f"{{% macro m_{self.word()}() %}}x{{% endmacro %}}\n")
+
+    def stylesheet(self) -> str:
+        return self._append("site_builder/theme/static/site.css",
+                            f"\n.e-{self.word()} {{ color: red; }}\n")
+
+    def play_module(self) -> str:
+        slug = self.rng.choice(SLUGS)
+        pkg = slug.replace("-", "_")
+        return self._append(f"solvers/{pkg}/static/play/{slug}.js", f"\n// {self.word()}\n")
+
+    def json_value(self) -> str:
+        slug = self.rng.choice(SLUGS)
+        path = self.p / "content" / slug / "stats.json"
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        leaves: list[tuple[Any, Any]] = []
+
+        def walk(node: Any) -> None:
+            items = node.items() if isinstance(node, dict) else enumerate(node)
+            for k, v in items:
+                if isinstance(v, bool):
+                    continue
+                if isinstance(v, (int, float)):
+                    leaves.append((node, k))
+                elif isinstance(v, (dict, list)):
+                    walk(v)
+
+        walk(doc["data"])
+        node, k = self.rng.choice(leaves)
+        v = node[k]
+        node[k] = v + self.rng.randint(1, 9) if isinstance(v, int) \
+            else round(v * 1.01 + 0.001, 6)
+        path.write_text(json.dumps(doc, ensure_ascii=False, indent=2, sort_keys=True) + "\n",
+                        encoding="utf-8")
+        return f"{slug}/stats.json"
+
+    def file_added(self) -> str:
+        kind = self.rng.choice(["static", "override"])
+        if kind == "static":
+            f = self.p / "templates" / "static" / f"extra-{self.word()}.txt"
+            text = self.word() + "\n"
+        else:  # a site override of the theme's 404 page, or of a puzzle's hook
+            name = self.rng.choice(["404.html.j2", f"{SLUGS[0]}/hook.en.md.j2"])
+            f = self.p / "templates" / name
+            if f.exists():
+                return self.file_removed()
+            src = self.p / "site_builder" / "theme" / name if "/" not in name else \
+                self.p / "solvers" / SLUGS[0].replace("-", "_") / "templates" / "hook.en.md.j2"
+            text = src.read_text(encoding="utf-8") + f"{{# {self.word()} #}}\nOverride.\n"
+        f.parent.mkdir(parents=True, exist_ok=True)
+        f.write_text(text, encoding="utf-8")
+        self.added.append(f)
+        return f"added {f.relative_to(self.p)}"
+
+    def file_removed(self) -> str:
+        if not self.added:
+            return self.file_added()
+        f = self.added.pop(self.rng.randrange(len(self.added)))
+        f.unlink()
+        return f"removed {f.relative_to(self.p)}"
+
+    def solver_module(self) -> str:
+        slug = self.rng.choice(SLUGS).replace("-", "_")
+        # a comment: the code hash (and so every stage) stays, solvers.zip changes
+        mod = self.rng.choice(["ladder.py", "presentation.py", "rules.py"])
+        return self._append(f"solvers/{slug}/{mod}", f"\n# {self.word()}\n")
+
+    KINDS = ("article", "layout", "partial", "stylesheet", "play_module", "json_value",
+             "file_added", "file_removed", "solver_module")
+
+    def random(self) -> tuple[str, str]:
+        kind = self.rng.choice(self.KINDS)
+        edit: Callable[[], str] = getattr(self, kind)
+        return kind, edit()
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    p = copy_project(tmp_path_factory.mktemp("incremental") / "proj")
+    build(p)
+    return p
+
+
+@pytest.mark.parametrize("seed", range(SEQUENCES))
+def test_incremental_dist_equals_a_clean_build(project: Path, seed: int) -> None:
+    rng = random.Random(1000 + seed)
+    edits = Edits(project, rng)
+    done = []
+    for _ in range(EDITS_PER_SEQUENCE):
+        done.append(edits.random())
+        if rng.random() < 0.5:  # sometimes a build between edits, sometimes several at once
+            build(project)
+    r = build(project, "--explain")
+    assert "rendered" in r.stdout
+    incremental = tree(project / "dist")
+    clean = clean_build(project)
+    missing = sorted(set(clean) - set(incremental))
+    extra = sorted(set(incremental) - set(clean))
+    differ = sorted(k for k in set(clean) & set(incremental) if clean[k] != incremental[k])
+    assert not (missing or extra or differ), (done, missing[:5], extra[:5], differ[:5],
+                                              r.stdout[-2000:])
+    print(f"sequence {seed}: {[k for k, _ in done]}; {r.stdout.splitlines()[0]}")
+
+
+def test_an_edit_no_page_reads_renders_nothing(project: Path) -> None:
+    build(project)
+    before = {p: p.stat().st_mtime_ns for p in (project / "dist").rglob("*") if p.is_file()}
+    stats = project / "content" / "sukoro" / "stats.json"
+    doc = json.loads(stats.read_text(encoding="utf-8"))
+    doc["data"]["unread_by_any_page"] = 1
+    stats.write_text(json.dumps(doc, ensure_ascii=False, indent=2, sort_keys=True) + "\n",
+                     encoding="utf-8")
+    try:
+        r = build(project, "--explain")
+    finally:
+        del doc["data"]["unread_by_any_page"]
+        stats.write_text(json.dumps(doc, ensure_ascii=False, indent=2, sort_keys=True) + "\n",
+                         encoding="utf-8")
+    assert "rendered 0," in r.stdout, r.stdout
+    after = {p: p.stat().st_mtime_ns for p in (project / "dist").rglob("*") if p.is_file()}
+    changed = sorted(str(p.relative_to(project)) for p in before if before[p] != after.get(p))
+    assert changed == ["dist/.build.json"], changed  # its inputs hash names the new bytes
+    r = build(project, "--explain")
+    assert "rendered 0," in r.stdout
+
+
+def test_an_article_edit_renders_that_page_only(project: Path) -> None:
+    build(project)
+    art = project / "solvers" / "sukoro" / "templates" / "article.en.md.j2"
+    good = art.read_text(encoding="utf-8")
+    art.write_text(good + "\nOne more sentence.\n", encoding="utf-8")
+    try:
+        r = build(project, "--explain")
+    finally:
+        art.write_text(good, encoding="utf-8")
+    rendered = [line.split()[1].rstrip(":") for line in r.stdout.splitlines()
+                if line.startswith("  rendered ")]
+    assert rendered == ["en/sukoro/index.html"], r.stdout
+    assert "article.en.md.j2 changed" in r.stdout
+
+
+def test_a_corrupt_cache_is_ignored_with_one_line(project: Path) -> None:
+    build(project)
+    cache = project / ".cache" / "filehash.json"
+    cache.write_text("{not json", encoding="utf-8")
+    for record in (project / ".cache" / "render").glob("*.json"):
+        record.write_text("[1, 2", encoding="utf-8")
+    r = build(project)
+    assert "filehash.json was corrupt" in r.stderr
+    assert "unreadable" in r.stderr
+    assert tree(project / "dist") == clean_build(project)
+    json.loads(cache.read_text(encoding="utf-8"))  # rewritten
+
+
+def test_check_catches_a_site_older_than_a_partial_it_uses(project: Path) -> None:
+    build(project)
+    env = dict(os.environ, PYTHONPATH=str(project))
+    check = [sys.executable, "-m", "site_builder.cli", "check"]
+    assert subprocess.run(check, cwd=project, env=env, capture_output=True,
+                          check=False).returncode == 0
+    partial = project / "site_builder" / "theme" / "shared" / "article.md.j2"
+    good = partial.read_text(encoding="utf-8")
+    partial.write_text(good + "{# only the partial changed #}\n", encoding="utf-8")
+    try:
+        r = subprocess.run(check, cwd=project, env=env, capture_output=True, text=True,
+                           check=False)
+        assert r.returncode == 1, r.stdout + r.stderr
+        assert "stale against content/ or templates/" in r.stdout
+    finally:
+        partial.write_text(good, encoding="utf-8")
+
+
+def test_the_code_hash_cache_gives_each_puzzles_own_hash(tmp_path: Path) -> None:
+    cache = FileCache(tmp_path / "filehash.json")
+    for slug in registry.slugs():
+        p = registry.get(slug)
+        assert codehash.code_hash(p, cache=cache) == p.code_hash(), slug
+    cache.save()
+    again = FileCache(tmp_path / "filehash.json")  # from disk, nothing parsed
+    for slug in registry.slugs():
+        p = registry.get(slug)
+        assert codehash.code_hash(p, cache=again) == p.code_hash(), slug
