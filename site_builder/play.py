@@ -375,7 +375,7 @@ def play_files(site: Any, puzzle: Any, bank_data: dict[str, Any]) -> dict[str, s
     return out
 
 
-# The board list (``<lang>/<slug>/play/boards/``): every banked board with its size, grade
+# The board list (``<lang>/<slug>/boards/``): every banked board with its size, grade
 # and difficulty, and the visitor's progress from the play page's saved positions. The
 # rows are written by static/play/boards.js from the picker list in its config, so the
 # page text has no figures of its own.
@@ -397,11 +397,11 @@ BOARDS_PAGE: dict[str, dict[str, str]] = {
 
 def board_list_files(site: Any, puzzle: Any, index: list[dict[str, Any]],
                      levels: list[str] | None) -> dict[str, str | bytes]:
-    """The board list pages of one puzzle, both languages."""
+    """The board list pages of one puzzle, one per language of the site."""
     out: dict[str, str | bytes] = {}
-    for lang in ("en", "ja"):
-        path = f"{lang}/{puzzle.slug}/play/boards/index.html"
-        s = BOARDS_PAGE[lang]
+    for lang in site.langs:
+        path = f"{lang}/{puzzle.slug}/boards/index.html"
+        s = BOARDS_PAGE.get(lang, BOARDS_PAGE["en"])
         config = {"slug": puzzle.slug, "lang": lang, "index": index,
                   "play": posix_rel(path, f"{lang}/{puzzle.slug}/play/"),
                   "rungNames": rung_names(puzzle, lang),
