@@ -53,7 +53,8 @@ def time_boards(boards: Sequence[Mapping[str, Any]], engines: Mapping[str, Calla
         b = board_from_json(e["board"])
         for name, run in engines.items():
             times[name].setdefault(e["size"], []).append(
-                best_of(lambda b=b, run=run: run(b), repeats))
+                # the defaults bind this turn's b and run; mypy infers no lambda defaults
+                best_of(lambda b=b, run=run: run(b), repeats))  # type: ignore[misc]
     out: dict[str, Any] = {"machine": {**before, "load_after": machine()["load"]},
                            "repeats": repeats}
     for name, by_size in times.items():

@@ -94,7 +94,7 @@ class Board(Frozen):
 
     @staticmethod
     def from_dict(h: int, w: int, clues: dict[Cell, Clue]) -> Board:
-        grid = [[None] * w for _ in range(h)]
+        grid = [[None] * w for _ in range(h)]  # type: list[list[Clue]]
         for (r, c), v in clues.items():
             grid[r][c] = v
         return Board(h, w, tuple(tuple(r) for r in grid))

@@ -256,12 +256,12 @@ class Geo:
 def make_geo(board: Board) -> Geo:
     h, w = board.h, board.w
     n = h * w
-    nums = []
+    nums = []  # type: list[tuple[int, int, tuple[tuple[int, ...], ...], tuple[int | None, ...]]]
     fixed = []
     seen_by: list[list[int]] = [[] for _ in range(n)]
     for r, c in board.clue_cells():
         fixed.append(r * w + c)
-        v = board.clues[r][c]
+        v = board.clues[r][c]  # type: int  # type: ignore[assignment]  # "?" is skipped just below
         if v == "?":
             continue
         rays, stops = [], []
@@ -276,7 +276,7 @@ def make_geo(board: Board) -> Geo:
             stops.append(rr * w + cc if 0 <= rr < h and 0 <= cc < w else None)
         k = len(nums)
         nums.append((r * w + c, v, tuple(rays), tuple(stops)))
-        for ray in rays:
+        for ray in rays:  # type: ignore[assignment]  # ray reused for the tuples
             for i in ray:
                 seen_by[i].append(k)
     nbrs = []
@@ -284,7 +284,7 @@ def make_geo(board: Board) -> Geo:
         r, c = divmod(i, w)
         nbrs.append(tuple(j for j, ok in ((i - w, r > 0), (i + 1, c < w - 1),
                                           (i + w, r < h - 1), (i - 1, c > 0)) if ok))
-    blocks = []
+    blocks = []  # type: list[tuple[int, int, int, int]]
     blocks_of: list[list[int]] = [[] for _ in range(n)]
     for r in range(h - 1):
         for c in range(w - 1):
@@ -321,7 +321,7 @@ def _ray_info(ray: tuple[int, ...], v: int, st: list[int]) -> tuple[int, list[in
     run = 0
     while run < L and st[ray[run]] == FLOODED:
         run += 1
-    dom = []
+    dom = []  # type: list[int]
     a = run
     while True:
         if a > v:
@@ -362,7 +362,7 @@ def clue_deds(g: Geo, st: list[int], k: int) -> list[Ded]:
             if hi[d] < len(ray):
                 out.append(ray[hi[d]])
             elif stops[d] is not None:
-                out.append(stops[d])
+                out.append(stops[d])  # type: ignore[arg-type]  # not None: tested above
         return out
 
     if los == v:

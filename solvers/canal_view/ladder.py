@@ -76,14 +76,14 @@ def make_ctx(board: Board, rules: Rules = STANDARD) -> Ctx:
     nums = []
     total = 0
     for r, c in board.clue_cells():
-        v = board.clues[r][c]
+        v = board.clues[r][c]  # type: int  # type: ignore[assignment]  # "?" is skipped just below
         if v == "?":
             continue
         total += v
         rays = []
         union = 0
         for dr, dc in ((-1, 0), (0, 1), (1, 0), (0, -1)):
-            ray = []
+            ray = []  # type: list[int]
             rr, cc = r + dr, c + dc
             # only the first v + 1 cells can matter: an arm is at most v long, and the
             # cell after it is dry
@@ -133,9 +133,10 @@ def make_ctx(board: Board, rules: Rules = STANDARD) -> Ctx:
     floor = (total + 3) // 4 if not rules.whole_line else 0
     ceiling = n - (h // 2) * (w // 2) if rules.two_by_two else n
     geo = []
-    for i, _, rays, _, _ in nums:
+    # rays and ray are reused for the tuples nums holds (the two ignores below)
+    for i, _, rays, _, _ in nums:  # type: ignore[assignment]  # reused: see above
         g = []
-        for ray, step in zip(rays, (-w, 1, w, -1), strict=True):
+        for ray, step in zip(rays, (-w, 1, w, -1), strict=True):  # type: ignore[assignment]
             pre = [0]
             for b in ray:
                 pre.append(pre[-1] | b)
@@ -450,10 +451,10 @@ def _cut_cells(ctx: Ctx, comp: int, marked: int) -> int:
         out = 0
         root = marked & -marked
         while cand:
-            low = cand & -cand
-            cand ^= low
-            if marked & ~_fill(ctx, root, comp & ~low):
-                out |= low
+            low = cand & -cand  # type: int | list[int]  # a list below (Tarjan's low-links)
+            cand ^= low  # type: ignore[operator]  # an int here: low is reused below
+            if marked & ~_fill(ctx, root, comp & ~low):  # type: ignore[operator]  # an int here
+                out |= low  # type: ignore[operator]  # an int here
         return out
     nbrs = ctx.nbrs
     start = (marked & -marked).bit_length() - 1
@@ -692,7 +693,8 @@ class _Search:
                     self.solutions.append(F)
                 continue
             if self.probe:
-                kids = _split_from_probes(ctx, F, D, cache)
+                # kids: the probes' (F, D) pairs here, the stack's 4-tuples below
+                kids = _split_from_probes(ctx, F, D, cache)  # type: list[tuple] | None
                 if kids is not None:
                     stack.extend((F2, D2, (F2 ^ F) | (D2 ^ D), cache)
                                  for F2, D2 in reversed(kids))
@@ -717,7 +719,7 @@ class _Search:
                         continue
                     c = _count_compositions(ctx, k, F, D)
                     if c > 1:
-                        sc = wts[k] / c
+                        sc = wts[k] / c  # type: ignore[index]  # not None: see the if
                         if best is None or sc > bs:
                             best, bs = k, sc
             if best is not None:

@@ -43,7 +43,7 @@ def irreparable(board: Board, states: Sequence[int]) -> list[Violation]:
                 out.append(RULES.make("canal.2x2", cells, row=r + 1, col=c + 1,
                                       row2=r + 2, col2=c + 2))
     for r, c in board.clue_cells():
-        v = board.clues[r][c]
+        v = board.clues[r][c]  # type: int  # type: ignore[assignment]  # "?" is skipped just below
         if v == "?":
             continue
         lo = hi = 0

@@ -57,7 +57,7 @@ def encode(board: Board, pool: IDPool) -> list[list[int]]:
                     prev = p
                     rr += dr
                     cc += dc
-            if v > len(prefixes):
+            if v > len(prefixes):  # type: ignore[operator]  # an int: None and "?" skipped above
                 cls.append([])              # unsatisfiable: more than the rays hold
                 continue
             card = CardEnc.equals(lits=prefixes, bound=v, vpool=pool, encoding=EncType.seqcounter)

@@ -32,7 +32,8 @@ def _load(entry: Mapping[str, Any]) -> tuple[Board, Answer]:
 
 
 def _numbers(board: Board) -> list[tuple[int, int, int]]:
-    return [(r, c, board.clues[r][c]) for r, c in board.clue_cells()
+    # an int by the isinstance below, which mypy applies to no index expression
+    return [(r, c, board.clues[r][c]) for r, c in board.clue_cells()  # type: ignore[misc]
             if isinstance(board.clues[r][c], int)]
 
 
@@ -358,7 +359,7 @@ def _board_figures(boards: list[Any], entries: list[Any], progress: Progress) ->
               # ... and per number
               "hidden_per_number": _r(V["hidden"] / V["numbers"]),
               "most_hidden": V["most_hidden"], "most_hidden_board": most_at,
-              "ci": visibility_margins(per_board)}
+              "ci": visibility_margins(per_board)}  # type: ignore[arg-type]  # list is invariant
     sand[s] = {"floor": _r(statistics.mean(floors)), "canal": _r(statistics.mean(canals)),
                "ceiling": _r(statistics.mean(ceilings)),
                "per_cell": _r(sum(sums) / sum(canals)),
@@ -386,8 +387,9 @@ def _board_figures(boards: list[Any], entries: list[Any], progress: Progress) ->
                          "boards": rate(completed[r], nb)}} for r in RUNGS}
     # how much more of the board the step at flow decides than the step at block (as a
     # share of all cells), per board, so that "the jump at flow is larger" has an interval
-    a, b, f = reach_b["arm"], reach_b["block"], reach_b["flow"]
-    steps = {"flow_over_block": ratio_ci([f[i] - 2 * b[i] + a[i] for i in range(nb)], all_b)}
+    # f is reused (an int in the loop over the boards above): the two ignores below
+    a, b, f = reach_b["arm"], reach_b["block"], reach_b["flow"]  # type: ignore[assignment]
+    steps = {"flow_over_block": ratio_ci([f[i] - 2 * b[i] + a[i] for i in range(nb)], all_b)}  # type: ignore[index]
     hw = entries[0]["h"] * entries[0]["w"]
     lake[s] = {"canal": _r(statistics.mean(canals)),
                "share": _r(statistics.mean(canals) / hw),
@@ -558,13 +560,13 @@ def _scatter(params, by_size, progress=no_progress) -> dict[str, Any]:
     h, w = parse_size(p["size"])
     rng = random.Random(f"{params['seed']}-scatter")
     out: dict[str, Any] = {"size": p["size"], "clues": p["clues"]}
-    total = {"draws": 0, "unique": 0, "none": 0}
+    total = {"draws": 0, "unique": 0, "none": 0}  # type: dict[str, float]  # a share below
     for mode in ("small", "whole"):
         unique = none = capped = 0
         for i in range(p["draws"]):
             progress(i, p["draws"], f"scatter {mode}")
             cells = rng.sample([(r, c) for r in range(h) for c in range(w)], p["clues"])
-            clues = {}
+            clues = {}  # type: dict[tuple[int, int], int | str | None]
             for r, c in cells:
                 top = p["small_max"] if mode == "small" else (h - 1) + (w - 1)
                 clues[(r, c)] = rng.randint(0, top)

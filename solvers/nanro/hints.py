@@ -246,7 +246,8 @@ class Ctx:
             if self.fix[r] is not None and self.fix[r] != v:
                 self.conflict[r] = True
             if self.src[r] is None:
-                self.fix[r], self.src[r] = v, ("clue", i)
+                # v is an int: None and "?" were skipped above (mypy narrows no == "?")
+                self.fix[r], self.src[r] = v, ("clue", i)  # type: ignore[assignment]
         for r, v in enumerate(board.labels):
             if v is None:
                 continue
@@ -273,7 +274,8 @@ class Ctx:
         self.cross_u = self.cross_d << w
         # per region, the counts its printed numbers allow (none when two disagree)
         self.allow = [0 if self.conflict[r] else -1 if self.fix[r] is None
-                      else 1 << self.fix[r] for r in range(k)]
+                      # not None: the test just above (mypy narrows no index expression)
+                      else 1 << self.fix[r] for r in range(k)]  # type: ignore[operator]
 
     def src_words(self, r: int) -> tuple[str, str]:
         """How the sentences name a region's printed count."""
@@ -804,14 +806,16 @@ def words(ctx: Ctx, step: Mapping[str, Any]) -> dict[str, Any]:
         ja.update({"at": what["at_ja"], "what_ja": what["what_ja"],
                    "what_long_ja": what["what_long_ja"]})
         chain = p["chain"]
-        k = len(chain)
+        # k is reused: the loops above bind it to the keys' names (strings); the three
+        # ignores here stand for a rename, which would change the hashed code
+        k = len(chain)  # type: ignore[assignment]
         if k == 0:
             en["chain_en"] = "Then at once "
             ja["chain_ja"] = "するとすぐに、"
         else:
             first = chain[:3]
-            more = "" if k <= 3 else f" and {k - 3} more {'cell' if k == 4 else 'cells'}"
-            more_ja = "" if k <= 3 else f"ほか{k - 3}マス"
+            more = "" if k <= 3 else f" and {k - 3} more {'cell' if k == 4 else 'cells'}"  # type: ignore[operator]
+            more_ja = "" if k <= 3 else f"ほか{k - 3}マス"  # type: ignore[operator]  # as above
             en["chain_en"] = (f"Following the rules from there settles {_list_en(first, w)}"
                               f"{more}, and then ")
             ja["chain_ja"] = (f"そこからルールに従うと{_list_ja(first, w)}{more_ja}が決まり、"

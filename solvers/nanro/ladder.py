@@ -125,7 +125,7 @@ def initial(board: Board, g: Geometry) -> State | None:
             continue
         num |= 1 << i
         if v != "?":
-            dom[g.region_of[i]] &= 1 << v
+            dom[g.region_of[i]] &= 1 << v  # type: ignore[operator]  # an int: "?" tested above
     for k, v in enumerate(board.labels):
         if v is not None:
             dom[k] &= 1 << v
@@ -807,8 +807,9 @@ def solve(board: Board, level: str | None = None, limit: int | None = 2,
         # the probe fixpoint is short of the one answer: search would only find it again
         return SolveResult([Answer.from_flat(g.h, g.w, [answer >> i & 1 for i in range(g.n)])],
                            nodes=stats["sat_calls"], rung="search", stats=stats)
-    sols, nodes = search(g, st, limit, cap=cap)
-    return SolveResult([to_answer(g, s) for s in sols], nodes=nodes,
+    # sols is reused: Answers above, the search's States here (two ignores)
+    sols, nodes = search(g, st, limit, cap=cap)  # type: ignore[assignment]
+    return SolveResult([to_answer(g, s) for s in sols], nodes=nodes,  # type: ignore[arg-type]
                        rung="search" if sols else None)
 
 

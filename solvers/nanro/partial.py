@@ -93,7 +93,7 @@ def irreparable(board: Board, states: Sequence[int]) -> list[Violation]:
                 out.append(RULES.make("nanro.clue", [(r, c)], clue=str(v), row=r + 1,
                                       col=c + 1, count=count[reg]))
             elif v != "?":
-                wrong_count((r, c), reg, v)
+                wrong_count((r, c), reg, v)  # type: ignore[arg-type]  # an int: not None, not "?"
     for reg, lab in enumerate(board.labels):
         if lab is None:
             continue

@@ -104,7 +104,8 @@ def _piece_ok(piece: Piece, table: list[tuple[str, object]], clues: int, seed: b
             circles += 1
             if i != corner or circles > 1:
                 return False
-            if val is not None and val > 0 and val != size:
+            # a circle's val is its number or None (the table says object for all kinds)
+            if val is not None and val > 0 and val != size:  # type: ignore[operator]
                 return False
         else:
             arrows += 1

@@ -190,7 +190,8 @@ def _corner_ls(h: int, w: int, corner: int, wall: int, stop: int,
                     harm |= hbit
                     n = a + b + 1
                     if size is None or n == size:
-                        yield (varm | harm | 1 << corner, n, varm, harm, vend, hend, vto, hto)
+                        # 8 fields, the annotation above names 7 (the fields are right)
+                        yield (varm | harm | 1 << corner, n, varm, harm, vend, hend, vto, hto)  # type: ignore[misc]
                     if stop & hbit or (size is not None and n >= size):
                         break
                 if stop & vbit or (size is not None and a + 3 > size):
@@ -250,7 +251,8 @@ def fit(board: Board, rules: Rules | None = None) -> Candidates:
     for g, c in enumerate(circ):
         n = cells[c].value
         want = n if rules.number and n is not None and n > 0 else None
-        for m, size, varm, _harm, vend, hend, vto, hto in _corner_ls(
+        # _corner_ls yields 8-tuples; its annotation says 7 (see there)
+        for m, size, varm, _harm, vend, hend, vto, hto in _corner_ls(  # type: ignore[misc]
                 h, w, c, cmask & ~(1 << c), stop, want):
             if arrows_ok(m, vend, hend, vto, hto, varm):
                 masks.append(m)
@@ -263,7 +265,8 @@ def fit(board: Board, rules: Rules | None = None) -> Candidates:
         for c in range(h * w):
             if skip >> c & 1:
                 continue
-            for m, size, varm, _harm, vend, hend, vto, hto in _corner_ls(
+            # _corner_ls yields 8-tuples; its annotation says 7 (see there)
+            for m, size, varm, _harm, vend, hend, vto, hto in _corner_ls(  # type: ignore[misc]
                     h, w, c, cmask, stop, None):
                 if arrows_ok(m, vend, hend, vto, hto, varm):
                     masks.append(m)

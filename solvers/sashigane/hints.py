@@ -464,7 +464,8 @@ def _next(eng: Engine, arms: list[tuple[int, int, list[int]]], board: Board,
                        "ja": OTHERS["ja"].format(list="、".join(at_ja(o, w) for o in others))}
             else:
                 oth = {"en": "", "ja": ""}
-            why = [list(divmod(x, w)) for x in sorted([circ, *others])]
+            # why: [row, col] pairs here, cell indexes in the loop below
+            why = [list(divmod(x, w)) for x in sorted([circ, *others])]  # type: list[Any]
             return ({"rung": "reach", "why": why,
                      **_sentences("reach", cells, w, circle=circ, others_en=oth["en"],
                                   others_ja=oth["ja"])}, cells, g)
@@ -514,11 +515,13 @@ def _probe(eng: Engine) -> tuple[dict[str, Any], list[int], int] | None:
                 break
         if len(left) == 1 and fails:
             g = left[0]
-            other, err = fails[0]
-            where = err.at
+            # err is rebound after its except block (legal Python; mypy takes the name
+            # for deleted): the four ignores here stand for a rename
+            other, err = fails[0]  # type: ignore[misc]
+            where = err.at  # type: ignore[misc]
             f = {"circle": eng.circles[g], "other": eng.circles[other], "where": where}
-            contra_en = CONTRA[err.kind]["en"].format(at=at_en(where, w))
-            contra_ja = CONTRA[err.kind]["ja"].format(at=at_ja(where, w))
+            contra_en = CONTRA[err.kind]["en"].format(at=at_en(where, w))  # type: ignore[misc]
+            contra_ja = CONTRA[err.kind]["ja"].format(at=at_ja(where, w))  # type: ignore[misc]
             whys = sorted({e.at for _, e in fails})
             step = {"rung": "probe", "why": [list(divmod(x, w)) for x in whys],
                     "detail_cells": [list(divmod(x, w))

@@ -331,7 +331,8 @@ def _solve(board: Board, level: str | None, limit: int | None, rules: Rules,
         if k == LEVEL["cover"] and top > LEVEL["probe"]:
             break             # search itself propagates; skip the costly rungs
     if top < LEVEL["search"]:
-        return SolveResult([], 0, None, _fixed(p, alive), {"candidates": len(p.cand.masks)})
+        # alive is not None: the loop above ran (its range starts at 0) and returned on None
+        return SolveResult([], 0, None, _fixed(p, alive), {"candidates": len(p.cand.masks)})  # type: ignore[arg-type]
     assert alive is not None
     res = propagate(p, alive, LEVEL["area"])
     if res is None:

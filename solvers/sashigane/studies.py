@@ -143,7 +143,8 @@ def _ablation(entries: list[Any], base_name: str, change: Mapping[str, bool],
         if n != 1:
             lost += 1
             answers.append(n)
-    row = {"lost": lost, "median_answers": _median(answers),
+    # list[int] for _median's list[float]: list is invariant (Sequence would do)
+    row = {"lost": lost, "median_answers": _median(answers),  # type: ignore[arg-type]
            "branches": branches, "capped": capped, "limit": lim, "cap": acap,
            "lost_share": _share(lost, len(entries))}
     if base_name == "standard":

@@ -66,7 +66,7 @@ def brute(board: Board, limit: int | None = 2, *, neq: bool = True,
                 k += on[j - 1] if c > 0 else 0
                 k += on[j + 1] if c + 1 < w and j + 1 <= i else 0
                 k += on[j + w] if j + w <= i else 0
-                if k > clue[j]:
+                if k > clue[j]:  # type: ignore[operator]  # an int: the isinstance above
                     return False
         return True
 

@@ -95,6 +95,8 @@ def count_answers_by_cells(h: int, w: int) -> int:
                     if got is True:
                         total += ways
                     else:
-                        nxt[got] += ways
+                        # got is a state: _step returns True or None otherwise, never
+                        # False (its annotation says bool)
+                        nxt[got] += ways  # type: ignore[index]
             states = nxt
     return total

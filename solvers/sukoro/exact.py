@@ -185,8 +185,9 @@ def surveys(got: dict[str, Any], params: Any) -> dict[str, Any]:
                 one_clue["unique"] += row["unique"]
     for agg in by_k.values():
         for key in ("none", "several", "unique"):
-            agg[f"{key}_share"] = _share(agg[key], agg["sets"])
-    census_total = dict(tot)
+            # the shares are floats; by_k's annotation names the int counts only
+            agg[f"{key}_share"] = _share(agg[key], agg["sets"])  # type: ignore[assignment]
+    census_total = dict(tot)  # type: dict[str, float]
     for key in ("none", "several", "unique"):
         census_total[f"{key}_share"] = _share(tot[key], tot["sets"])
     return {

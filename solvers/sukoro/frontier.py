@@ -34,7 +34,7 @@ def _degrees(w: int, prev: int, cur: int, nxt: int, cache_: dict):
     if got != 0:
         return got
     hdeg = _row_tables(w)[cur]
-    out = []
+    out = []  # type: list[int]
     res = None
     ok = True
     for c in range(w):
@@ -70,7 +70,7 @@ def _relabel(w: int, labels: tuple, nxt: int, cache_: dict):
     got = cache_.get(key)
     if got is not None:
         return got
-    parent = {}
+    parent = {}  # type: dict[tuple[str, int], tuple[str, int]]
 
     def find(x):
         while parent[x] != x:
@@ -94,7 +94,7 @@ def _relabel(w: int, labels: tuple, nxt: int, cache_: dict):
                 a, b = find(("n", c)), find(("o", labels[c]))
                 if a != b:
                     parent[a] = b
-    roots_new = {}
+    roots_new = {}  # type: dict[tuple[str, int], int]
     new = []
     for c in range(w):
         if nxt >> c & 1:
@@ -235,7 +235,7 @@ def enumerate_answers(h: int, w: int) -> np.ndarray:
             if d is None or (r >= 2 and not _vert_ok(degs[r - 2], d)):
                 return
             if connected(rows):
-                vals = []
+                vals = []  # type: list[int]
                 for k in range(h - 1):
                     vals.extend(degs[k])
                 vals.extend(d)

@@ -170,8 +170,10 @@ TEXT: dict[str, tuple[str, str]] = {
     "deep": ("Trying digits one at a time rules out {notes}{more}. ",
              "数字を1つずつ試すと、{notes}{more}は矛盾するので入りません。"),
     # the sentence of such a probe says the trials come first
+    # its en and ja entries are (old, new) pairs for str.replace; TEXT's annotation
+    # says strings
     "deep_mark": ((": ", ": once trials rule out some digits elsewhere, "),
-                  ("みると", "みると、ほかのマスで数字を試して消した値を踏まえて")),
+                  ("みると", "みると、ほかのマスで数字を試して消した値を踏まえて")),  # type: ignore[dict-item]
     "note": ("{v} at {x} (contradiction at {y})", "{x}の{v}（{y}で矛盾）"),
     "note_sep": ("; ", "、"),
     "note_more": (" and {n} more", "ほか{n}個"),
@@ -521,7 +523,7 @@ class Engine:
         narrows no less from narrower domains, so the fixpoints below (base with the
         trial) lie below every state a run of the trial passes through: when one of
         them has no empty domain, no run finds a contradiction."""
-        start, moves = [], []
+        start, moves = [], []  # type: list[int], list[int]
         dom = end
         for j in diff:
             e = end[j]
@@ -1031,7 +1033,7 @@ def _probe_step(eng: Engine, i: int, right: int, cases, chain: list[int],
         k = 0 if lang == "en" else 1
         chain_txt = ""
         if chain:
-            shown = chain[:6]
+            shown = chain[:6]  # type: list[Any]  # cells here, the notes' triples below
             cells = _names(shown, w, lang) + (" …" if len(chain) > 6 else "")
             if lang == "ja" and len(chain) > 6:
                 cells = _names(shown, w, lang) + "など"

@@ -68,7 +68,8 @@ def initial(board: Board) -> list[int]:
         elif v == "?":
             dom.append(NUMS)
         else:
-            dom.append(1 << v if 1 <= v <= 4 else 0)
+            # v is an int: None and "?" are taken above (mypy narrows no == "?")
+            dom.append(1 << v if 1 <= v <= 4 else 0)  # type: ignore[operator]
     return dom
 
 
@@ -568,7 +569,8 @@ def _witness(g, st, answer, rules: Rules, tries: int = 9, ends: list | None = No
     if k >= min(g.h, g.w):
         return None
     for win in _windows(g, k, answer, misses or [], tries):
-        x = tuple((a & ~win) | (y & win) for a, y in zip(answer, st, strict=True))
+        # x: a state, then what propagate and close return (None: a contradiction)
+        x = tuple((a & ~win) | (y & win) for a, y in zip(answer, st, strict=True))  # type: fast.State | None
         x = fast.propagate(g, x, rules.neq, rules.connect)      # type: ignore[arg-type]
         if x is None:
             continue

@@ -71,10 +71,10 @@ def irreparable(board: Board, states: Sequence[int]) -> list[Violation]:
         if finished:
             if len(num) != v:
                 out.append(RULES.make("sukoro.clue", [cell(i)], **at(i), clue=v))
-        elif len(num) > v:
+        elif len(num) > v:  # type: ignore[operator]  # an int: None and "?" skipped above
             out.append(RULES.make("sukoro.over", [cell(j) for j in [i, *num]], **at(i),
                                   clue=v, count=len(num)))
-        elif len(num) + len(und) < v:
+        elif len(num) + len(und) < v:  # type: ignore[operator]  # an int, as above
             exc = [j for j in nb[i] if st[j] == EXCLUDED]
             out.append(RULES.make("sukoro.under", [cell(j) for j in [i, *exc]], **at(i),
                                   clue=v, most=len(num) + len(und)))

@@ -297,7 +297,7 @@ def _beyond(g: Geo, seen: tuple[int, list[tuple[int, list[int]]]], side: int, gr
 
 def _lits(x: int, lit: list[int]) -> list[int]:
     """The variables of the cells of ``x``, in cell order."""
-    out = []
+    out = []  # type: list[int]
     add = out.append
     while x:
         low = x & -x

@@ -333,7 +333,7 @@ def _cuts_of(g: Geo, p: int, s: int, b: int, cand: int) -> int:
             fl.append(x)
         pockets = 0
         while len(fl) > 1:
-            nxt = []
+            nxt = []  # type: list[int]
             cut = False
             for x in fl:
                 y = (x | (x << w) | (x >> w) | ((x << 1) & nc0) | ((x >> 1) & ncw)) & region
@@ -341,7 +341,7 @@ def _cuts_of(g: Geo, p: int, s: int, b: int, cand: int) -> int:
                     # a whole side
                     if s & x:
                         cut = bool(s & ~x)
-                        nxt = None
+                        nxt = None  # type: ignore[assignment]  # None: a whole side was cut
                         break
                     pockets |= x
                     continue                # a pocket without sure numbers

@@ -193,9 +193,9 @@ def value_position(entries: list[Entry], sizes: list[str], note: Note) -> dict[s
             flat = b.flat()
             vals = a.flat()
             row["shipped"] += count(b, 2) == 1
-            erased = ["?" if v is not None else None for v in flat]
+            erased = ["?" if v is not None else None for v in flat]  # type: list[int | str | None]
             row["erased"] += count(Board.from_flat(b.h, b.w, erased), 2) == 1
-            marks = ["?" if v else None for v in vals]
+            marks = ["?" if v else None for v in vals]  # type: list[int | str | None]
             row["marks"] += count(Board.from_flat(b.h, b.w, marks), 2) == 1
             row["numbered"] += count(full_print(a), 2) == 1
         vp[size] = row

@@ -271,7 +271,7 @@ def _corner(st: State, i: int) -> None:
         verdict = _CORNER_MEMO[key] = _corner_verdict(st, i, local)
     if verdict is None:
         raise Contradiction
-    for j, val in verdict:
+    for j, val in verdict:  # type: ignore[union-attr]  # not True: get's False is replaced above
         e = local[j]
         if not s[e]:
             st.set(e, val)
