@@ -28,6 +28,8 @@ loopback; chromium resolves no other host. Figures:
   visit, served as a host that compresses serves it (--encoding host, the default: a
   file's .br or .gz when the build wrote one, else gzip -6 of text and WebAssembly), and
   the same files' size as they are in dist/; target at most 5 MB compressed.
+* an input of 1 MiB pasted into the box: the time until the page says it is too long
+  (issue 43; the length cap applies before any parsing).
 * start targets (issue 42): warm at most 0.8 s, cold at most 1.5 s. A visit that finds
   no stored interpreter start stores one (the worker's Pyodide snapshot, kept in Cache
   Storage); the warm and revisit runs wait for it first.
@@ -299,6 +301,13 @@ def main() -> int:
               f"play page {_kb(sizes['play page'])} (no runtime)")
 
         t = solver_tab
+        # an oversized input (issue 43): 1 MiB pasted into the URL box, from the click to
+        # the page's answer that it is too long (the cap applies before any parsing)
+        reject = []
+        for _ in range(3):
+            reject.append(t.page.evaluate(REJECT_JS, f"https://puzz.link/p?{slug0}/5/5/"))
+        print(f"1 MiB input rejected in the page: median {statistics.median(reject):.1f} ms "
+              f"(runs: {', '.join(f'{x:,.1f}' for x in reject)})")
         if args.split:
             t.page.evaluate("window.__solve.split = true")
         print("\nsolve + grade + trace, in the page (Pyodide) and in this CPython "
@@ -351,6 +360,16 @@ def main() -> int:
         browser.close()
     return 0
 
+
+REJECT_JS = """(head) => new Promise((done) => {
+  const box = document.getElementById("solve-input");
+  box.value = head + "a".repeat(1 << 20);
+  const t0 = performance.now();
+  document.getElementById("solve-go").click();
+  const wait = () => document.body.dataset.solve === "error"
+    ? done(performance.now() - t0) : requestAnimationFrame(wait);
+  wait();
+})"""
 
 # the page's phases (worker.js call's laps, solve_web.solve_text's timing), in order
 _PHASES = (("aborted", "aborted"), ("wheel", "wheel wait"), ("python", "python call"),
