@@ -206,7 +206,7 @@ export class Editor {
   }
 
   // What typing `text` in the current cell writes (null: nothing to write).
-  value(text, current) {
+  value(text) {
     const sp = this.spec;
     if (text === "?") return sp.question ? (sp.tokens ? sp.tokens.question : "?") : null;
     if (sp.tokens) {
@@ -229,7 +229,7 @@ export class Editor {
 
   put(text) {
     const [r, c] = this.cur;
-    const v = this.value(text, this.get(r, c));
+    const v = this.value(text);
     if (v === null) return false;
     this.commit(() => this.set(r, c, v));
     return true;

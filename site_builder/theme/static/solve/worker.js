@@ -271,12 +271,12 @@ async function handle(msg) {
     if (later) reply.tracing = true;
     self.postMessage({ type: "done", id: msg.id, reply, ms: solved, timing });
     if (later) {
-      let trace = null;
+      let trace;
       const traced = {};
       try {
         trace = await call([traceJson], msg.id,
           (name, ms) => { traced[name] = round1((traced[name] || 0) + ms); });
-      } catch (err) {
+      } catch {
         trace = null;
       }
       self.postMessage({ type: "traced", id: msg.id, trace, ms: performance.now() - t0,
