@@ -56,6 +56,7 @@ export function edgeIndex(h, w, r, c, side, outline = false) {
 }
 
 // [r, c, side] of edge i.
+/** @returns {[number, number, "r" | "b"]} */
 export function edgeAt(h, w, i, outline = false) {
   const k = outline ? 1 : 0;
   const nr = h * (w - 1 + 2 * k);

@@ -134,7 +134,30 @@ const traceUrl = (id) => `${cfg.data}hints-${lang}/${encodeURIComponent(id)}.jso
 let early = firstId && !(cfg.first && cfg.first.id === firstId)
   ? { id: firstId, res: fetch(dataUrl(firstId)).catch(() => null) } : null;
 
-const P = await import(new URL(`./${cfg.slug}.js`, import.meta.url));
+// The checker module's exports (the header above says what each does). Boards, answers
+// and trace steps are the bank's JSON, untyped here.
+/**
+ * @typedef {{rule: string, cells: number[][], params?: object}} Violation
+ * @typedef {ReturnType<typeof makeView>} View
+ * @typedef {object} Checker
+ * @property {(board: any, answer: any) => Violation[]} violations
+ * @property {(board: any, view: View) => any} toAnswer
+ * @property {(board: any, answer: any) => ArrayLike<number>} answerStates
+ * @property {(board: any, view: View, r: number, c: number, x: number, y: number, s: number) => string} cellSvg
+ * @property {(board: any, view: View, r: number, c: number, lang: string) => string} [cellText]
+ * @property {(board: any) => ArrayLike<number | null | undefined>} [fixed]
+ * @property {(board: any) => unknown[]} [regions]
+ * @property {(board: any, view: View) => [string, object][] | null} [readout]
+ * @property {(board: any, step: any, input: any, answer: any) => [number, number][]} [traceUnits]
+ * @property {(board: any, view: View) => Violation[]} [irreparable]
+ * @property {(board: any, view: View) => boolean} [finished]
+ * @property {(board: any) => number} [digitMax]
+ * @property {(board: any, view: View) => boolean} [complete]
+ * @property {(state: number, want: number) => boolean} [fits]
+ * @property {(state: number) => boolean} [helper]
+ */
+/** @type {Checker} */
+const P = await import(new URL(`./${cfg.slug}.js`, import.meta.url).href);
 
 const CELL = 40;   // SVG units per cell
 const PAD = 2;
@@ -160,6 +183,7 @@ let fixed = null;          // Array of fixed state or null, per unit
 let view = null;           // what the checker's hooks see
 let undoStack = [];        // each item: [[unit, from, to], ...]
 let redoStack = [];
+/** @type {number | [number, number]} */
 let cursor = 0;            // cells: a cell index; edges: [y, x] on the doubled grid
 // Highlights: bad (a problem's cells), first (the first problem's cells, drawn strongly),
 // hint (what the hint decides), why (the cells that justify it), detail (the hint's
@@ -179,8 +203,10 @@ function noMarks() {
 
 // ---- picker --------------------------------------------------------------------------
 const boards = cfg.index;
-const sizeSel = $("pick-size"), gradeSel = $("pick-grade"), boardSel = $("pick-board");
-const levelSel = $("pick-level");
+const sizeSel = /** @type {HTMLSelectElement} */ ($("pick-size"));
+const gradeSel = /** @type {HTMLSelectElement} */ ($("pick-grade"));
+const boardSel = /** @type {HTMLSelectElement} */ ($("pick-board"));
+const levelSel = /** @type {HTMLSelectElement} */ ($("pick-level"));
 const LEVELS = cfg.levels || [];
 const rated = boards.some((b) => b.difficulty);
 
@@ -341,7 +367,7 @@ async function load(id) {
     boardSel.value = id;
   }
   setAddress();
-  $("pzl-link").href = entry.url;
+  /** @type {HTMLAnchorElement} */ ($("pzl-link")).href = entry.url;
   $("print-url").textContent = entry.url;
   $("board-title").textContent = fmt(T.boardTitle, {
     n: boards.findIndex((b) => b.id === id) + 1, id, size: entry.size || `${h}x${w}`,
@@ -460,8 +486,10 @@ function draw() {
   describe();
   showReadout();
   panCue();
-  $("undo").disabled = $("undo-all").disabled = !undoStack.length;
-  $("redo").disabled = $("redo-all").disabled = !redoStack.length;
+  /** @type {HTMLButtonElement} */ ($("undo")).disabled = !undoStack.length;
+  /** @type {HTMLButtonElement} */ ($("undo-all")).disabled = !undoStack.length;
+  /** @type {HTMLButtonElement} */ ($("redo")).disabled = !redoStack.length;
+  /** @type {HTMLButtonElement} */ ($("redo-all")).disabled = !redoStack.length;
   $("play-solved").hidden = !solved;
   if (solved) $("play-solved-text").textContent = fmt(T.solved, { time: clockText() });
 }
@@ -500,11 +528,12 @@ row.addEventListener("scroll", panCue, { passive: true });
 
 function cursorSvg() {
   if (!EDGES) {
-    const cr = Math.floor(cursor / board.w), cc = cursor % board.w;
+    const i = /** @type {number} */ (cursor);
+    const cr = Math.floor(i / board.w), cc = i % board.w;
     return `<rect class="cursor" x="${PAD + cc * CELL + 3}" y="${PAD + cr * CELL + 3}" ` +
       `width="${CELL - 6}" height="${CELL - 6}"/>`;
   }
-  const [y, x] = cursor;
+  const [y, x] = /** @type {[number, number]} */ (cursor);
   const e = cursorEdge();
   if (e === null) {
     return `<rect class="cursor" x="${PAD + ((x - 1) / 2) * CELL + 3}" y="${PAD + ((y - 1) / 2) * CELL + 3}" ` +
@@ -575,11 +604,12 @@ function edgeName(i) {
 function announce() {
   let text;
   if (!EDGES) {
-    const r = Math.floor(cursor / board.w), c = cursor % board.w;
+    const i = /** @type {number} */ (cursor);
+    const r = Math.floor(i / board.w), c = i % board.w;
     text = fmt(T.unit, { at: fmt(T.at, { r: r + 1, c: c + 1 }), state: cellText(r, c) });
   } else {
     const e = cursorEdge();
-    const [y, x] = cursor;
+    const [y, x] = /** @type {[number, number]} */ (cursor);
     text = e !== null ? edgeName(e) : fmt(T.unit, {
       at: fmt(T.at, { r: (y + 1) / 2, c: (x + 1) / 2 }), state: cellText((y - 1) / 2, (x - 1) / 2) });
   }
@@ -729,7 +759,7 @@ function dropTrial() {
 function showTrial() {
   const n = trials.length;
   $("trial").setAttribute("aria-pressed", String(n > 0));
-  $("trial").disabled = n >= MAX_TRIALS;
+  /** @type {HTMLButtonElement} */ ($("trial")).disabled = n >= MAX_TRIALS;
   $("trial").textContent = n ? T.trialDeeper : T.trialStart;
   $("trial-accept").hidden = !n;
   $("trial-drop").hidden = !n;
@@ -789,6 +819,7 @@ function edgeUnder(p, band = 0.34) {
   const r = Math.floor(Math.min(h - 1e-9, Math.max(0, p.y))), c = Math.floor(Math.min(w - 1e-9, Math.max(0, p.x)));
   if (p.y < -m || p.y >= h + m || p.x < -m || p.x >= w + m) return null;
   const fx = p.x - c, fy = p.y - r;
+  /** @type {[number, number, number, "r" | "b"][]} */
   const sides = [[Math.abs(fx), r, c - 1, "r"], [Math.abs(1 - fx), r, c, "r"],
     [Math.abs(fy), r - 1, c, "b"], [Math.abs(1 - fy), r, c, "b"]];
   sides.sort((a, b) => a[0] - b[0]);
@@ -798,6 +829,10 @@ function edgeUnder(p, band = 0.34) {
 }
 
 // The edge between two neighbouring corners, or null on the frame.
+/**
+ * @param {number[]} a  a corner, [y, x]
+ * @param {number[]} b  its neighbour
+ */
 function edgeBetween([y1, x1], [y2, x2]) {
   const { h, w } = board;
   if (y1 === y2) {           // a horizontal line: the "b" edge of the cell above it
@@ -920,12 +955,13 @@ wrap.addEventListener("contextmenu", (e) => e.preventDefault());
 // Edges: the cursor walks the doubled grid (y, x): odd/odd is a cell, one odd and one
 // even an edge; grid corners are stepped over.
 function cursorEdge() {
-  const [y, x] = cursor;
+  const [y, x] = /** @type {[number, number]} */ (cursor);
   if (y % 2 === 1 && x % 2 === 0) return edgeIndex(board.h, board.w, (y - 1) / 2, x / 2 - 1, "r");
   if (y % 2 === 0 && x % 2 === 1) return edgeIndex(board.h, board.w, y / 2 - 1, (x - 1) / 2, "b");
   return null;
 }
 
+/** @returns {[number, number]} */
 function edgeCursor(i) {
   const [r, c, side] = edgeAt(board.h, board.w, i);
   return side === "r" ? [2 * r + 1, 2 * c + 2] : [2 * r + 2, 2 * c + 1];
@@ -948,18 +984,19 @@ function typeDigit(u, d) {
 }
 
 function unitAtCursor() {
-  return EDGES ? cursorEdge() : cursor;
+  return EDGES ? cursorEdge() : /** @type {number} */ (cursor);
 }
 
 function move(dy, dx) {
   const { h, w } = board;
   if (!EDGES) {
-    const r = Math.max(0, Math.min(h - 1, Math.floor(cursor / w) + dy));
-    const c = Math.max(0, Math.min(w - 1, (cursor % w) + dx));
+    const i = /** @type {number} */ (cursor);
+    const r = Math.max(0, Math.min(h - 1, Math.floor(i / w) + dy));
+    const c = Math.max(0, Math.min(w - 1, (i % w) + dx));
     cursor = r * w + c;
     return;
   }
-  let [y, x] = cursor;
+  let [y, x] = /** @type {[number, number]} */ (cursor);
   y += dy;
   x += dx;
   if (y % 2 === 0 && x % 2 === 0) { y += dy; x += dx; }
@@ -995,7 +1032,7 @@ wrap.addEventListener("keydown", (e) => {
 
 document.addEventListener("keydown", (e) => {
   if (!(e.ctrlKey || e.metaKey) || e.altKey) return;
-  const tag = (e.target && e.target.tagName) || "";
+  const tag = (e.target && /** @type {Element} */ (e.target).tagName) || "";
   if (tag === "INPUT" || tag === "TEXTAREA") return;
   const k = e.key.toLowerCase();
   if (k === "z" && !e.shiftKey) undo();
@@ -1018,7 +1055,9 @@ $("zoom").addEventListener("click", () => {
   $("zoom").setAttribute("aria-pressed", String(on));
 });
 // On a phone the rules start open: there is no room to show them beside the board.
-if (window.matchMedia && window.matchMedia("(max-width: 40rem)").matches) $("play-rules").open = true;
+if (window.matchMedia && window.matchMedia("(max-width: 40rem)").matches) {
+  /** @type {HTMLDetailsElement} */ ($("play-rules")).open = true;
+}
 $("reset").addEventListener("click", reset);
 $("share").addEventListener("click", share);
 
@@ -1062,8 +1101,9 @@ function buildPad() {
 
 $("play-pad").addEventListener("pointerdown", (e) => e.preventDefault());   // keep the board's focus
 $("play-pad").addEventListener("click", (e) => {
-  if (e.target.closest("#cand-mode")) { setCandMode(!candMode); return; }
-  const b = e.target.closest("button[data-state]");
+  const t = /** @type {Element} */ (e.target);
+  if (t.closest("#cand-mode")) { setCandMode(!candMode); return; }
+  const b = /** @type {HTMLButtonElement | null} */ (t.closest("button[data-state]"));
   if (!b || !board) return;
   lastTyped = null;
   const st = +b.dataset.state;
@@ -1126,7 +1166,7 @@ function decodeCands(text, n) {
 }
 
 if (DIGITS) {
-  const box = $("assist");
+  const box = /** @type {HTMLInputElement} */ ($("assist"));
   box.closest("label").hidden = false;
   box.checked = assistOn();
   box.addEventListener("change", () => {
@@ -1140,7 +1180,7 @@ if (DIGITS) {
 async function share() {
   if (!entry) return;
   setAddress();
-  const out = $("share-out");
+  const out = /** @type {HTMLInputElement} */ ($("share-out"));
   out.value = location.href;
   out.hidden = false;
   try {

@@ -26,6 +26,8 @@ export class Editor {
     this.cur = [0, 0];
     this.typed = { at: "", text: "", time: 0 };
     this.bordersMode = false;
+    /** @type {((key: string) => void) | null} */
+    this.onReject = null;   // set by the page: see reject()
     this.svg = document.createElementNS(NS, "svg");
     this.svg.setAttribute("class", "edit-board");
     this.svg.setAttribute("tabindex", "0");
@@ -137,6 +139,7 @@ export class Editor {
 
   // The grid point nearest the pointer, [row, col] of vertices (borders are drawn along
   // grid lines, from point to neighbouring point).
+  /** @returns {[number, number]} */
   pointAt(e) {
     const box = this.svg.getBoundingClientRect();
     const vb = this.svg.viewBox.baseVal;
@@ -203,7 +206,7 @@ export class Editor {
   }
 
   // What typing `text` in the current cell writes (null: nothing to write).
-  value(text, current) {
+  value(text) {
     const sp = this.spec;
     if (text === "?") return sp.question ? (sp.tokens ? sp.tokens.question : "?") : null;
     if (sp.tokens) {
@@ -226,7 +229,7 @@ export class Editor {
 
   put(text) {
     const [r, c] = this.cur;
-    const v = this.value(text, this.get(r, c));
+    const v = this.value(text);
     if (v === null) return false;
     this.commit(() => this.set(r, c, v));
     return true;

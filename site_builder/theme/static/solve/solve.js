@@ -21,6 +21,11 @@ const NS = "http://www.w3.org/2000/svg";
 let worker = null;
 let ready = false;
 let seq = 0;
+/**
+ * @typedef {{id: number, text: string, started: number, timeout: number, fromEditor: boolean,
+ *   watch?: () => void, watchdog?: number, phase?: string}} Pending
+ */
+/** @type {Pending | null} */
 let pending = null;      // {id, text, started, watchdog}
 let queued = null;       // a board asked for before the runtime was up
 let queuedBoard = null;
@@ -47,7 +52,7 @@ function startWorker() {
   if (!cfg.runtime.available) {
     setState("unavailable");
     status(T.unavailable, "error");
-    $("solve-go").disabled = true;
+    /** @type {HTMLButtonElement} */ ($("solve-go")).disabled = true;
     return;
   }
   setState("starting");
@@ -130,7 +135,7 @@ function onMessage(m, t0) {
     }
     window.__solve.timing = timing;
     if (m.reply.ok) {
-      $("solve-input").value = m.reply.url;
+      /** @type {HTMLInputElement} */ ($("solve-input")).value = m.reply.url;
       if (fromEditor) {
         // the fragment follows the board, so the link shares it (no hashchange: no re-solve)
         history.replaceState(null, "", "#" + m.reply.url);
@@ -169,7 +174,7 @@ function clearPending() {
 // grace) seconds, and setTimeout takes at most 2^31 - 1 ms (past that it fires at once),
 // so a larger limit is brought down to cfg.maxTimeout and the field shows it.
 function limits() {
-  const field = $("solve-timeout");
+  const field = /** @type {HTMLInputElement} */ ($("solve-timeout"));
   let t = parseFloat(field.value);
   if (!(t > 0)) t = cfg.timeout;
   if (t > cfg.maxTimeout) {
@@ -177,7 +182,7 @@ function limits() {
     field.value = String(t);
     status(fill(T.timeoutClamped, { max: num(t) }));
   }
-  const n = parseInt($("solve-nodes").value, 10);
+  const n = parseInt(/** @type {HTMLInputElement} */ ($("solve-nodes")).value, 10);
   return { timeout: t, maxNodes: n > 0 ? n : 0 };
 }
 
@@ -282,7 +287,7 @@ function show(reply) {
     $("solve-legend").textContent = T.diffLegend;
     $("solve-legend").hidden = false;
   }
-  $("solve-export").href = reply.url;
+  /** @type {HTMLAnchorElement} */ ($("solve-export")).href = reply.url;
   $("solve-export").textContent = reply.url;
   $("solve-play").hidden = n !== 1;
   const broken = $("solve-broken");
@@ -374,8 +379,8 @@ function showError(reply, fromText) {
 function cellRect(svg, r, c, cls) {
   const s = cfg.cell;
   const rect = document.createElementNS(NS, "rect");
-  rect.setAttribute("x", 1 + c * s);
-  rect.setAttribute("y", 1 + r * s);
+  rect.setAttribute("x", String(1 + c * s));
+  rect.setAttribute("y", String(1 + r * s));
   rect.setAttribute("width", s);
   rect.setAttribute("height", s);
   rect.setAttribute("class", cls);
@@ -391,8 +396,8 @@ function drawStep(reply) {
   const s = steps[step];
   $("step-count").textContent = fill(T.stepOf, { k: step + 1, n });
   $("step-text").textContent = s[cfg.lang] || s.en || "";
-  $("step-prev").disabled = step === 0;
-  $("step-next").disabled = step === n - 1;
+  /** @type {HTMLButtonElement} */ ($("step-prev")).disabled = step === 0;
+  /** @type {HTMLButtonElement} */ ($("step-next")).disabled = step === n - 1;
   const holder = $("step-board");
   holder.innerHTML = reply.svg.answers[0];
   const svg = holder.querySelector("svg");
@@ -535,7 +540,7 @@ let debounce = null;
 function edited(board, now = false) {
   if (debounce) clearTimeout(debounce);
   const big = board.h * board.w > cfg.auto;
-  if (!$("edit-auto").checked || big) {
+  if (!/** @type {HTMLInputElement} */ ($("edit-auto")).checked || big) {
     if (big) status(T.pressSolve);
     pendingEdit = board;
     return;
@@ -566,8 +571,8 @@ editor.onReject = (key) => {
 window.__solve_editor = editor;
 
 function sizeInputs() {
-  $("edit-h").value = editor.board.h;
-  $("edit-w").value = editor.board.w;
+  /** @type {HTMLInputElement} */ ($("edit-h")).value = editor.board.h;
+  /** @type {HTMLInputElement} */ ($("edit-w")).value = editor.board.w;
 }
 
 function buildPad() {
@@ -600,7 +605,8 @@ function buildPad() {
 }
 
 $("edit-new").addEventListener("click", () => {
-  const h = parseInt($("edit-h").value, 10), w = parseInt($("edit-w").value, 10);
+  const h = parseInt(/** @type {HTMLInputElement} */ ($("edit-h")).value, 10);
+  const w = parseInt(/** @type {HTMLInputElement} */ ($("edit-w")).value, 10);
   if (!(h >= 1 && w >= 1 && h * w <= cfg.cap)) { status(fill(T.badSize, { cap: num(cfg.cap) }), "error"); return; }
   const b = editor.blank(h, w);
   editor.load(b, { keepHistory: true });
@@ -639,7 +645,7 @@ function fromHash() {
 
 function go(text) {
   if (tooLong(text)) return;
-  $("solve-input").value = text;
+  /** @type {HTMLInputElement} */ ($("solve-input")).value = text;
   if (!text) {
     setState(cfg.runtime.available ? (ready ? "idle" : "starting") : "unavailable");
     return;
@@ -649,7 +655,7 @@ function go(text) {
 
 $("solve-form").addEventListener("submit", (e) => {
   e.preventDefault();
-  const raw = $("solve-input").value;
+  const raw = /** @type {HTMLInputElement} */ ($("solve-input")).value;
   if (tooLong(raw)) return;
   const text = raw.trim();
   if (pendingEdit && (!text || text === fromHash())) { const b = pendingEdit; pendingEdit = null; solve("", b); return; }

@@ -75,6 +75,7 @@ async function dropSnapshot(key) {
 
 async function boot(msg) {
   const t0 = performance.now();
+  /** @type {Record<string, number | number[]>} */
   const marks = {};
   const mark = (name) => { marks[name] = Math.round(performance.now() - t0); };
   const zipped = fetch(msg.zip).then((r) => {
@@ -124,7 +125,7 @@ async function boot(msg) {
   }
   mark("import");
   if (made) self.keep = () => keepSnapshot(snapKey, made).then(() => { made = null; });
-  for (const r of performance.getEntriesByType("resource")) {
+  for (const r of /** @type {PerformanceResourceTiming[]} */ (performance.getEntriesByType("resource"))) {
     // each file's fetch: [start, end] in ms from the worker's start, bytes over the wire
     marks["fetch " + r.name.split("/").pop()] = [Math.round(r.startTime - t0),
       Math.round(r.responseEnd - t0), r.transferSize];
@@ -172,6 +173,7 @@ async function boot(msg) {
 // there). ``lap``
 // (optional) hears each phase's ms: "aborted" (the call that asked for the wheel),
 // "wheel" (the wait for its install), "python" (the call that answered).
+/** @param {(name: string, ms: number) => void} [lap] */
 async function call(fn, id, lap = () => {}) {
   let t = performance.now();
   let reply = JSON.parse(await enter(fn));
@@ -269,12 +271,12 @@ async function handle(msg) {
     if (later) reply.tracing = true;
     self.postMessage({ type: "done", id: msg.id, reply, ms: solved, timing });
     if (later) {
-      let trace = null;
+      let trace;
       const traced = {};
       try {
         trace = await call([traceJson], msg.id,
           (name, ms) => { traced[name] = round1((traced[name] || 0) + ms); });
-      } catch (err) {
+      } catch {
         trace = null;
       }
       self.postMessage({ type: "traced", id: msg.id, trace, ms: performance.now() - t0,

@@ -90,8 +90,7 @@ function pieceRules(board, clue, cells, add) {
 }
 
 export function violations(board, answer) {
-  const { h, w } = board;
-  const seed = (board.rules || "seed") === "seed";
+  const { w } = board;
   const clue = board.cells.flat().map(parseCell);
   const pieces = answer.pieces.flat();
   const rc = (i) => [Math.floor(i / w), i % w];

@@ -150,7 +150,7 @@ export function cellSvg(board, view, r, c, x, y, s) {
   return `<text class="clue" x="${x + s / 2}" y="${y + s / 2}">${v}</text>`;
 }
 
-export function cellText(board, view, r, c, lang) {
+export function cellText(board, view, r, c) {
   const v = board.clues[r][c];
   return v === null || v === undefined ? "" : String(v);
 }
