@@ -638,6 +638,12 @@ def test_json_answers_carry_what_a_player_writes(slug: str,
         assert doc["marks"] == doc["answers"]
         return
     code, text, err = _run(["solve", slug, b["url"]], capsys)
+    if registry.get(slug).play.model == "edges":
+        # the text draws the loop between the grid's corners, clues in the cells; the
+        # marks are the same drawing without the clues
+        rows = text.split("solutions found")[1].splitlines()[1:2 + 2 * b["h"]]
+        assert doc["marks"][0] == [re.sub(r"\d", " ", r) for r in rows]
+        return
     rows = text.split("solutions found")[1].splitlines()[1:1 + b["h"]]
     shown = [r.split("  ")[-1].replace(" ", "") for r in rows]  # Nanro prints regions first
     if slug == "canal-view":  # the text shows the clues on unshaded cells
