@@ -303,9 +303,8 @@ def main() -> int:
         t = solver_tab
         # an oversized input (issue 43): 1 MiB pasted into the URL box, from the click to
         # the page's answer that it is too long (the cap applies before any parsing)
-        reject = []
-        for _ in range(3):
-            reject.append(t.page.evaluate(REJECT_JS, f"https://puzz.link/p?{slug0}/5/5/"))
+        reject = [t.page.evaluate(REJECT_JS, f"https://puzz.link/p?{slug0}/5/5/")
+                  for _ in range(3)]
         print(f"1 MiB input rejected in the page: median {statistics.median(reject):.1f} ms "
               f"(runs: {', '.join(f'{x:,.1f}' for x in reject)})")
         if args.split:

@@ -465,7 +465,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "deploy": cmd_deploy, "solve": cmd_solve, "verify": cmd_verify,
                 "new": cmd_new, "list": cmd_list}
     inner = sys.stdout
-    sys.stdout = _GuardedStdout(inner)  # type: ignore[assignment]
+    sys.stdout = _GuardedStdout(inner)
     try:
         if args.command is None:  # `build-site --version` is read above
             print(version_text())

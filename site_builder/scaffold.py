@@ -144,6 +144,6 @@ def new_site(dest: Path, puzzles: list[str] | None = None) -> str:
 
 
 def new_puzzle(slug: str, dest: Path) -> str:
-    from site_builder import newpuzzle  # type: ignore[attr-defined]
+    from site_builder import newpuzzle
 
     return str(newpuzzle.new_puzzle(slug, dest))

@@ -361,29 +361,29 @@ def _guarded_handlers(out: Path, host: str, rebuild: Rebuilder) -> dict[str, Any
             if not host_allowed(self, loopback):
                 raise web.HTTPError(403)
 
-    class LiveReload(Guard, lr.LiveReloadHandler):  # type: ignore[misc]
+    class LiveReload(Guard, lr.LiveReloadHandler):
         def check_origin(self, origin: str) -> bool:
             return origin_allowed(origin, self.request.host)
 
-    class LiveReloadJS(Guard, lr.LiveReloadJSHandler):  # type: ignore[misc]
+    class LiveReloadJS(Guard, lr.LiveReloadJSHandler):
         pass
 
-    class ForceReload(Guard, lr.ForceReloadHandler):  # type: ignore[misc]
+    class ForceReload(Guard, lr.ForceReloadHandler):
         pass
 
-    class Client(Guard, web.RequestHandler):  # type: ignore[misc]
+    class Client(Guard, web.RequestHandler):
         def get(self) -> None:
             self.set_header("Content-Type", "text/javascript; charset=utf-8")
             self.set_header("Cache-Control", "no-store")
             self.write(CLIENT_JS)
 
-    class Status(Guard, web.RequestHandler):  # type: ignore[misc]
+    class Status(Guard, web.RequestHandler):
         def get(self) -> None:
             self.set_header("Content-Type", "application/json")
             self.set_header("Cache-Control", "no-store")
             self.write(json.dumps(rebuild.status))
 
-    class Injector(lrs.LiveScriptInjector):  # type: ignore[misc]
+    class Injector(lrs.LiveScriptInjector):
         """livereload's script injector, our client's tag first."""
 
         def transform_first_chunk(self, status_code: int, headers: Any, chunk: bytes,
@@ -404,7 +404,7 @@ def _make_handler(out: Path, loopback: bool) -> Any:
     from livereload.handlers import StaticFileHandler
     from tornado import web
 
-    class SiteFileHandler(StaticFileHandler):  # type: ignore[misc]
+    class SiteFileHandler(StaticFileHandler):
         """Files of the output folder only; never a path whose real location leaves it."""
 
         def prepare(self) -> None:
@@ -418,7 +418,7 @@ def _make_handler(out: Path, loopback: bool) -> Any:
             real = os.path.realpath(absolute_path)
             if real != real_root and not real.startswith(real_root + os.sep):
                 raise web.HTTPError(403)
-            return super().validate_absolute_path(root, absolute_path)  # type: ignore[no-any-return]
+            return super().validate_absolute_path(root, absolute_path)
 
         def write_error(self, status_code: int, **kwargs: object) -> None:
             """A missing page gets the site's own 404.html, as static hosts serve it."""
@@ -507,7 +507,7 @@ def serve(root: Path, out: Path, host: str = "127.0.0.1", port: int = 8000,
     live = handlers["LiveReloadHandler"]
     live.DEFAULT_RELOAD_TIME = 0  # our rebuilds pace the reloads
 
-    class SiteServer(Server):  # type: ignore[misc]
+    class SiteServer(Server):
         def get_web_handlers(self, script: Any) -> list[Any]:
             return [(CLIENT_PATH, handlers["client"]), (STATUS_PATH, handlers["status"]),
                     *super().get_web_handlers(script)]

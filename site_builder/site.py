@@ -253,7 +253,7 @@ def _compiler_digest(root: Path, env: jinja2.Environment) -> str:
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:12]
 
 
-class _LazyData(dict):  # type: ignore[type-arg]
+class _LazyData(dict):
     """``slug/stage`` -> data, each puzzle's files read on the first key asked of it (a
     build that re-renders one puzzle's pages reads that puzzle's JSON only)."""
 

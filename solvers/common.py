@@ -110,7 +110,7 @@ class Record:
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is self.__class__:
-            return self._values() == other._values()  # type: ignore[attr-defined, no-any-return]
+            return self._values() == other._values()
         return NotImplemented
 
     def __repr__(self) -> str:

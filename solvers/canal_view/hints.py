@@ -276,7 +276,7 @@ def make_geo(board: Board) -> Geo:
             stops.append(rr * w + cc if 0 <= rr < h and 0 <= cc < w else None)
         k = len(nums)
         nums.append((r * w + c, v, tuple(rays), tuple(stops)))
-        for ray in rays:  # type: ignore[assignment]  # ray reused for the tuples
+        for ray in rays:
             for i in ray:
                 seen_by[i].append(k)
     nbrs = []

@@ -133,8 +133,8 @@ def make_ctx(board: Board, rules: Rules = STANDARD) -> Ctx:
     floor = (total + 3) // 4 if not rules.whole_line else 0
     ceiling = n - (h // 2) * (w // 2) if rules.two_by_two else n
     geo = []
-    # rays and ray are reused for the tuples nums holds (the two ignores below)
-    for i, _, rays, _, _ in nums:  # type: ignore[assignment]  # reused: see above
+    # ray is reused for the tuples nums holds (the ignore below)
+    for i, _, rays, _, _ in nums:
         g = []
         for ray, step in zip(rays, (-w, 1, w, -1), strict=True):  # type: ignore[assignment]
             pre = [0]

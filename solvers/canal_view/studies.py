@@ -387,9 +387,8 @@ def _board_figures(boards: list[Any], entries: list[Any], progress: Progress) ->
                          "boards": rate(completed[r], nb)}} for r in RUNGS}
     # how much more of the board the step at flow decides than the step at block (as a
     # share of all cells), per board, so that "the jump at flow is larger" has an interval
-    # f is reused (an int in the loop over the boards above): the two ignores below
-    a, b, f = reach_b["arm"], reach_b["block"], reach_b["flow"]  # type: ignore[assignment]
-    steps = {"flow_over_block": ratio_ci([f[i] - 2 * b[i] + a[i] for i in range(nb)], all_b)}  # type: ignore[index]
+    a, b, f = reach_b["arm"], reach_b["block"], reach_b["flow"]
+    steps = {"flow_over_block": ratio_ci([f[i] - 2 * b[i] + a[i] for i in range(nb)], all_b)}
     hw = entries[0]["h"] * entries[0]["w"]
     lake[s] = {"canal": _r(statistics.mean(canals)),
                "share": _r(statistics.mean(canals) / hw),

@@ -806,16 +806,14 @@ def words(ctx: Ctx, step: Mapping[str, Any]) -> dict[str, Any]:
         ja.update({"at": what["at_ja"], "what_ja": what["what_ja"],
                    "what_long_ja": what["what_long_ja"]})
         chain = p["chain"]
-        # k is reused: the loops above bind it to the keys' names (strings); the three
-        # ignores here stand for a rename, which would change the hashed code
-        k = len(chain)  # type: ignore[assignment]
+        k = len(chain)
         if k == 0:
             en["chain_en"] = "Then at once "
             ja["chain_ja"] = "するとすぐに、"
         else:
             first = chain[:3]
-            more = "" if k <= 3 else f" and {k - 3} more {'cell' if k == 4 else 'cells'}"  # type: ignore[operator]
-            more_ja = "" if k <= 3 else f"ほか{k - 3}マス"  # type: ignore[operator]  # as above
+            more = "" if k <= 3 else f" and {k - 3} more {'cell' if k == 4 else 'cells'}"
+            more_ja = "" if k <= 3 else f"ほか{k - 3}マス"
             en["chain_en"] = (f"Following the rules from there settles {_list_en(first, w)}"
                               f"{more}, and then ")
             ja["chain_ja"] = (f"そこからルールに従うと{_list_ja(first, w)}{more_ja}が決まり、"

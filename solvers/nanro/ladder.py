@@ -807,9 +807,8 @@ def solve(board: Board, level: str | None = None, limit: int | None = 2,
         # the probe fixpoint is short of the one answer: search would only find it again
         return SolveResult([Answer.from_flat(g.h, g.w, [answer >> i & 1 for i in range(g.n)])],
                            nodes=stats["sat_calls"], rung="search", stats=stats)
-    # sols is reused: Answers above, the search's States here (two ignores)
-    sols, nodes = search(g, st, limit, cap=cap)  # type: ignore[assignment]
-    return SolveResult([to_answer(g, s) for s in sols], nodes=nodes,  # type: ignore[arg-type]
+    sols, nodes = search(g, st, limit, cap=cap)
+    return SolveResult([to_answer(g, s) for s in sols], nodes=nodes,
                        rung="search" if sols else None)
 
 

@@ -76,7 +76,7 @@ def encode(board: Board, num: int = 0, blank: int = 0, dom: list[int] | None = N
     for k, v in enumerate(board.labels):
         if v is not None:
             ok[k] &= 1 << v
-    for i, v in enumerate(board.flat()):  # type: ignore[assignment]  # v reused: clues
+    for i, v in enumerate(board.flat()):
         if v is not None:
             num |= 1 << i
             if isinstance(v, int):
@@ -123,16 +123,14 @@ def encode(board: Board, num: int = 0, blank: int = 0, dom: list[int] | None = N
                     if t < last:
                         cls.append([-lit, -r[t + 1]])
                 # exactly t of them -> label v (or not exactly t)
-                # c is reused (a count above, a clause here, a column below) and so is r (the
-                # counter's variables, then a row): these ignores stand for renames
-                c = [-r[t]] + ([r[t + 1]] if t < last else [])  # type: ignore[assignment]
-                cls.append(c + [lit] if lit else c)  # type: ignore[arg-type, operator]
+                c = [-r[t]] + ([r[t + 1]] if t < last else [])
+                cls.append(c + [lit] if lit else c)
     nbrs = [neighbours(h, w, i) for i in range(n)]
     for i in range(n):
         if blank >> i & 1:
             continue
-        r, c = divmod(i, w)  # type: ignore[assignment]  # r, c reused: see above
-        if r + 1 < h and c + 1 < w and not blank & (0b11 << i | 0b11 << (i + w)):  # type: ignore[operator]
+        r, c = divmod(i, w)
+        if r + 1 < h and c + 1 < w and not blank & (0b11 << i | 0b11 << (i + w)):
             cls.append([-(i + 1), -(i + 2), -(i + w + 1), -(i + w + 2)])
         for j in nbrs[i]:
             if j > i and fr[j] != fr[i] and not blank >> j & 1:

@@ -104,7 +104,7 @@ def halves(sizes: dict[str, int], qs: list[float], cap: int, rng: random.Random,
                 labels: list[int | None] = [None] * empty.region_count()
                 for i, v in enumerate(flat):
                     if v is not None:
-                        labels[fr[i]] = v  # type: ignore[assignment]
+                        labels[fr[i]] = v
                 marks = empty.with_clues(["?" if v is not None else None for v in flat])
                 values = empty.with_clues([None] * len(flat), tuple(labels))
                 for name, b in (("full", board), ("mark", marks), ("value", values)):

@@ -515,13 +515,11 @@ def _probe(eng: Engine) -> tuple[dict[str, Any], list[int], int] | None:
                 break
         if len(left) == 1 and fails:
             g = left[0]
-            # err is rebound after its except block (legal Python; mypy takes the name
-            # for deleted): the four ignores here stand for a rename
-            other, err = fails[0]  # type: ignore[misc]
-            where = err.at  # type: ignore[misc]
+            other, err = fails[0]
+            where = err.at
             f = {"circle": eng.circles[g], "other": eng.circles[other], "where": where}
-            contra_en = CONTRA[err.kind]["en"].format(at=at_en(where, w))  # type: ignore[misc]
-            contra_ja = CONTRA[err.kind]["ja"].format(at=at_ja(where, w))  # type: ignore[misc]
+            contra_en = CONTRA[err.kind]["en"].format(at=at_en(where, w))
+            contra_ja = CONTRA[err.kind]["ja"].format(at=at_ja(where, w))
             whys = sorted({e.at for _, e in fails})
             step = {"rung": "probe", "why": [list(divmod(x, w)) for x in whys],
                     "detail_cells": [list(divmod(x, w))
