@@ -169,7 +169,7 @@ def files(root: Path) -> dict[str, bytes]:
             raise RuntimeMissing(f"no {name} {ver} wheel in {CACHE}/wheels (run scripts/build)")
         data = whl.read_bytes()
         if _sha256(data) != digest:
-            raise RuntimeMissing(f"{whl}: sha256 differs from runtime/wheels.txt")
+            raise RuntimeMissing(f"{whl}: sha256 differs from its pin in {PINS / 'wheels.txt'}")
         out[f"{OUT}/{whl.name}"] = data
     return out
 
