@@ -65,6 +65,8 @@ def main() -> int:
                     help="the build-site command to time (default: this interpreter's)")
     ap.add_argument("--timeout", type=float, default=300.0, help="seconds per run")
     args = ap.parse_args()
+    if args.build_site and "/" in args.build_site:   # the runs start in other folders
+        args.build_site = str(Path(args.build_site).resolve())
     cmd = [args.build_site] if args.build_site else [sys.executable, "-m", "site_builder.cli"]
     times = [one(cmd, args.timeout) for _ in range(args.repeat)]
     print(f"new site -> served page: median {statistics.median(times):.2f} s "

@@ -116,7 +116,11 @@ def _boards(slug: str, n: int) -> list[str]:
 
 
 def _hard(slug: str, size: str, n: int) -> list[str]:
+    """The first ``n`` boards of the hard corpus at ``size``; none for a puzzle that has
+    no hard corpus (a plugin's, such as Slitherlink's)."""
     path = ROOT / "benchmarks" / "hard" / f"{slug}-{size}.json"
+    if not path.is_file():
+        return []
     return [b["url"] for b in json.loads(path.read_text())["boards"][:n]]
 
 
@@ -320,6 +324,8 @@ def main() -> int:
             for label, urls in (("bank " + _size(_boards(slug, 1)), _boards(slug, args.boards)),
                                 ("hard 16x16", _hard(slug, "16x16", args.hard)),
                                 ("hard 20x20", _hard(slug, "20x20", args.hard))):
+                if not urls:
+                    continue
                 t.open(f"en/{slug}/solve/index.html")
                 t.ready()
                 if args.split:
