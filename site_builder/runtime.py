@@ -275,6 +275,7 @@ def _hashed_folder(out: dict[str, bytes], folder: str, stem: str,
 
 ZIP_CACHE = Path(".cache") / "compressed"
 _COMPRESS = 4096   # files smaller than this go as they are
+_WORTH = 0.95      # a compressed copy larger than this share of the file is not written
 
 
 def precompressed(root: Path, files: dict[str, bytes]) -> dict[str, bytes]:
@@ -305,11 +306,13 @@ def precompressed(root: Path, files: dict[str, bytes]) -> dict[str, bytes]:
                 continue
             kept = cache / f"{digest}{ext}"
             if kept.is_file():
-                if kept.stat().st_size:
+                # the rule applied to what was kept too, so that the output never
+                # depends on what an older build left in the cache
+                if 0 < kept.stat().st_size <= _WORTH * len(data):
                     out[name + ext] = kept.read_bytes()
                 continue
             got = make(data)
-            if len(got) > 0.95 * len(data):   # (a wheel, deflated already): not worth it
+            if len(got) > _WORTH * len(data):   # (a wheel, deflated already): not worth it
                 got = b""
             cache.mkdir(parents=True, exist_ok=True)
             tmp = kept.with_suffix(f".{os.getpid()}.tmp")
