@@ -370,8 +370,9 @@ def _render_locked(root: Path, out: Path, base_url: str, slugs: list[str] | None
                    site_slugs: list[str], cache: Any, rec_path: Path) -> Outcome:
     started = time.time_ns()
     puzzles = [registry.get(s) for s in site_slugs]
-    state = inc.build_state(root, cache, puzzles, {"base_url": base_url, "slugs": site_slugs,
-                                                   "rendered": slugs})
+    # (site_slugs is what Site renders: ``slugs`` or site.toml's list, so that --only,
+    # which names the site's puzzles explicitly, does not count as a change of options)
+    state = inc.build_state(root, cache, puzzles, {"base_url": base_url, "slugs": site_slugs})
     in_state = inc.inputs_state(root, cache, puzzles)
     record = inc.load_record(rec_path)
     info_stat = inc.stat_of(out / BUILD_INFO)

@@ -249,6 +249,34 @@ def test_an_edit_no_page_reads_renders_nothing(project: Path) -> None:
     assert "rendered 0," in r.stdout
 
 
+def test_a_one_puzzle_build_renders_only_what_its_new_json_changed(project: Path) -> None:
+    """``--only sukoro`` (what ``--regenerate --only sukoro`` renders after its stages) is
+    no change of options: a value the regeneration rewrites re-renders the pages that
+    print it, nothing else."""
+    build(project)
+    r = build(project, "--only", "sukoro", "--explain")
+    assert "rendered 0," in r.stdout, r.stdout
+    stats = project / "content" / "sukoro" / "stats.json"
+    good = stats.read_text(encoding="utf-8")
+    doc = json.loads(good)
+    doc["data"]["generated_at_marker"] = 1   # a key no page reads ...
+    key, value = next((k, v) for k, v in doc["data"].items()
+                      if isinstance(v, int) and not isinstance(v, bool) and v > 1)
+    doc["data"][key] = value + 1              # ... and one the articles may print
+    stats.write_text(json.dumps(doc, ensure_ascii=False, indent=2, sort_keys=True) + "\n",
+                     encoding="utf-8")
+    try:
+        r = build(project, "--only", "sukoro", "--explain")
+    finally:
+        stats.write_text(good, encoding="utf-8")
+    rendered = [line.split()[1].rstrip(":") for line in r.stdout.splitlines()
+                if line.startswith("  rendered ")]
+    assert "every file" not in r.stdout, r.stdout
+    assert rendered and all("/sukoro/" in "/" + path or path.endswith("index.html")
+                            and path.count("/") <= 1 for path in rendered), rendered
+    build(project)
+
+
 def test_an_article_edit_renders_that_page_only(project: Path) -> None:
     build(project)
     art = project / "solvers" / "sukoro" / "templates" / "article.en.md.j2"
