@@ -25,7 +25,7 @@ DEFAULT_TIMEOUT = 60.0
 EXIT_BOUND = 3  # solve stopped at --timeout or --max-nodes
 MAX_BOARD_FILE = 4 << 20  # a 100x100 board is about 50 KB of JSON
 # The longest solve input taken, in characters, checked before any parsing: far above any
-# board's URL (10,000 cells at a few characters each, plus Nanro's borders), and it bounds
+# board's URL (10,000 cells at a few characters each, plus a region puzzle's borders), and it bounds
 # the work a pasted text can cost before the solve's own time limit starts.
 MAX_INPUT = 64 << 10
 _WORD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
@@ -87,7 +87,7 @@ def without_query_pairs(text: str) -> str:
     if pos == q:
         return t
     # without a "?" the rest keeps a "?" in front, so that split_url strips nothing more
-    # from it (" canal/..." after the pairs is refused there, as it is without this step)
+    # from it (" pid/..." after the pairs is refused there, as it is without this step)
     return t[:q] + t[pos:] if q else "?" + t[pos:]
 
 
