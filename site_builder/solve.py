@@ -25,8 +25,8 @@ DEFAULT_TIMEOUT = 60.0
 EXIT_BOUND = 3  # solve stopped at --timeout or --max-nodes
 MAX_BOARD_FILE = 4 << 20  # a 100x100 board is about 50 KB of JSON
 # The longest solve input taken, in characters, checked before any parsing: far above any
-# board's URL (10,000 cells at a few characters each, plus a region puzzle's borders), and it bounds
-# the work a pasted text can cost before the solve's own time limit starts.
+# board's URL (10,000 cells at a few characters each, plus a region puzzle's borders), and
+# it bounds the work a pasted text can cost before the solve's own time limit starts.
 MAX_INPUT = 64 << 10
 _WORD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 
