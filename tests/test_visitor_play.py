@@ -35,6 +35,14 @@ def _open(page, served: str, lang: str, slug: str, board_id: str | None = None) 
     page.wait_for_function("document.body.dataset.ready === '1'")
 
 
+def _follow(page, link) -> None:
+    """Click a link to another page and wait until that page is ready: waiting for the
+    flag alone can see the old page's flag, or no body at all mid-navigation."""
+    with page.expect_navigation():
+        link.click()
+    page.wait_for_function("document.body && document.body.dataset.ready === '1'")
+
+
 @pytest.mark.parametrize("width,height", [(390, 844), (360, 740)])
 @pytest.mark.parametrize("slug", REGISTERED)
 def test_the_largest_board_fits_a_phone_or_pans_with_a_cue(slug, width, height, served,
@@ -120,8 +128,7 @@ def test_the_board_list_shows_every_board_with_its_progress(lang, served, browse
                 JSON.stringify({{s: '', solved: true, m: true}}));
             localStorage.setItem('play:{slug}:' + {json.dumps(boards[3]['id'])},
                 JSON.stringify({{s: '1', solved: false, m: true}})); }}""")
-        page.click("#pick-list")
-        page.wait_for_function("document.body.dataset.ready === '1'")
+        _follow(page, page.locator("#pick-list"))
         rows = page.locator("#board-list tbody tr")
         assert rows.count() == len(boards)
         got = page.evaluate("[...document.querySelectorAll('#board-list tbody tr')]"
@@ -132,8 +139,7 @@ def test_the_board_list_shows_every_board_with_its_progress(lang, served, browse
         assert rows.nth(3).locator(".progress").text_content() == "…"
         page.screenshot(path=f"/tmp/board-list-{lang}.png", full_page=False)
         # a row opens its board in the player
-        rows.nth(5).locator("a").click()
-        page.wait_for_function("document.body.dataset.ready === '1'")
+        _follow(page, rows.nth(5).locator("a"))
         assert page.evaluate("document.body.dataset.board") == boards[5]["id"]
     finally:
         page.close()
