@@ -16,7 +16,7 @@ from markupsafe import Markup
 from mdit_py_plugins.anchors import anchors_plugin
 from mdit_py_plugins.superscript import superscript_plugin
 
-from site_builder import charts
+from site_builder import charts, i18n
 from site_builder.boards import board_svg
 from site_builder.errors import UserError
 from site_builder.jsonio import load_stages
@@ -33,39 +33,11 @@ from site_builder.sources import shown_path, template_loader
 
 LANGS = ("en", "ja")
 
-UI = {
-    "en": {"home": "All puzzles", "article": "Article", "play": "Play", "readme": "README",
-           "solve": "Solve your board",
-           "other": "日本語", "langname": "English", "skip": "Skip to content",
-           "tagline": "Pencil puzzles with real solvers, real generators and measured facts.",
-           "notfound": "Page not found", "notfound_text": "There is nothing at this address.",
-           "site": "Puzzle Portfolio"},
-    "ja": {"home": "パズル一覧", "article": "記事", "play": "遊ぶ", "readme": "README",
-           "solve": "自作の盤を解く",
-           "other": "English", "langname": "日本語", "skip": "本文へ移動",
-           "tagline": "本物のソルバーと生成器、そして実測した事実でつくるペンシルパズル集。",
-           "notfound": "ページが見つかりません", "notfound_text": "このアドレスには何もありません。",
-           "site": "パズル・ポートフォリオ"},
-}
+UI: dict[str, dict[str, str]] = i18n.table("site")
 
 
-# One word per thing, the same on every page: the templates print these (``g.board``),
-# never their own synonyms. A puzzle's own words live in its own templates.
-GLOSSARY: dict[str, dict[str, str]] = {
-    "en": {"board": "board", "boards": "boards", "bank_board": "banked board",
-           "bank_boards": "banked boards", "clue": "clue", "clues": "clues", "cell": "cell",
-           "cells": "cells", "number": "number", "broken_rule": "broken rule",
-           "undecided": "undecided",
-           "answer": "answer", "example": "example board", "findings": "What it adds up to",
-           "solved": "its answer", "solver": "solver", "ladder": "ladder", "rung": "rung",
-           "count": "boards"},
-    "ja": {"board": "盤", "boards": "盤", "bank_board": "収録盤", "bank_boards": "収録盤",
-           "clue": "手掛かり", "clues": "手掛かり", "cell": "マス", "cells": "マス",
-           "number": "数字", "broken_rule": "ルール違反", "undecided": "未定",
-           "answer": "答え", "example": "例題",
-           "findings": "まとめ", "solved": "答え", "solver": "ソルバー", "ladder": "推論の梯子",
-           "rung": "段", "count": "問"},
-}
+# One word per thing (site_builder/lang/*.toml, [glossary]): templates print these.
+GLOSSARY: dict[str, dict[str, str]] = i18n.table("glossary")
 
 
 def rel(from_path: str, target: str) -> str:
