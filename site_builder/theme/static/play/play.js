@@ -506,10 +506,13 @@ function announceSolved() {
 }
 
 // The height the window leaves under the board's top (in page coordinates, so scrolling
-// does not change it): the board is sized to fit it (play.css --room).
+// does not change it), less the number pad's under the board: the board is sized to fit
+// it (play.css --room), so that the pad too is on a laptop's first screen.
 function fitBoard() {
   const top = wrap.getBoundingClientRect().top + window.scrollY;
-  wrap.style.setProperty("--room", `${Math.max(256, window.innerHeight - top - 12)}px`);
+  const pad = $("play-pad");
+  const under = pad.hidden ? 0 : pad.offsetHeight + 2 * parseFloat(getComputedStyle(pad).marginTop);
+  wrap.style.setProperty("--room", `${Math.max(256, window.innerHeight - top - 12 - under)}px`);
 }
 window.addEventListener("resize", () => { if (board) { fitBoard(); panCue(); } });
 
@@ -543,19 +546,29 @@ function cursorSvg() {
   return `<path class="cursor" d="M${x1} ${y1}L${x2} ${y2}"/>`;
 }
 
+// What the readout means, folded under it (and as its tooltip): open, it would push the
+// toolbar far below the board on a phone. Made once, so that a move, which redraws the
+// readout, does not close it while the player reads it.
+/** @type {HTMLDetailsElement | null} */
+let readoutHelp = null;
+
 function showReadout() {
   const out = $("play-readout");
   const lines = P.readout && cfg.readout ? P.readout(board, view) || [] : [];
-  out.replaceChildren(...lines.map(([key, params]) => {
-    const p = document.createElement("p");
-    p.textContent = fmt(cfg.readout[key] || key, params);
-    return p;
-  }));
-  // What the readout means, under it (and as its tooltip).
+  /** @type {HTMLElement[]} */
+  const nodes = lines.map(([key, params]) => para(fmt(cfg.readout[key] || key, params)));
   if (lines.length && cfg.readoutHelp) {
-    out.append(para(cfg.readoutHelp, "readout-help"));
+    if (!readoutHelp) {
+      readoutHelp = document.createElement("details");
+      readoutHelp.className = "readout-help";
+      const s = document.createElement("summary");
+      s.textContent = T.readoutWhat;
+      readoutHelp.append(s, para(cfg.readoutHelp));
+    }
+    nodes.push(readoutHelp);
     out.title = cfg.readoutHelp;
   }
+  out.replaceChildren(...nodes);
   out.hidden = !lines.length;
 }
 
