@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from solvers.common import PlaySpec
+from solvers.playkit import digit_input, digit_text
 from solvers.svg import ANSWER_FILL, ANSWER_INK, ANSWER_STROKE, Canvas
 
 RUNG_NAMES = {
@@ -15,53 +16,25 @@ RUNG_NAMES = {
            "search": "探索"},
 }
 
-# Player states (the digit puzzles' states, templates/static/play/grid.js): 0 undecided,
-# 1 numbered (a digit goes here, not written yet), 2 blank, 2 + d the digit d, typed as
-# on puzz.link (keys or the number pad). Printed clues are fixed numbered. The counting
-# assist (off by default) shows a numbered cell's count and counts it as that digit.
+# Player states: the digit puzzles' (solvers/playkit.py). Printed clues are fixed
+# numbered. The counting assist (off by default) shows a numbered cell's count and counts
+# it as that digit.
 PLAY = PlaySpec(
     model="cells",
-    input={
-        "digits": True,
-        "cycle": [1, 2, 0],
-        "keys": {"n": 1, "#": 1, "x": 2, ".": 2},
-        "states": {"en": ["undecided", "numbered", "blank"], "ja": ["未定", "数字", "空白"]},
-        "trace": {"number": 1, "blank": 2},
-        # small candidate digits, pencilled in candidate mode (this key or the pad's button)
-        "candidates": {"key": "c"},
-    },
+    input=digit_input(),
     text={
-        "en": {
-            "cycle": "numbered → blank → undecided",
-            "keys": [("Digits", "write that digit"), ("N", "numbered (digit still to write)"),
-                     ("X", "blank"), ("C", ("candidate mode: a digit then pencils a small "
-                                            "candidate, or rubs it out"))],
-            "tap": ("Click or tap a cell to select it, then type a digit or use the number pad "
-                    "under the board. Click the selected cell again to cycle its marks: {cycle}. "
-                    "With the counting assist on, a click cycles at once and a numbered cell shows "
-                    "its count."),
-            "rules": [
-                ["Write a number from ", ["1"], " to ", ["4"],
-                 " in some cells; the rest stay blank."],
-                ["A number is how many of its four neighbours hold numbers."],
-                ["Two numbers side by side are different."],
-                ["All numbered cells form one connected group."],
-            ],
-        },
-        "ja": {
-            "cycle": "数字 → 空白 → 未定",
-            "keys": [("数字キー", "その数字を書く"), ("N", "数字が入る印（数字は未記入）"),
-                     ("X", "空白"), ("C", "候補の入力：数字で小さな候補を書き入れ、もう一度で消す")],
-            "tap": ("マスをクリック／タップして選び、数字キーか盤の下の数字パッドで数字を書きます。選"
-                    "んだマスをもう一度押すと、印が「{cycle}」の順に切り替わります。個数の自動表示"
-                    "を入れると、押すだけで切り替わり、数字のマスに個数が出ます。"),
-            "rules": [
-                ["いくつかのマスに ", ["1"], "〜", ["4"], " の数字を書き、残りは空白にします。"],
-                ["数字は、上下左右の隣で数字が入っているマスの個数です。"],
-                ["隣り合う数字は違う数です。"],
-                ["数字の入ったマスはすべてひとつながりです。"],
-            ],
-        },
+        "en": digit_text("en", "write that digit", [
+            ["Write a number from ", ["1"], " to ", ["4"], " in some cells; the rest stay blank."],
+            ["A number is how many of its four neighbours hold numbers."],
+            ["Two numbers side by side are different."],
+            ["All numbered cells form one connected group."],
+        ]),
+        "ja": digit_text("ja", "その数字を書く", [
+            ["いくつかのマスに ", ["1"], "〜", ["4"], " の数字を書き、残りは空白にします。"],
+            ["数字は、上下左右の隣で数字が入っているマスの個数です。"],
+            ["隣り合う数字は違う数です。"],
+            ["数字の入ったマスはすべてひとつながりです。"],
+        ]),
     },
 )
 
