@@ -9,6 +9,7 @@ installed packages and is never written to.
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -92,6 +93,19 @@ def _lang_table(path: Path, key: str, value: Any, langs: tuple[str, ...],
     return out
 
 
+def _names(path: Path, key: str, value: Any, allowed: Sequence[str], expected: str,
+           unknown: str, noun: str) -> tuple[str, ...]:
+    """A non-empty list of distinct names, each one of ``allowed``."""
+    if not (isinstance(value, list) and value and all(isinstance(x, str) for x in value)):
+        raise _bad(path, key, expected)
+    for x in value:
+        if x not in allowed:
+            raise _bad(path, key, unknown.format(x=repr(x), allowed=", ".join(allowed) or "none"))
+    if len(set(value)) != len(value):
+        raise _bad(path, key, f"a {noun} is listed twice")
+    return tuple(value)
+
+
 def parse(root: Path, text: str, installed: list[str] | None = None) -> SiteConfig:
     """``site.toml``'s text as a SiteConfig; a UserError naming the file, the key and what
     is allowed for anything else. ``installed``: the puzzle slugs that may be listed
@@ -104,16 +118,9 @@ def parse(root: Path, text: str, installed: list[str] | None = None) -> SiteConf
     unknown = [k for k in raw if k not in _TOP_KEYS]
     if unknown:
         raise _bad(path, unknown[0], f"unknown key (allowed: {', '.join(_TOP_KEYS)})")
-    langs = raw.get("languages", list(THEME_LANGS))
-    if not (isinstance(langs, list) and langs and all(isinstance(x, str) for x in langs)):
-        raise _bad(path, "languages", "expected a non-empty list such as [\"en\", \"ja\"]")
-    for lang in langs:
-        if lang not in THEME_LANGS:
-            raise _bad(path, "languages", f"{lang!r} is not a language the theme has "
-                                          f"(allowed: {', '.join(THEME_LANGS)})")
-    if len(set(langs)) != len(langs):
-        raise _bad(path, "languages", "a language is listed twice")
-    langs_t = tuple(langs)
+    langs_t = _names(path, "languages", raw.get("languages", list(THEME_LANGS)), THEME_LANGS,
+                     "expected a non-empty list such as [\"en\", \"ja\"]",
+                     "{x} is not a language the theme has (allowed: {allowed})", "language")
     title = _lang_table(path, "title", raw.get("title", DEFAULT_TITLE), langs_t, DEFAULT_TITLE)
     tagline = _lang_table(path, "tagline", raw.get("tagline", DEFAULT_TAGLINE), langs_t,
                           DEFAULT_TAGLINE)
@@ -123,20 +130,14 @@ def parse(root: Path, text: str, installed: list[str] | None = None) -> SiteConf
     if base_url and not base_url.startswith(("http://", "https://", "/")):
         raise _bad(path, "base_url", "expected an absolute URL (https://...) or a path "
                                      "starting with /")
-    puzzles = raw.get("puzzles")
-    if not (isinstance(puzzles, list) and puzzles and all(isinstance(x, str) for x in puzzles)):
-        raise _bad(path, "puzzles", "expected a non-empty list of puzzle slugs, in the order "
-                                    "the site shows them (`build-site list` names them)")
     if installed is None:
         from solvers import registry
 
         installed = registry.slugs()
-    for slug in puzzles:
-        if slug not in installed:
-            raise _bad(path, "puzzles", f"unknown puzzle {slug!r} (installed: "
-                                        f"{', '.join(installed) or 'none'})")
-    if len(set(puzzles)) != len(puzzles):
-        raise _bad(path, "puzzles", "a puzzle is listed twice")
+    puzzles = _names(path, "puzzles", raw.get("puzzles"), installed,
+                     "expected a non-empty list of puzzle slugs, in the order the site shows "
+                     "them (`build-site list` names them)",
+                     "unknown puzzle {x} (installed: {allowed})", "puzzle")
     deploy = raw.get("deploy", {})
     if not isinstance(deploy, dict):
         raise _bad(path, "deploy", "expected a table: [deploy] with to, branch or dir")
@@ -148,7 +149,7 @@ def parse(root: Path, text: str, installed: list[str] | None = None) -> SiteConf
     if "to" in deploy and "dir" in deploy:
         raise _bad(path, "deploy", "give either to (a git remote) or dir (a folder), not both")
     return SiteConfig(root=root, title=title, tagline=tagline, languages=langs_t,
-                      base_url=base_url, puzzles=tuple(puzzles), deploy_to=deploy.get("to"),
+                      base_url=base_url, puzzles=puzzles, deploy_to=deploy.get("to"),
                       deploy_branch=deploy.get("branch", "gh-pages"),
                       deploy_dir=deploy.get("dir"))
 
