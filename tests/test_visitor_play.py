@@ -245,3 +245,34 @@ def test_candidates_by_key_and_button_kept_shared_and_cleared_by_the_digit(slug,
         assert page.evaluate("window.__play.cands")[a] == 6
     finally:
         page.close()
+
+
+@pytest.mark.parametrize("slug", REGISTERED)
+def test_the_controls_follow_the_board_on_a_phone_and_the_pad_fits_a_laptop(slug, served,
+                                                                           browser):
+    """Issue 42, item 8: on a phone, Check comes right under the board (a readout beside
+    it once made a narrow column that pushed Check 281 px down); at 1280x900 the number pad
+    under the board is on the first screen."""
+    entry = _largest(slug)
+    page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True,
+                            has_touch=True)
+    try:
+        _open(page, served, "en", slug, entry["id"])
+        board = page.locator("#board-svg").bounding_box()
+        check = page.locator("#check").bounding_box()
+        pad = page.locator("#play-pad")
+        below = pad.bounding_box()["height"] + 24 if pad.is_visible() else 0
+        gap = check["y"] - (board["y"] + board["height"])
+        print(f"\n{slug} at 390px: Check {gap:.0f} px under the board (pad {below:.0f})")
+        assert 0 <= gap <= below + 120, (slug, gap)
+    finally:
+        page.close()
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        _open(page, served, "en", slug, entry["id"])
+        pad = page.locator("#play-pad")
+        if pad.is_visible():
+            box = pad.bounding_box()
+            assert box["y"] + box["height"] <= 900, (slug, box)
+    finally:
+        page.close()
