@@ -1,7 +1,8 @@
 """Slitherlink boards our solvers had no part in, drawn by an answer-set model (not a test).
 
     .venv/bin/pip install clingo
-    .venv/bin/python plugins/slitherlink/benchmarks/outside.py --sizes 10x10 15x15 20x20 30x30
+    .venv/bin/python plugins/slitherlink/benchmarks/outside.py --count 6
+    .venv/bin/python plugins/slitherlink/benchmarks/outside.py --seed 8 --count 2 --out fresh
 
 The rules are written here as an answer-set program of their own (cell colours: inside
 cells joined from the first inside cell, outside cells joined to the board's edge, no
@@ -15,7 +16,9 @@ around its cell), which shares no code with ``slitherlink/``:
    program with "not this answer" is UNSAT under the clues still on, held as
    externals set true in one control).
 
-Output: ``outside/slitherlink-<H>x<W>.json``: ``{"boards": [{"board", "answer"}]}``.
+Output: ``outside/slitherlink-<H>x<W>.json`` (six boards a size: 24; the first five are
+those ``--count 5`` drew), and with ``--seed 8 --out fresh`` the ``fresh`` corpus, from
+seeds the outside set does not use, to check a change chosen on the outside set: ``{"boards": [{"board", "answer"}]}``.
 """
 
 from __future__ import annotations
@@ -134,8 +137,10 @@ def main() -> None:
     ap.add_argument("--sizes", nargs="+", default=["10x10", "15x15", "20x20", "30x30"])
     ap.add_argument("--count", type=int, default=5)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--out", default="outside",
+                    help="folder beside this file (the fresh corpus: --seed 8 --out fresh)")
     args = ap.parse_args()
-    (HERE / "outside").mkdir(exist_ok=True)
+    (HERE / args.out).mkdir(exist_ok=True)
     for size in args.sizes:
         h, w = map(int, size.split("x"))
         rng = random.Random(f"{args.seed}:{size}")
@@ -143,7 +148,7 @@ def main() -> None:
         for k in range(args.count):
             boards.append(draw(h, w, rng))
             print(size, k + 1, flush=True)
-        path = HERE / "outside" / f"slitherlink-{size}.json"
+        path = HERE / args.out / f"slitherlink-{size}.json"
         path.write_text(json.dumps({"boards": boards}, sort_keys=True) + "\n")
 
 

@@ -4,6 +4,8 @@
     git clone https://github.com/T0nyX1ang/noqx /tmp/noqx        # not committed here
     .venv/bin/python plugins/slitherlink/benchmarks/outside.py     # the boards, once
     .venv/bin/python plugins/slitherlink/benchmarks/peers.py --noqx /tmp/noqx [--no-grade]
+    .venv/bin/python plugins/slitherlink/benchmarks/peers.py --noqx /tmp/noqx --process \
+        [--corpus fresh]
 
 Per board, in one process and one thread, the engines take turns (``--repeat`` rounds,
 best of each, CPU time of this process, clingo included): ours is ``solve(board,
@@ -12,15 +14,27 @@ answers and the verdict only, which is all noqx computes); noqx is its slitherli
 program built from the same clues, grounded and solved by clingo one-threaded, asked for
 two models. Both must find the stored answer and no other. Printed: per-board times and
 the ratio noqx / ours, then per size and overall the median and the worst ratio.
+
+``--process``: whole processes instead, as a user runs them: ours is ``build-site solve
+slitherlink <board> --limit 2 --json`` (graded unless ``--no-grade``), noqx this file
+with ``--one <board>`` (clingo imported, the program built, grounded and solved), each
+a fresh process started in turn, the CPU time of the child (user + system, from
+``getrusage``) counted; the solver calls (SAT calls after the rungs, and probe trials
+when graded) are read from the JSON and printed per board and their median per size.
+``--corpus fresh``: the boards of ``fresh/`` (drawn from other seeds), reported apart.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
+import resource
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -69,40 +83,102 @@ def noqx_solver(path: Path):
     return run
 
 
+def _child_cpu() -> float:
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
+def _run(cmd: list[str]) -> tuple[float, str]:
+    """Run ``cmd`` to its end: the CPU time it took and what it printed."""
+    t = _child_cpu()
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    return _child_cpu() - t, out
+
+
+def processes(args: argparse.Namespace, boards: list[tuple[str, int, dict]]) -> dict:
+    """Whole processes, ours and noqx's in turn; per size the ratios and solver calls."""
+    site = str(Path(sys.executable).with_name("build-site"))
+    per: dict[str, dict[str, list]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for size, k, e in boards:
+            path = os.path.join(tmp, f"{size}-{k}.json")
+            Path(path).write_text(json.dumps(e["board"]))
+            ours = theirs = float("inf")
+            cmd = [site, "solve", "slitherlink", path, "--limit", "2", "--json",
+                   "--timeout", "600"] + (["--no-grade"] if args.no_grade else [])
+            for _ in range(args.repeat):
+                t, out = _run(cmd)
+                ours = min(ours, t)
+                got = json.loads(out)
+                assert got["solutions"] == 1, f"ours: {got['solutions']} answers"
+                t, out = _run([sys.executable, __file__, "--noqx", str(args.noqx), "--one", path])
+                theirs = min(theirs, t)
+                assert json.loads(out) == [e["answer"]], "noqx"
+            ratio = theirs / ours
+            d = per.setdefault(size, {"ratio": [], "calls": [], "sat": []})
+            d["ratio"].append(ratio)
+            d["calls"].append(got["nodes"])
+            d["sat"].append(got.get("sat_calls", got["nodes"]))
+            print(f"{size} #{k + 1}: ours {ours * 1000:8.1f} ms ({got.get('rung') or 'ungraded'}, "
+                  f"{got['nodes']} calls, {got.get('sat_calls', '?')} SAT), "
+                  f"noqx {theirs * 1000:8.1f} ms, ratio {ratio:6.2f}", flush=True)
+    return per
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--noqx", type=Path, required=True)
     ap.add_argument("--no-grade", action="store_true")
     ap.add_argument("--repeat", type=int, default=2)
     ap.add_argument("--sizes", nargs="+")
+    ap.add_argument("--process", action="store_true",
+                    help="whole build-site solve processes against noqx processes")
+    ap.add_argument("--corpus", default="outside", choices=("outside", "fresh"))
+    ap.add_argument("--one", type=Path, help=argparse.SUPPRESS)  # a noqx child: one board
     args = ap.parse_args()
+    if args.one:
+        print(json.dumps(noqx_solver(args.noqx)(json.loads(args.one.read_text()))))
+        return 0
+    boards = []
+    for path in sorted((HERE / args.corpus).glob("slitherlink-*.json"),
+                       key=lambda p: int(p.stem.split("-")[1].split("x")[0])):
+        size = path.stem.split("-")[1]
+        if not args.sizes or size in args.sizes:
+            boards += [(size, k, e) for k, e in enumerate(json.loads(path.read_text())["boards"])]
+    if args.process:
+        per = processes(args, boards)
+        every = [x for v in per.values() for x in v["ratio"]]
+        for size, v in per.items():
+            print(f"{size}: median ratio {statistics.median(v['ratio']):.2f}, worst "
+                  f"{min(v['ratio']):.2f}; solver calls per board: median "
+                  f"{statistics.median(v['calls']):.0f}, most {max(v['calls'])} "
+                  f"(SAT calls median {statistics.median(v['sat']):.0f})")
+        print(f"all {len(every)} {args.corpus} boards, whole processes "
+              f"({'ungraded' if args.no_grade else 'graded'}): median ratio "
+              f"{statistics.median(every):.2f}, worst {min(every):.2f} (noqx CPU / ours)")
+        return 0
     from slitherlink.board import Board
     from slitherlink.ladder import solve
 
     nq = noqx_solver(args.noqx)
     clock = time.process_time
     ratios: dict[str, list[float]] = {}
-    for path in sorted((HERE / "outside").glob("slitherlink-*.json"),
-                       key=lambda p: int(p.stem.split("-")[1].split("x")[0])):
-        size = path.stem.split("-")[1]
-        if args.sizes and size not in args.sizes:
-            continue
-        for k, e in enumerate(json.loads(path.read_text())["boards"]):
-            board = Board.from_json(e["board"])
-            ours = theirs = float("inf")
-            for _ in range(args.repeat):
-                t = clock()
-                res = solve(board, limit=2, grade=not args.no_grade)
-                ours = min(ours, clock() - t)
-                assert [a.to_json() for a in res.solutions] == [e["answer"]], "ours"
-                t = clock()
-                models = nq(e["board"])
-                theirs = min(theirs, clock() - t)
-                assert models == [e["answer"]], f"noqx: {len(models)} models"
-            ratio = theirs / ours
-            ratios.setdefault(size, []).append(ratio)
-            print(f"{size} #{k + 1}: ours {ours * 1000:8.1f} ms ({res.rung or 'ungraded'}), "
-                  f"noqx {theirs * 1000:8.1f} ms, ratio {ratio:6.2f}", flush=True)
+    for size, k, e in boards:
+        board = Board.from_json(e["board"])
+        ours = theirs = float("inf")
+        for _ in range(args.repeat):
+            t = clock()
+            res = solve(board, limit=2, grade=not args.no_grade)
+            ours = min(ours, clock() - t)
+            assert [a.to_json() for a in res.solutions] == [e["answer"]], "ours"
+            t = clock()
+            models = nq(e["board"])
+            theirs = min(theirs, clock() - t)
+            assert models == [e["answer"]], f"noqx: {len(models)} models"
+        ratio = theirs / ours
+        ratios.setdefault(size, []).append(ratio)
+        print(f"{size} #{k + 1}: ours {ours * 1000:8.1f} ms ({res.rung or 'ungraded'}), "
+              f"noqx {theirs * 1000:8.1f} ms, ratio {ratio:6.2f}", flush=True)
     every = [x for v in ratios.values() for x in v]
     for size, v in ratios.items():
         print(f"{size}: median ratio {statistics.median(v):.2f}, worst {min(v):.2f}")

@@ -127,6 +127,11 @@ class State:
         self.closed = False                  # a loop is closed: everything else crossed
         self.trail: list[tuple] = []
         self.queue: list[int] = []
+        # line ends joined since the loop rule last looked (one end of each new pair), and
+        # the end of a pair it let be because closing there would finish the board; both
+        # are hints, checked again when read, so undo() may simply forget them
+        self.fresh: list[int] = []
+        self.exempt = -1
 
     def mark(self) -> int:
         return len(self.trail)
@@ -160,6 +165,7 @@ class State:
             else:
                 self.closed = rec[1]
         self.queue.clear()
+        self.fresh.clear()
 
     def set(self, e: int, val: int) -> None:
         """Decide edge ``e``; a Contradiction if it is decided otherwise or a count breaks."""
@@ -209,6 +215,7 @@ class State:
                 tr.append((1, eb, mate[eb], plen[eb]))
                 mate[ea], mate[eb] = eb, ea
                 plen[ea] = plen[eb] = n
+                self.fresh.append(ea)
         self.queue.append(e)
 
     def solved(self) -> bool:
@@ -390,21 +397,31 @@ def _would_finish(st: State, e: int) -> bool:
     return all(k < 0 or c_on[i] + (1 if i in cells else 0) == k for i, k in enumerate(clue))
 
 
-def _premature(st: State) -> None:
-    """No premature loop: line ends joined by an undecided edge."""
+def _premature(st: State, every: bool = False) -> None:
+    """No premature loop: line ends joined by an undecided edge. Only the pairs of ends
+    made since the last look (and one let be before) can be new: a pair changes only
+    when a line is drawn. ``every``: look at every line end (a raised level)."""
     if st.closed:
+        st.fresh.clear()
         return
     v_on, mate, plen, s, between = st.v_on, st.mate, st.plen, st.s, st.g.between
-    for a in range(len(v_on)):
+    if every:
+        ends = [a for a in range(len(v_on)) if v_on[a] == 1]
+    else:
+        ends = st.fresh[:]
+        if st.exempt >= 0:
+            ends.append(st.exempt)
+    st.fresh.clear()
+    st.exempt = -1
+    for a in ends:
         if v_on[a] != 1:
             continue
         b = mate[a]
-        if b < a:
-            continue
         e = between.get((a, b))
         if e is None or s[e]:
             continue
         if st.on_total == plen[a] and _would_finish(st, e):
+            st.exempt = a
             continue
         st.set(e, CROSS)
 
@@ -424,6 +441,7 @@ def propagate(st: State, top: int, start: bool = False) -> None:
             for v in range(lay.nvert):
                 _vertex(st, v)
     sweep = top >= 3
+    every = start
     while True:
         while q:
             e = q.pop()
@@ -452,7 +470,8 @@ def propagate(st: State, top: int, start: bool = False) -> None:
             continue
         if sweep:
             sweep = False
-            _premature(st)
+            _premature(st, every)
+            every = False
             if q:
                 continue
         break
@@ -461,11 +480,16 @@ def propagate(st: State, top: int, start: bool = False) -> None:
 def _probe(st: State, top: int, counter: list[int]) -> bool:
     """Trials over the undecided edges, cyclically from the last success, until a full
     round decides nothing (the fixpoint does not depend on the order: a trial that
-    fails on fewer decided edges fails on more); True if it decided any."""
-    s = st.s
+    fails on fewer decided edges fails on more); True if it decided any.
+
+    A trial that holds also vouches for what it drew: drawing any of those edges the
+    same way from the same state draws a part of the same picture, so it holds too and
+    is not tried until some trial decides an edge (the state then grows)."""
+    s, trail = st.s, st.trail
     ne = st.lay.ne
     any_decided = False
     e, quiet = 0, 0
+    held = bytearray(ne)        # bit LINE / CROSS: that trial is known to hold now
     while quiet < ne:
         if s[e]:
             quiet += 1
@@ -473,12 +497,17 @@ def _probe(st: State, top: int, counter: list[int]) -> bool:
             continue
         decided = False
         for val, other in ((LINE, CROSS), (CROSS, LINE)):
+            if held[e] & val:
+                continue
             node()
             counter[0] += 1
             m = st.mark()
             try:
                 st.set(e, val)
                 propagate(st, top)
+                for rec in trail[m:]:
+                    if rec[0] == 0:
+                        held[rec[1]] |= rec[2]
                 st.undo(m)
             except Contradiction:
                 st.undo(m)
@@ -488,6 +517,7 @@ def _probe(st: State, top: int, counter: list[int]) -> bool:
                 break
         if decided:
             any_decided, quiet = True, 0
+            held = bytearray(ne)
             if st.unknown == 0:
                 return True
         else:

@@ -2,11 +2,25 @@
 
 One variable per edge (``e + 1``: edge e is a line); the edges the rungs decided are
 units. A clue's four sides and a grid corner's edges forbid every way with the wrong
-count (a corner: 1, 3 or 4 lines), and one clause asks for some line. Connectivity is
-cut lazily: each model's lines are loops; a loop C that is not the whole answer gets
-the clause "not every edge of C" (a single loop holding every edge of C is C itself),
-and a model that is one loop is an answer, blocked by the same clause to ask for the
-next. MiniSat (python-sat) answers the many short incremental calls fastest; without
+count (a corner: 1, 3 or 4 lines), and one clause asks for some line.
+
+The loop must be single. Two encodings of that are kept, ``ENCODING`` choosing:
+
+* ``"colours"`` (the default): one more variable per cell (``ne + i + 1``: cell i is
+  inside), a line exactly where the colours of its two cells differ (beyond the board is
+  outside). A model is then closed curves, and it is one loop exactly when the inside
+  cells are one group and every outside group reaches the board's edge. Every model that
+  is not one loop is cut, all its faults in the same call: an inside group G with inside
+  cells elsewhere gets "not (a cell of G and a cell of another group) unless a cell
+  next to G is inside"; an outside group that does not reach the edge gets "its first
+  cell inside, or a cell next to it outside". The cuts stay in the solver for every
+  later call, and each holds for every model with the same fault at any place where
+  the group's neighbours are all of the other colour, not only for this model's lines.
+* ``"edges"``: lines only; each loop C of a model that is not the whole answer gets
+  "not every edge of C" (a single loop holding every edge of C is C itself).
+
+A model that is one loop is an answer, blocked by "not every one of its lines" to ask
+for the next. MiniSat (python-sat) answers the short incremental calls fastest; without
 python-sat, the pure-Python solver of ``solvers.satcut`` serves.
 """
 
@@ -14,12 +28,14 @@ from __future__ import annotations
 
 from itertools import product
 
+from solvers.bitconn import Grid
 from solvers.common import node
 from solvers.satcut import solver
 
 from .board import Answer, layout
 
 SOLVER = "minisat22"
+ENCODING = "colours"
 
 
 def _forbid(vars_: tuple[int, ...], bad: tuple[int, ...]) -> list[list[int]]:
@@ -27,7 +43,8 @@ def _forbid(vars_: tuple[int, ...], bad: tuple[int, ...]) -> list[list[int]]:
             for bits in product((0, 1), repeat=len(vars_)) if sum(bits) in bad]
 
 
-def clauses(h: int, w: int, clue: list[int], state: bytes | bytearray) -> list[list[int]]:
+def clauses(h: int, w: int, clue: list[int], state: bytes | bytearray,
+            colours: bool = False) -> list[list[int]]:
     lay = layout(h, w)
     cls: list[list[int]] = []
     for i, k in enumerate(clue):
@@ -42,6 +59,16 @@ def clauses(h: int, w: int, clue: list[int], state: bytes | bytearray) -> list[l
             cls.append([e + 1])
         elif x == 2:
             cls.append([-(e + 1)])
+    if colours:
+        ne = lay.ne
+        for e, cells in enumerate(lay.edge_cells):
+            x = e + 1
+            if len(cells) == 1:             # on the outline: a line where the cell is inside
+                a = ne + cells[0] + 1
+                cls += [[-x, a], [x, -a]]
+            else:
+                a, b = ne + cells[0] + 1, ne + cells[1] + 1
+                cls += [[-x, a, b], [-x, -a, -b], [x, -a, b], [x, a, -b]]
     return cls
 
 
@@ -68,8 +95,87 @@ def loops(lay, on: list[int]) -> list[list[int]]:
 
 
 def solve_residual(h: int, w: int, clue: list[int], state: bytes | bytearray,
-                   limit: int, counter: list[int]) -> list[Answer]:
+                   limit: int, counter: list[int], encoding: str | None = None
+                   ) -> list[Answer]:
     """Up to ``limit`` answers that extend the rungs' ``state``."""
+    if (encoding or ENCODING) == "colours":
+        return _solve_colours(h, w, clue, state, limit, counter)
+    return _solve_edges(h, w, clue, state, limit, counter)
+
+
+def _bits(m: int) -> list[int]:
+    out = []
+    while m:
+        low = m & -m
+        out.append(low.bit_length() - 1)
+        m ^= low
+    return out
+
+
+_GRIDS: dict[tuple[int, int], tuple[Grid, int]] = {}
+
+
+def _grid(h: int, w: int) -> tuple[Grid, int]:
+    """The bitboard grid of H×W cells and the mask of the cells on the board's edge."""
+    got = _GRIDS.get((h, w))
+    if got is None:
+        g = Grid(h, w)
+        ring = sum(1 << i for i in range(h * w)
+                   if i < w or i >= (h - 1) * w or i % w in (0, w - 1))
+        got = _GRIDS[(h, w)] = (g, ring)
+    return got
+
+
+def _solve_colours(h: int, w: int, clue: list[int], state: bytes | bytearray,
+                   limit: int, counter: list[int]) -> list[Answer]:
+    lay = layout(h, w)
+    ne, n = lay.ne, h * w
+    grid, ring = _grid(h, w)
+    full = grid.full
+    found: list[Answer] = []
+    with solver(SOLVER, clauses(h, w, clue, state, colours=True)) as s:
+        while len(found) < limit:
+            node()
+            counter[0] += 1
+            if not s.solve():
+                break
+            model = s.get_model()
+            inside = int("".join("1" if x > 0 else "0" for x in reversed(model[ne:ne + n])), 2)
+            parts = []
+            left = inside
+            while left:
+                g = grid.flood(left & -left, left)
+                parts.append(g)
+                left ^= g
+            holes = []
+            left = full & ~inside
+            while left:
+                g = grid.flood(left & -left, left)
+                if not g & ring:
+                    holes.append(g)
+                left ^= g
+            if len(parts) == 1 and not holes:
+                on = [e for e in range(ne) if model[e] > 0]
+                found.append(Answer.from_edges(h, w, on))
+                s.add_clause([-(e + 1) for e in on])
+                continue
+            if len(parts) > 1:
+                for k, g in enumerate(parts):
+                    other = parts[(k + 1) % len(parts)]
+                    first = (g & -g).bit_length() - 1
+                    y = (other & -other).bit_length() - 1
+                    border = grid.grow(g, full) & ~g
+                    s.add_clause([-(ne + first + 1), -(ne + y + 1)]
+                                 + [ne + j + 1 for j in _bits(border)])
+            for g in holes:
+                first = (g & -g).bit_length() - 1
+                border = grid.grow(g, full) & ~g
+                s.add_clause([ne + first + 1] + [-(ne + j + 1) for j in _bits(border)])
+    return found
+
+
+def _solve_edges(h: int, w: int, clue: list[int], state: bytes | bytearray,
+                 limit: int, counter: list[int]) -> list[Answer]:
     lay = layout(h, w)
     found: list[Answer] = []
     seen: set[tuple[int, ...]] = set()
