@@ -29,6 +29,8 @@ moment its last edge is drawn.
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 from solvers.common import SolveResult, node
 
 from .board import Answer, Board, layout
@@ -70,6 +72,7 @@ class Geometry:
         self.local = [tuple(lay.cell_edges[i]) + tuple(e for _, _, o in spec for e in o)
                       for i, spec in enumerate(self.corners)]
         self.shape = [tuple(len(o) for _, _, o in spec) for spec in self.corners]
+        self.read = [itemgetter(*loc) for loc in self.local]   # the local states at once
         # the cells whose corner rung reads an edge: cells around both its ends
         near = []
         for a, b in lay.edge_ends:
@@ -114,6 +117,9 @@ class State:
         self.g, self.lay = g, lay
         self.s = bytearray(lay.ne)
         self.clue = [v if isinstance(v, int) else -1 for v in board.flat()]
+        clue = self.clue
+        # per edge, the clue cells whose corner rung reads it
+        self.near = [tuple(i for i in cells if clue[i] >= 0) for cells in g.near]
         self.c_on = [0] * (lay.h * lay.w)
         self.c_unk = [4] * (lay.h * lay.w)
         self.v_on = [0] * lay.nvert
@@ -272,7 +278,7 @@ def _corner(st: State, i: int) -> None:
         return
     s = st.s
     local = st.g.local[i]
-    key = (k, st.g.shape[i], bytes(s[e] for e in local))
+    key = (k, st.g.shape[i], st.g.read[i](s))
     verdict = _CORNER_MEMO.get(key, False)
     if verdict is False:
         verdict = _CORNER_MEMO[key] = _corner_verdict(st, i, local)
@@ -429,7 +435,7 @@ def _premature(st: State, every: bool = False) -> None:
 def propagate(st: State, top: int, start: bool = False) -> None:
     """Run the rungs up to ``top`` (a LEVEL index, at most ``loop``) to their fixpoint.
     ``start``: every rule is looked at once first (a new board, or a raised level)."""
-    lay, g = st.lay, st.g
+    lay, g, near = st.lay, st.g, st.near
     q = st.queue
     ncell = lay.h * lay.w
     dirty_corner: set[int] = set(range(ncell)) if (start and top >= 2) else set()
@@ -458,7 +464,7 @@ def propagate(st: State, top: int, start: bool = False) -> None:
                 _vertex(st, a)
                 _vertex(st, b)
             if top >= 2:
-                dirty_corner.update(g.near[e])
+                dirty_corner.update(near[e])
             if top >= 3:
                 dirty_line.add(g.line_of[e])
                 sweep = True
@@ -636,7 +642,10 @@ def solve(board: Board, level: str | None = None, limit: int = 2,
     if engine == "sat":
         from .residual import solve_residual
 
-        out = solve_residual(board.h, board.w, st.clue, st.s, limit, counter)
+        calls = [0]
+        out = solve_residual(board.h, board.w, st.clue, st.s, limit, calls)
+        counter[0] += calls[0]
+        stats["sat_calls"] = calls[0]
         what = "solver calls"
     else:
         search(st, limit, out, counter)

@@ -20,17 +20,23 @@ The loop must be single. Two encodings of that are kept, ``ENCODING`` choosing:
   "not every edge of C" (a single loop holding every edge of C is C itself).
 
 A model that is one loop is an answer, blocked by "not every one of its lines" to ask
-for the next. MiniSat (python-sat) answers the short incremental calls fastest; without
-python-sat, the pure-Python solver of ``solvers.satcut`` serves.
+for the next. MiniSat (python-sat) answers the short incremental calls fastest; it is
+driven through python-sat's compiled module itself (``pysolvers``), whose import costs
+a few milliseconds where ``pysat.solvers`` costs tens (a ``build-site solve`` process is
+mostly start-up on small boards); without it, ``solvers.satcut``'s choice serves (the
+pure-Python solver where python-sat is absent or switched off).
 """
 
 from __future__ import annotations
 
+import os
+import threading
 from itertools import product
+from typing import Any, Self
 
 from solvers.bitconn import Grid
 from solvers.common import node
-from solvers.satcut import solver
+from solvers.satcut import NO_SAT_ENV, solver
 
 from .board import Answer, layout
 
@@ -70,6 +76,46 @@ def clauses(h: int, w: int, clue: list[int], state: bytes | bytearray,
                 a, b = ne + cells[0] + 1, ne + cells[1] + 1
                 cls += [[-x, a, b], [-x, -a, -b], [x, -a, b], [x, a, -b]]
     return cls
+
+
+class _MiniSat:
+    """The four calls the loops below make, on python-sat's compiled MiniSat."""
+
+    def __init__(self, lib: Any, clauses: list[list[int]]) -> None:
+        self.lib = lib
+        self.s = lib.minisat22_new()
+        for c in clauses:
+            lib.minisat22_add_cl(self.s, c)
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.lib.minisat22_del(self.s)
+
+    def add_clause(self, clause: list[int]) -> None:
+        self.lib.minisat22_add_cl(self.s, clause)
+
+    def solve(self) -> bool:
+        main = threading.current_thread() is threading.main_thread()
+        return bool(self.lib.minisat22_solve(self.s, [], int(main)))
+
+    def get_model(self) -> list[int]:
+        return self.lib.minisat22_model(self.s) or []
+
+
+def _solver(clauses: list[list[int]]) -> Any:
+    """MiniSat straight from python-sat's compiled module when it is there (and not
+    switched off, as ``solvers.satcut.sat_available`` reads the switch), else
+    ``solvers.satcut.solver``."""
+    if SOLVER == "minisat22" and os.environ.get(NO_SAT_ENV, "") in ("", "0"):
+        try:
+            import pysolvers
+        except ImportError:
+            pysolvers = None
+        if pysolvers is not None and hasattr(pysolvers, "minisat22_new"):
+            return _MiniSat(pysolvers, clauses)
+    return solver(SOLVER, clauses)
 
 
 def loops(lay, on: list[int]) -> list[list[int]]:
@@ -133,7 +179,7 @@ def _solve_colours(h: int, w: int, clue: list[int], state: bytes | bytearray,
     grid, ring = _grid(h, w)
     full = grid.full
     found: list[Answer] = []
-    with solver(SOLVER, clauses(h, w, clue, state, colours=True)) as s:
+    with _solver(clauses(h, w, clue, state, colours=True)) as s:
         while len(found) < limit:
             node()
             counter[0] += 1
@@ -179,7 +225,7 @@ def _solve_edges(h: int, w: int, clue: list[int], state: bytes | bytearray,
     lay = layout(h, w)
     found: list[Answer] = []
     seen: set[tuple[int, ...]] = set()
-    with solver(SOLVER, clauses(h, w, clue, state)) as s:
+    with _solver(clauses(h, w, clue, state)) as s:
         while len(found) < limit:
             node()
             counter[0] += 1
