@@ -36,12 +36,15 @@ from typing import Any, Self
 
 from solvers.bitconn import Grid
 from solvers.common import node
-from solvers.satcut import NO_SAT_ENV, solver
 
 from .board import Answer, layout
 
 SOLVER = "minisat22"
 ENCODING = "colours"
+
+# solvers.satcut's NO_SAT_ENV, read here without importing satcut until it serves (its
+# dataclasses import costs a build-site solve process more than a small board's solve)
+NO_SAT_ENV = "PUZZLE_NO_SAT"
 
 
 def _forbid(vars_: tuple[int, ...], bad: tuple[int, ...]) -> list[list[int]]:
@@ -110,11 +113,12 @@ def _solver(clauses: list[list[int]]) -> Any:
     ``solvers.satcut.solver``."""
     if SOLVER == "minisat22" and os.environ.get(NO_SAT_ENV, "") in ("", "0"):
         try:
-            import pysolvers
+            import pysolvers  # type: ignore[import-not-found]  # python-sat's compiled part
         except ImportError:
             pysolvers = None
         if pysolvers is not None and hasattr(pysolvers, "minisat22_new"):
             return _MiniSat(pysolvers, clauses)
+    from solvers.satcut import solver
     return solver(SOLVER, clauses)
 
 

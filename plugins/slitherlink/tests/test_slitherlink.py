@@ -4,20 +4,37 @@ soundness on random boards, generator uniqueness, hint traces and exact counts."
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
+from slitherlink import residual
 from slitherlink.board import Answer, Board, layout
 from slitherlink.brute import brute
 from slitherlink.codec import decode, encode
 from slitherlink.exact import all_loops, count_loops, signatures
 from slitherlink.generate import generate
 from slitherlink.hints import trace
-from slitherlink.ladder import LEVEL, RUNGS, Contradiction, State, _probe, propagate, solve
+from slitherlink.ladder import (
+    LEVEL,
+    RUNGS,
+    Contradiction,
+    State,
+    _probe,
+    _would_finish,
+    propagate,
+    solve,
+)
 from slitherlink.partial import irreparable
+from slitherlink.residual import NO_SAT_ENV, solve_residual
 from slitherlink.rules import violations
 from slitherlink.sat import solve_sat
 
+from solvers import satcut
 from solvers.common import PuzzleError
 
 # ---- codec ---------------------------------------------------------------------------
@@ -252,3 +269,129 @@ def test_signatures() -> None:
     s = signatures(2, 2)
     # the two L-trominoes that leave out opposite corners read 2,3,3,2 alike
     assert s == {"loops": 13, "grids": 11, "shared": 4, "largest": 2, "unique": 9}
+
+
+# ---- the residual SAT step (issue 50) ------------------------------------------------
+
+OUTSIDE = Path(__file__).resolve().parent.parent / "benchmarks" / "outside"
+
+
+@pytest.mark.parametrize("no_sat", ["", "1"])
+def test_residual_encodings_agree_on_answer_sets(no_sat: str, monkeypatch) -> None:
+    """Both single-loop encodings, on python-sat's MiniSat and on the pure-Python
+    fallback, find exactly brute force's answers, from the rungs' state or from none."""
+    monkeypatch.setenv(NO_SAT_ENV, no_sat)
+    rng = random.Random(50)
+    for k in range(30):
+        h, w = rng.randint(1, 5), rng.randint(1, 5)
+        board, _ = generate(h, w, rng)
+        flat = board.flat()
+        for i in [i for i, v in enumerate(flat) if v is not None][:k % 5]:
+            flat[i] = None
+        b = Board.from_flat(h, w, flat)
+        want = _sets(brute(b, limit=10 ** 6))
+        st = State(b)
+        try:
+            for lv in range(LEVEL["loop"] + 1):
+                propagate(st, lv, start=True)
+        except Contradiction:
+            assert want == []
+            continue
+        clue = st.clue
+        for state in (st.s, bytes(len(st.s))):
+            for enc in ("colours", "edges"):
+                got = solve_residual(h, w, clue, state, 10 ** 6, [0], encoding=enc)
+                assert sorted(a.on for a in got) == want, (k, enc, no_sat)
+
+
+def test_colour_cuts_take_fewer_calls_than_loop_cuts() -> None:
+    """On a 20x20 board drawn outside the project, the colour encoding (every inside
+    group and enclosed outside group cut in one call) needs fewer SAT calls than cutting
+    loop by loop: 127 against 68 when this was written."""
+    e = json.loads((OUTSIDE / "slitherlink-20x20.json").read_text())["boards"][2]
+    board = Board.from_json(e["board"])
+    st = State(board)
+    for lv in range(LEVEL["loop"] + 1):
+        propagate(st, lv, start=True)
+    calls = {}
+    for enc in ("colours", "edges"):
+        n = [0]
+        got = solve_residual(board.h, board.w, st.clue, st.s, 2, n, encoding=enc)
+        assert [a.to_json() for a in got] == [e["answer"]]
+        calls[enc] = n[0]
+    assert calls["colours"] * 3 < calls["edges"] * 2, calls
+
+
+def test_a_solve_imports_neither_pysat_solvers_nor_satcut() -> None:
+    """python-sat's MiniSat is driven through its compiled module: a solve that reaches
+    SAT imports neither ``pysat.solvers`` nor ``solvers.satcut`` (tens of ms of start-up
+    in a ``build-site solve`` process), and the switch it reads is satcut's."""
+    assert residual.NO_SAT_ENV == satcut.NO_SAT_ENV
+    if not satcut.sat_available():
+        pytest.skip("python-sat is not installed")
+    code = ("import json, sys\n"
+            "from slitherlink.board import Board\n"
+            "from slitherlink.ladder import solve\n"
+            f"b = Board.from_json({json.loads((OUTSIDE / 'slitherlink-10x10.json').read_text())['boards'][0]['board']!r})\n"
+            "res = solve(b, grade=False)\n"
+            "print(json.dumps([len(res.solutions), res.stats['sat_calls'], "
+            "'pysat.solvers' in sys.modules, 'solvers.satcut' in sys.modules]))\n")
+    env = {k: v for k, v in os.environ.items() if k != NO_SAT_ENV}
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
+                         text=True, env=env).stdout
+    n, calls, solvers_in, satcut_in = json.loads(out)
+    assert n == 1 and calls > 0
+    assert not solvers_in and not satcut_in
+
+
+def _naive_probe(st: State) -> None:
+    """The probe rung's definition, trial by trial with no shortcut."""
+    changed = True
+    while changed:
+        changed = False
+        for e in range(st.lay.ne):
+            if st.s[e]:
+                continue
+            for val, other in ((1, 2), (2, 1)):
+                m = st.mark()
+                try:
+                    st.set(e, val)
+                    propagate(st, LEVEL["loop"])
+                    st.undo(m)
+                except Contradiction:
+                    st.undo(m)
+                    st.set(e, other)
+                    propagate(st, LEVEL["loop"])
+                    changed = True
+                    break
+
+
+def test_probe_shortcuts_keep_its_fixpoint() -> None:
+    """The probe rung skips trials that a held trial vouches for, and the loop rule
+    looks only at new pairs of line ends: the fixpoint is the one the plain definition
+    reaches, and no pair of line ends is left joinable by an undecided edge (unless that
+    would finish the board)."""
+    rng = random.Random(5050)
+    seen_probe = 0
+    for _ in range(12):
+        board, _ = generate(rng.randint(5, 8), rng.randint(5, 8), rng)
+        states = []
+        for naive in (False, True):
+            st = State(board)
+            for lv in range(LEVEL["loop"] + 1):
+                propagate(st, lv, start=True)
+            before = st.unknown
+            if naive:
+                _naive_probe(st)
+            else:
+                while _probe(st, LEVEL["loop"], [0]):
+                    pass
+            states.append(bytes(st.s))
+            seen_probe += st.unknown < before
+            if not st.closed:
+                for a in range(st.lay.nvert):
+                    if st.v_on[a] == 1:
+                        e = st.g.between.get((a, st.mate[a]))
+                        assert e is None or st.s[e] or _would_finish(st, e)
+        assert states[0] == states[1]
+    assert seen_probe >= 6
