@@ -57,7 +57,7 @@ def site_jobs(site: Site, values: dict[str, Any]) -> list[Job]:
     counts as an input of every job that uses it."""
     from site_builder import play, solve_page
     from site_builder.boards import board_svg
-    from site_builder.sources import static_sources
+    from site_builder.sources import static_candidates, static_sources
 
     langs = site.langs
 
@@ -128,6 +128,12 @@ def site_jobs(site: Site, values: dict[str, Any]) -> list[Job]:
                                              link=lambda target: root_url + target)}
 
     def static_job(dest: str, src: Path) -> Files:
+        # the file that answered, and each place looked at before it (where a file is
+        # missing now, so one created there later takes over: a negative input)
+        for place in static_candidates(site.root, site.puzzles, dest):
+            deps.record_file(str(place))
+            if place == src:
+                break
         deps.record_file(str(src))
         return {dest: read_bytes(src)}
 

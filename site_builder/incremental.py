@@ -5,7 +5,12 @@ the solve runtime, one static file... Each job runs under a ``deps.Recorder`` an
 record of the last build (``.cache/render/<out>.json``, beside the site, never in dist/)
 keeps, per job, the files it wrote (sha256, and size and mtime as written) and what it
 read: template names and the file each came from, the JSON values it observed (by key
-path, hashed), other files, other jobs' results. Every job also depends on the *build
+path, hashed; both sides of a comparison), other files, other jobs' results. A lookup
+is recorded with what it did not find, as Sphinx and Bazel do: a template name that
+resolved nowhere (an ``ignore missing`` include, an include list's names before the one
+that answered) is recorded as coming from nowhere, and a static file records each place
+on its search path before the one that answered as a file that is absent; a file
+created at any of those places makes the jobs that looked there run again. Every job also depends on the *build
 state*: the options (base URL, the puzzles rendered), ``site.toml``, the code that renders
 (site_builder and every puzzle package's Python, the libraries' versions).
 
@@ -233,8 +238,9 @@ class Inputs:
                 return f"{self.shown(filename)} changed"
         for path, sha in job.get("files", {}).items():
             if self.file_sha(path) != sha:
-                return (f"{self.shown(path)} "
-                        f"{'changed' if os.path.exists(path.rstrip(os.sep)) else 'removed'}")
+                there = os.path.exists(path.rstrip(os.sep))
+                how = "created" if sha is None and there else "changed" if there else "removed"
+                return f"{self.shown(path)} {how}"
         for other, digest in job.get("values", {}).items():
             if values.get(other) != digest:
                 return f"{other} changed"

@@ -113,6 +113,16 @@ def static_sources(root: Path, puzzles: Iterable[Any]) -> dict[str, Path]:
     return dict(sorted(out.items()))
 
 
+def static_candidates(root: Path, puzzles: Iterable[Any], dest: str) -> list[Path]:
+    """Every place ``static_sources`` looks for the dist path ``dest`` (``static/...``),
+    in the order it is answered: the site's ``templates/static/`` first, then the theme,
+    then each puzzle's ``static/``. The places before the one that answers are a static
+    file's negative inputs: a file created at one of them takes its place."""
+    rel = dest.removeprefix("static/")
+    return [root / "templates" / "static" / rel, THEME / "static" / rel,
+            *(plugin_static(p) / rel for p in puzzles)]
+
+
 def static_files(root: Path, puzzles: Iterable[Any]) -> dict[str, bytes]:
     """dist path -> bytes of every static file (``static_sources``)."""
     return {k: read_bytes(f) for k, f in static_sources(root, puzzles).items()}

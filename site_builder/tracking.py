@@ -50,8 +50,14 @@ class TrackedNode(Node):
         return self._value
 
     def __eq__(self, other: object) -> bool:
+        # both sides of a comparison are read whole: ``a == b`` turns when either moves
         observe("v", self._path, self._value)
+        if isinstance(other, TrackedNode):
+            observe("v", other._path, other._value)
         return Node.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
 
     __hash__ = Node.__hash__
 
@@ -65,10 +71,18 @@ class TrackedNode(Node):
 
 class TrackingEnvironment(jinja2.Environment):
     """Jinja's environment, recording every template a render loads (the page itself,
-    ``extends``, ``include``, ``import``: all go through ``_load_template``)."""
+    ``extends``, ``include``, ``import``: all go through ``_load_template``), and every
+    name it looked for and did not find (an ``include ... ignore missing``, the names of
+    an include list before the one that answered): a file created there later changes
+    the page, so the name's absence is an input too (recorded as coming from nowhere)."""
 
     def _load_template(self, name: Any, globals: Any) -> jinja2.Template:
-        t = super()._load_template(name, globals)
+        try:
+            t = super()._load_template(name, globals)
+        except jinja2.TemplateNotFound:
+            if _STACK and isinstance(name, str):
+                record_template(name, None)
+            raise
         if _STACK:
             record_template(str(name), t.filename)
         return t

@@ -397,3 +397,71 @@ def test_corrupt_compiled_templates_and_stamp_are_misses(project: Path) -> None:
         art.write_text(good, encoding="utf-8")
     build(project)
     assert tree(project / "dist") == clean_build(project)
+
+
+def _rendered(out: str) -> list[str]:
+    return [line.split()[1].rstrip(":") for line in out.splitlines()
+            if line.startswith("  rendered ")]
+
+
+def test_a_file_created_where_a_lookup_looked_restales_what_looked(project: Path) -> None:
+    """Negative inputs (issue 47 item 1): the places a lookup looked before the one that
+    answered, the names an ``ignore missing`` include or an include list did not find,
+    and the right side of a comparison of two JSON values are inputs of the page."""
+    build(project)
+    theme_css = project / "site_builder" / "theme" / "static" / "site.css"
+    site_css = project / "templates" / "static" / "site.css"
+    override = project / "templates" / "sukoro" / "article.en.md.j2"
+    partials = project / "templates" / "partials"
+    stats = project / "content" / "sukoro" / "stats.json"
+    good_stats = stats.read_text(encoding="utf-8")
+    try:
+        # a static file created in the site's templates/static/ over the theme's
+        site_css.parent.mkdir(parents=True, exist_ok=True)
+        site_css.write_text(theme_css.read_text(encoding="utf-8") + "\n.x { color: red }\n",
+                            encoding="utf-8")
+        r = build(project, "--explain")
+        assert (project / "dist/static/site.css").read_bytes() == site_css.read_bytes()
+        assert _rendered(r.stdout) == ["static/site.css"], r.stdout
+        assert "templates/static/site.css created" in r.stdout
+        site_css.unlink()  # removed: the theme's answers again
+        build(project)
+        assert (project / "dist/static/site.css").read_bytes() == theme_css.read_bytes()
+
+        # an optional include, an include list and a comparison of two JSON values
+        src = project / "solvers" / "sukoro" / "templates" / "article.en.md.j2"
+        override.parent.mkdir(parents=True, exist_ok=True)
+        partials.mkdir(parents=True, exist_ok=True)
+        (partials / "second.md.j2").write_text("Second-choice.\n", encoding="utf-8")
+        override.write_text(
+            src.read_text(encoding="utf-8")
+            + '\n{% include "partials/opt.md.j2" ignore missing %}\n'
+            + '{% include ["partials/first.md.j2", "partials/second.md.j2"] %}\n'
+            + "{% if stats.ablation.disconnect.lost_share == stats.ablation.both.lost_share %}"
+            + "Alike.{% else %}Unlike.{% endif %}\n", encoding="utf-8")
+        build(project)
+        page = project / "dist" / "en" / "sukoro" / "index.html"
+        text = page.read_text(encoding="utf-8")
+        assert "Second-choice." in text and "Unlike." in text and "Optional-part" not in text
+        (partials / "opt.md.j2").write_text("Optional-part.\n", encoding="utf-8")
+        r = build(project, "--explain")
+        assert "Optional-part." in page.read_text(encoding="utf-8"), r.stdout
+        assert _rendered(r.stdout) == ["en/sukoro/index.html"], r.stdout
+        (partials / "first.md.j2").write_text("First-choice.\n", encoding="utf-8")
+        r = build(project, "--explain")
+        text = page.read_text(encoding="utf-8")
+        assert "First-choice." in text and "Second-choice." not in text, r.stdout
+        doc = json.loads(good_stats)
+        abl = doc["data"]["ablation"]
+        abl["both"]["lost_share"] = abl["disconnect"]["lost_share"]  # the right side
+        stats.write_text(json.dumps(doc, ensure_ascii=False, indent=2, sort_keys=True) + "\n",
+                         encoding="utf-8")
+        r = build(project, "--explain")
+        assert "Alike." in page.read_text(encoding="utf-8"), r.stdout
+        assert tree(project / "dist") == clean_build(project)
+    finally:
+        site_css.unlink(missing_ok=True)
+        override.unlink(missing_ok=True)
+        shutil.rmtree(partials, ignore_errors=True)
+        stats.write_text(good_stats, encoding="utf-8")
+    build(project)
