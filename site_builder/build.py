@@ -372,15 +372,33 @@ def _outputs_intact(out: Path, jobs: dict[str, Any]) -> bool:
                for job in jobs.values() for rel, (_, size, mtime) in job["outputs"].items())
 
 
+def clean_files(root: Path, base_url: str = "", slugs: list[str] | None = None) -> Files:
+    """Every file a clean build of ``root`` into an empty folder writes, ``.build.json``
+    included, rendered in memory: no record read or written, nothing written at all
+    (``check --fresh`` compares dist/ with it)."""
+    site_slugs = list(slugs or config.load(root).puzzles)
+    from site_builder.sources import check_links
+
+    check_links(root, [registry.get(s) for s in site_slugs])
+    cache = inc.for_site(root)
+    collected: Files = {}
+    _render_locked(root, root / ".cache" / "fresh-check", base_url, slugs, site_slugs, cache,
+                   root / ".cache" / "render" / "fresh-check.json", collect=collected)
+    return collected
+
+
 def _render_locked(root: Path, out: Path, base_url: str, slugs: list[str] | None,
-                   site_slugs: list[str], cache: Any, rec_path: Path) -> Outcome:
+                   site_slugs: list[str], cache: Any, rec_path: Path,
+                   collect: Files | None = None) -> Outcome:
+    """``collect``: render as a clean build does (no record used) and put every file
+    there instead of writing anything."""
     started = time.time_ns()
     puzzles = [registry.get(s) for s in site_slugs]
     # (site_slugs is what Site renders: ``slugs`` or site.toml's list, so that --only,
     # which names the site's puzzles explicitly, does not count as a change of options)
     state = inc.build_state(root, cache, puzzles, {"base_url": base_url, "slugs": site_slugs})
     in_state = inc.inputs_state(root, cache, puzzles)
-    record = inc.load_record(rec_path)
+    record = None if collect is not None else inc.load_record(rec_path)
     info_stat = inc.stat_of(out / BUILD_INFO)
     usable = (record is not None and record.get("state") == state and info_stat is not None
               and record.get("info") == info_stat)
@@ -507,6 +525,9 @@ def _render_locked(root: Path, out: Path, base_url: str, slugs: list[str] | None
         for files, _ in fresh.values():
             everything.update(files)
         everything[BUILD_INFO] = info
+        if collect is not None:
+            collect.update(everything)
+            return outcome
         rec_path.unlink(missing_ok=True)
         write_tree(out, everything)
     else:

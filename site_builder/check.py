@@ -8,7 +8,10 @@ must be current against ``content/`` and ``templates/`` (and the JSON against it
 
 The folder must hold exactly what the build wrote: ``.build.json``'s manifest gives each
 file's sha256, and a file added, missing or changed since, or any symbolic link, is a
-problem named by its path. A number without a source is reported with the template and
+problem named by its path. ``check --fresh`` goes further (``fresh_problems``): it renders
+the whole site in memory from the current inputs, as a clean build would, and compares
+it with the folder file by file (names, bytes, the manifest), so an incremental build
+that missed an input is caught whatever the input was. A number without a source is reported with the template and
 line that printed it, from the build's ``typed`` table, where a template's own text did.
 """
 
@@ -381,6 +384,75 @@ def check_files(out: Path, info: dict[str, Any]) -> list[str]:
             problems.append(f"{rel}: changed since the build (its sha256 is not the one in "
                             f"{BUILD_INFO})")
     return problems
+
+
+def _manifest_difference(found: bytes, want: bytes) -> str:
+    """Which keys of two ``.build.json`` texts differ (and for the manifest, the first
+    few files whose hashes do)."""
+    try:
+        a, b = json.loads(found), json.loads(want)
+    except ValueError:
+        return "not JSON"
+    if not isinstance(a, dict) or not isinstance(b, dict):
+        return "not an object"
+    keys = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
+    parts = []
+    for k in keys:
+        if k == "manifest" and isinstance(a.get(k), dict) and isinstance(b.get(k), dict):
+            files = sorted(f for f in set(a[k]) | set(b[k]) if a[k].get(f) != b[k].get(f))
+            parts.append(f"manifest ({len(files)} file(s): {', '.join(files[:3])}"
+                         f"{', ...' if len(files) > 3 else ''})")
+        else:
+            parts.append(repr(k))
+    return "keys " + ", ".join(parts) if parts else "its bytes (same values)"
+
+
+def fresh_problems(out: Path, root: Path) -> tuple[list[str], int]:
+    """The folder against a clean build made now in memory (``build.clean_files``, with
+    the base URL and puzzles ``.build.json`` names): each file missing, extra or whose
+    bytes differ, one line each. Returns (problems, files compared)."""
+    from site_builder.build import clean_files
+
+    info_path = out / BUILD_INFO
+    if not info_path.is_file():
+        raise UserError(f"{info_path}: missing; {out} is not a site built by build-site")
+    info = read_json(info_path)
+    slugs = info.get("slugs") if isinstance(info, dict) else None
+    if not isinstance(slugs, list) or not all(isinstance(s, str) for s in slugs):
+        return [(f"{info_path}: key 'slugs' is missing or not a list of names; run "
+                 "`build-site build`")], 0
+    base_url = info.get("base_url") if isinstance(info.get("base_url"), str) else ""
+    want = {rel: c.encode("utf-8") if isinstance(c, str) else c
+            for rel, c in clean_files(root, base_url, slugs).items()}
+    found: dict[str, Path] = {}
+    for here, dirs, files in os.walk(out):
+        dirs.sort()
+        for name in sorted(files):
+            p = Path(here) / name
+            found[p.relative_to(out).as_posix()] = p
+    problems = [f"{rel}: missing; a clean build writes it"
+                for rel in sorted(set(want) - set(found))]
+    problems += [f"{rel}: a clean build does not write it"
+                 for rel in sorted(set(found) - set(want))]
+    compared = 0
+    for rel in sorted(set(want) & set(found)):
+        compared += 1
+        try:
+            data = found[rel].read_bytes()
+        except OSError as e:
+            problems.append(f"{rel}: cannot read ({e.strerror or e})")
+            continue
+        if data == want[rel]:
+            continue
+        if rel == BUILD_INFO:
+            problems.append(f"{rel}: differs from a clean build's in "
+                            f"{_manifest_difference(data, want[rel])}")
+        else:
+            problems.append(f"{rel}: differs from what a clean build writes now "
+                            f"({len(data)} bytes, a clean build's {len(want[rel])}); run "
+                            "`build-site build` (and if it stays, report it: the incremental "
+                            "build missed an input)")
+    return problems, compared
 
 
 def check_site(out: Path, root: Path) -> list[str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -189,6 +190,9 @@ def _parser() -> argparse.ArgumentParser:
     c = sub.add_parser("check", help="prove every number on every page equals its JSON")
     c.add_argument("dir", nargs="?", default="dist",
                    help="the built site to check (default: dist)")
+    c.add_argument("--fresh", action="store_true",
+                   help="also render the whole site in memory as a clean build would and "
+                        "compare it with the folder file by file (slower: a full render)")
 
     d = sub.add_parser("deploy", help="publish dist/ as a commit on a branch, or into a folder")
     g = d.add_mutually_exclusive_group()
@@ -342,18 +346,38 @@ def cmd_build(args: argparse.Namespace, root: Path) -> int:
 def cmd_check(args: argparse.Namespace, root: Path) -> int:
     from site_builder.check import InputProblem, check_site
 
-    problems = check_site(_out(root, args.dir), root)
+    out = _out(root, args.dir)
+    problems = check_site(out, root)
     for p in problems:
         print(p)
     corrupt = [p for p in problems if isinstance(p, InputProblem)]
     if corrupt:  # the input is at fault, not the pages: bad input, as for a parse error
         more = f" (and {len(problems) - 1} more problem(s) above)" if len(problems) > 1 else ""
         raise UserError(f"{corrupt[0]}{more}")
+    compared = f"{_manifest_size(out)} files compared with its manifest"
+    if args.fresh:
+        from site_builder.check import fresh_problems
+
+        fresh, n = fresh_problems(out, root)
+        for p in fresh:
+            print(p)
+        problems += fresh
+        compared += f", {n} with a clean build made now"
     if problems:
-        print(f"check failed: {len(problems)} problem(s)", file=sys.stderr)
+        print(f"check failed: {len(problems)} problem(s) ({compared})", file=sys.stderr)
         return 1
-    print(f"check passed: every number in {args.dir} has its JSON source")
+    print(f"check passed: every number in {args.dir} has its JSON source ({compared})")
     return 0
+
+
+def _manifest_size(out: Path) -> int:
+    from site_builder.buildinfo import BUILD_INFO
+
+    try:
+        manifest = json.loads((out / BUILD_INFO).read_text(encoding="utf-8")).get("manifest")
+    except (OSError, ValueError, AttributeError):
+        return 0
+    return len(manifest) if isinstance(manifest, dict) else 0
 
 
 def cmd_serve(args: argparse.Namespace, root: Path) -> int:
@@ -378,6 +402,11 @@ def cmd_deploy(args: argparse.Namespace, root: Path) -> int:
     args.branch = args.branch or cfg.deploy_branch
     out = _out(root, args.out)
     problems = check_site(out, root)
+    if not problems:
+        # what is published is what a clean build makes now, file for file
+        from site_builder.check import fresh_problems
+
+        problems = fresh_problems(out, root)[0]
     if problems:
         for p in problems[:20]:
             print(p, file=sys.stderr)

@@ -16,6 +16,7 @@ partial template it uses.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import random
@@ -464,4 +465,48 @@ def test_a_file_created_where_a_lookup_looked_restales_what_looked(project: Path
         override.unlink(missing_ok=True)
         shutil.rmtree(partials, ignore_errors=True)
         stats.write_text(good_stats, encoding="utf-8")
+    build(project)
+
+
+def test_check_fresh_compares_the_folder_with_a_clean_build(project: Path, tmp_path: Path) -> None:
+    """``check --fresh`` (issue 47 item 5) renders the site in memory and compares it
+    with dist/ file by file: a page that matches its manifest but not what a clean build
+    makes now (what an incremental build that missed an input leaves) fails it, and
+    ``deploy`` refuses to publish it; plain ``check`` says how many files it compared."""
+    build(project)
+    env = dict(os.environ, PYTHONPATH=str(project))
+    cli = [sys.executable, "-m", "site_builder.cli"]
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([*cli, *args], cwd=project, env=env, capture_output=True,
+                              text=True, check=False)
+
+    r = run("check", "--fresh")
+    assert r.returncode == 0, r.stdout + r.stderr
+    files = len(tree(project / "dist"))
+    assert f"{files - 1} files compared with its manifest, {files} with a clean build" \
+        in r.stdout, r.stdout
+    page = project / "dist" / "en" / "sukoro" / "index.html"
+    info_path = project / "dist" / ".build.json"
+    good_page, good_info = page.read_bytes(), info_path.read_bytes()
+    try:
+        stale = good_page.replace(b"</main>", b"<p>An old sentence.</p></main>", 1)
+        assert stale != good_page
+        page.write_bytes(stale)
+        info = json.loads(good_info)
+        info["manifest"]["en/sukoro/index.html"] = hashlib.sha256(stale).hexdigest()
+        info_path.write_text(json.dumps(info), encoding="utf-8")
+        r = run("check")
+        assert r.returncode == 0, r.stdout + r.stderr  # the manifest agrees with the page
+        r = run("check", "--fresh")
+        assert r.returncode == 1, r.stdout + r.stderr
+        assert "en/sukoro/index.html: differs from what a clean build writes now" in r.stdout
+        assert ".build.json: differs from a clean build's in keys manifest (1 file(s): " \
+            "en/sukoro/index.html)" in r.stdout, r.stdout
+        r = run("deploy", "--dir", str(tmp_path / "published"))
+        assert r.returncode == 1 and not (tmp_path / "published").exists(), r.stderr
+        assert "en/sukoro/index.html: differs" in r.stderr
+    finally:
+        page.write_bytes(good_page)
+        info_path.write_bytes(good_info)
     build(project)
