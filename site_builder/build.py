@@ -272,6 +272,22 @@ def check_out(root: Path, out: Path) -> None:
                          "so no build made it, and the build replaces the folder whole")
 
 
+def _restore_swapped(out: Path) -> None:
+    """A whole-folder swap (``write_tree``) killed between its two renames left no
+    ``out`` and the old site as ``.NAME.old-PID``: put the old site back (all old)."""
+    if out.exists():
+        return
+    prefix = f".{out.name}.old-"
+    try:
+        olds = sorted(p for p in out.parent.iterdir() if p.name.startswith(prefix)
+                      and leftovers.owner_pid(p.name, prefix) is not None
+                      and not leftovers.alive(leftovers.owner_pid(p.name, prefix) or 0))
+    except OSError:
+        return
+    if olds:
+        os.replace(olds[-1], out)
+
+
 def write_tree(out: Path, files: dict[str, str | bytes]) -> None:
     """Write ``files`` into a fresh sibling folder, then swap it in for ``out``. Such
     sibling folders that a killed build left (named for its process) are removed first."""
@@ -393,6 +409,9 @@ def _render_locked(root: Path, out: Path, base_url: str, slugs: list[str] | None
     """``collect``: render as a clean build does (no record used) and put every file
     there instead of writing anything."""
     started = time.time_ns()
+    if collect is None:
+        inc.finish_switch(out)  # a build killed after its commit point: finish its switch
+        _restore_swapped(out)
     puzzles = [registry.get(s) for s in site_slugs]
     # (site_slugs is what Site renders: ``slugs`` or site.toml's list, so that --only,
     # which names the site's puzzles explicitly, does not count as a change of options)
@@ -530,33 +549,52 @@ def _render_locked(root: Path, out: Path, base_url: str, slugs: list[str] | None
             return outcome
         rec_path.unlink(missing_ok=True)
         write_tree(out, everything)
-    else:
-        rec_path.unlink(missing_ok=True)  # a build stopped half-way leaves no record
-        try:
-            for rel, data in writes.items():
-                inc.write_file(out, rel, data)
-            for rel in removed:
-                inc.remove_file(out, rel)
-            if inc.stat_of(out / BUILD_INFO) is None or \
-                    (out / BUILD_INFO).read_text(encoding="utf-8") != info:
-                inc.write_file(out, BUILD_INFO, info.encode("utf-8"))
-        except OSError as e:
-            raise _cannot_write(out, e) from None
+        for job in new_jobs.values():
+            for rel, row in job["outputs"].items():
+                row[1:] = inc.stat_of(out / rel) or [0, 0]
+        inc.save_record(rec_path, _record(state, in_state, head, inputs_value,
+                                          inc.stat_of(out / BUILD_INFO), new_jobs))
+        outcome.kept = 0
+        return outcome
+    # the changed files staged beside dist/, then switched in under a journal: a kill or
+    # a full disk before the journal leaves dist/ and its record as they were (the next
+    # build needs only the changed files' space again), after it the switch is finished
+    # by whichever build comes next (incremental.finish_switch)
+    staged = dict(writes)
+    info_stat = inc.stat_of(out / BUILD_INFO)
+    if info_stat is None or (out / BUILD_INFO).read_text(encoding="utf-8") != info:
+        staged[BUILD_INFO] = info.encode("utf-8")
+    try:
+        stats = inc.stage_files(out, staged)
+    except OSError as e:
+        raise _cannot_write(out, e) from None
     for job in new_jobs.values():
         for rel, row in job["outputs"].items():
-            if rel in writes or not usable:
-                row[1:] = inc.stat_of(out / rel) or [0, 0]
+            if rel in stats:
+                row[1:] = stats[rel]
             elif rel in old_outputs:
                 row[1:] = old_outputs[rel][1:]  # left as it was on disk
-    inc.save_record(rec_path, {
-        "version": inc.VERSION, "state": state, "inputs_state": in_state, "head": head,
-        "inputs_value": inputs_value, "info": inc.stat_of(out / BUILD_INFO),
-        "trees": {path: sha for j in new_jobs.values()
-                  for path, sha in j.get("files", {}).items() if path.endswith(os.sep)},
-        "jobs": new_jobs})
-    if not usable:
-        outcome.kept = 0
+    record = _record(state, in_state, head, inputs_value, stats.get(BUILD_INFO, info_stat),
+                     new_jobs)
+    if not staged and not removed:
+        inc.save_record(rec_path, record)
+        return outcome
+    try:
+        inc.commit_switch(out, sorted(staged), removed, rec_path, record)
+    except OSError as e:
+        raise _cannot_write(out, e) from None
+    inc.finish_switch(out)
     return outcome
+
+
+def _record(state: str, in_state: str, head: str, inputs_value: str,
+            info: list[int] | None, jobs: dict[str, Any]) -> dict[str, Any]:
+    """The render record of a build (``incremental.load_record`` reads it)."""
+    return {"version": inc.VERSION, "state": state, "inputs_state": in_state, "head": head,
+            "inputs_value": inputs_value, "info": info,
+            "trees": {path: sha for j in jobs.values()
+                      for path, sha in j.get("files", {}).items() if path.endswith(os.sep)},
+            "jobs": jobs}
 
 
 def _template_file(site: Site, name: str) -> str | None:

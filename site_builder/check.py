@@ -464,7 +464,14 @@ def check_site(out: Path, root: Path) -> list[str]:
         raise UserError(f"{info_path}: missing; {out} is not a site built by build-site")
     info = read_json(info_path)
     slugs = info.get("slugs") or []
-    problems: list[str] = check_files(out, info)
+    problems: list[str] = []
+    from site_builder.incremental import journal_path
+
+    if journal_path(out).exists():
+        problems.append(f"{out}: a build was stopped while switching its files in "
+                        f"({journal_path(out).name} is there); run `build-site build`, "
+                        "which finishes it")
+    problems += check_files(out, info)
     typed = info.get("typed") if isinstance(info.get("typed"), dict) else None
     listed = set(info.get("files") or [])
     cfg = config.load(root)

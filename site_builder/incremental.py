@@ -17,9 +17,9 @@ state*: the options (base URL, the puzzles rendered), ``site.toml``, the code th
 A build then re-runs a job only when one of those changed (or a file it wrote is not on
 disk as it was written), writes a re-run job's files only where their bytes differ (so an
 unchanged page keeps its bytes and its mtime), removes the files no job writes any more,
-and rewrites ``.build.json`` when the inputs changed. Each written file goes to a temporary
-name and is renamed into place; the render finishes before the first write, so a failed
-render leaves dist/ as it was. Without a usable record (first build, another version, a
+and rewrites ``.build.json`` when the inputs changed. The changed files are staged beside
+dist/ and switched in under a journal (see "the switch" below): a failed render, a kill
+or a full disk leaves dist/ all old or, once the journal is written, all new. Without a usable record (first build, another version, a
 dist/ that is not the one recorded) every job runs and the folder is swapped in whole, as
 a clean build does. ``tests/test_incremental.py`` compares the two after random edits.
 """
@@ -346,6 +346,130 @@ def write_file(out: Path, rel: str, data: bytes) -> None:
         raise
 
 
+# ---------------------------------------------------------------- the switch
+#
+# An incremental build's writes never go into dist/ one by one. The files whose bytes
+# changed are first written into a stage folder beside it (``.dist.stage``, same file
+# system, never inside dist/); a full disk or a kill there leaves dist/ and its record as
+# they were, and the next build, still incremental, needs only the changed files' space
+# again. Then one journal file (``.dist.switch.json``, written whole and renamed into
+# place: the commit point) lists the files to move in, the files to remove and the new
+# render record; then the moves and removals run and the journal goes. A build, the
+# preview or a check that finds a journal finishes the switch first (``finish_switch``),
+# so dist/ is all old (no journal yet) or all new (the journal finished), never mixed.
+
+
+_FAULT = os.environ.get("BUILD_SITE_FAULT", "")  # tests only: "kill:N" or "full:N"
+_STEPS = [0]
+
+
+def _step() -> None:
+    """One step of the write phase (a file staged, the journal, a file moved or
+    removed). ``BUILD_SITE_FAULT=kill:N`` kills the process at step N as ``kill -9``
+    would, ``full:N`` fails step N as a full disk does: the tests' way to stop a build
+    at every point of its write phase."""
+    if not _FAULT:
+        return
+    _STEPS[0] += 1
+    kind, _, n = _FAULT.partition(":")
+    if n.isdigit() and _STEPS[0] == int(n):
+        if kind == "kill":
+            import signal
+
+            os.kill(os.getpid(), signal.SIGKILL)
+        if kind == "full":
+            import errno
+
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+def stage_dir(out: Path) -> Path:
+    return out.parent / f".{out.name}.stage"
+
+
+def journal_path(out: Path) -> Path:
+    return out.parent / f".{out.name}.switch.json"
+
+
+def stage_files(out: Path, writes: dict[str, bytes]) -> dict[str, list[int]]:
+    """Write ``writes`` into the stage folder (emptied first); returns each staged file's
+    [size, mtime_ns], which a rename into dist/ keeps. On any error the stage folder is
+    removed and the error raised: dist/ is untouched."""
+    stage = stage_dir(out)
+    shutil.rmtree(stage, ignore_errors=True)
+    stats: dict[str, list[int]] = {}
+    try:
+        for rel, data in writes.items():
+            dest = stage / rel
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            _step()
+            with open(dest, "wb") as f:
+                f.write(data)
+            st = os.stat(dest)
+            stats[rel] = [st.st_size, st.st_mtime_ns]
+    except BaseException:
+        shutil.rmtree(stage, ignore_errors=True)
+        raise
+    return stats
+
+
+def commit_switch(out: Path, moves: list[str], removes: list[str], rec_path: Path,
+                  record: dict[str, Any]) -> None:
+    """The commit point: the journal written whole, then renamed into place. From here
+    on the switch is done, by this build or by the next one (``finish_switch``)."""
+    path = journal_path(out)
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    doc = {"version": VERSION, "moves": moves, "removes": removes,
+           "record_path": str(rec_path), "record": record}
+    try:
+        tmp.write_text(json.dumps(doc, separators=(",", ":"), ensure_ascii=False),
+                       encoding="utf-8")
+        _step()
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        shutil.rmtree(stage_dir(out), ignore_errors=True)
+        raise
+
+
+def finish_switch(out: Path) -> bool:
+    """Finish a switch whose journal is there (a build killed after its commit point),
+    or throw away a stage folder without one (killed before it). True when a switch was
+    finished. Each step can run again: a file already moved is not in the stage folder."""
+    path = journal_path(out)
+    stage = stage_dir(out)
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        if stage.exists():
+            shutil.rmtree(stage, ignore_errors=True)
+        return False
+    except (OSError, ValueError):
+        doc = None
+    if not isinstance(doc, dict) or doc.get("version") != VERSION:
+        # not written whole cannot be (it is renamed into place): another version's
+        path.unlink(missing_ok=True)
+        shutil.rmtree(stage, ignore_errors=True)
+        return False
+    for rel in doc["moves"]:
+        src = stage / rel
+        if not src.exists():
+            continue  # moved before the kill
+        dest = out / rel
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        if dest.is_dir() and not dest.is_symlink():
+            shutil.rmtree(dest)
+        _step()
+        os.replace(src, dest)
+    for rel in doc["removes"]:
+        _step()
+        remove_file(out, rel)
+    save_record(Path(doc["record_path"]), doc["record"])
+    path.unlink(missing_ok=True)
+    shutil.rmtree(stage, ignore_errors=True)
+    return True
+
+
 def remove_file(out: Path, rel: str) -> None:
     p = out / rel
     try:
@@ -369,6 +493,7 @@ def stat_of(path: Path) -> list[int] | None:
     return [st.st_size, st.st_mtime_ns]
 
 
-__all__ = ["Inputs", "Job", "Outcome", "build_state", "code_files", "for_site",
-           "inputs_state", "load_record", "locked", "observations", "record_path",
-           "remove_file", "save_record", "sha_bytes", "stat_of", "write_file"]
+__all__ = ["Inputs", "Job", "Outcome", "build_state", "code_files", "commit_switch",
+           "finish_switch", "for_site", "inputs_state", "journal_path", "load_record",
+           "locked", "observations", "record_path", "remove_file", "save_record",
+           "sha_bytes", "stage_dir", "stage_files", "stat_of", "write_file"]

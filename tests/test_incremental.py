@@ -510,3 +510,67 @@ def test_check_fresh_compares_the_folder_with_a_clean_build(project: Path, tmp_p
         page.write_bytes(good_page)
         info_path.write_bytes(good_info)
     build(project)
+
+
+def _build_raw(project: Path, *args: str, fault: str = "") -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env["PYTHONPATH"] = str(project)
+    if fault:
+        env["BUILD_SITE_FAULT"] = fault
+    return subprocess.run([sys.executable, "-m", "site_builder.cli", "build", "--quiet",
+                           "--jobs", "1", *args], cwd=project, env=env, capture_output=True,
+                          text=True, timeout=900, check=False)
+
+
+def _no_temp_inside(d: Path) -> None:
+    odd = [p for p in d.rglob("*") if p.name.startswith(".") and p.name != ".build.json"]
+    assert not odd, odd
+
+
+def test_a_write_phase_stopped_anywhere_leaves_all_old_or_all_new(project: Path) -> None:
+    """Never half-written (issue 47 item 3): a build killed at any step of its write
+    phase leaves dist/ as it was (before the journal) or has the next build finish the
+    switch (after it), never a temporary file inside dist/; a full disk while staging
+    leaves dist/ and its record as they were, so the next build is incremental again."""
+    build(project)
+    layout = project / "site_builder" / "theme" / "layout.html.j2"
+    good = layout.read_text(encoding="utf-8")
+    stages = project / "dist"
+    try:
+        # a layout edit stages 25 files (24 pages, .build.json): steps 1-25, the
+        # journal 26, the moves 27-51
+        seen = set()
+        for n, fault in enumerate(["kill:1", "kill:13", "full:3", "kill:26", "kill:27",
+                                   "kill:40", "kill:51"]):
+            old = tree(stages)
+            layout.write_text(good.replace("</body>", f"<!-- edit {n} --></body>", 1),
+                              encoding="utf-8")
+            r = _build_raw(project, fault=fault)
+            journal = project / ".dist.switch.json"
+            _no_temp_inside(stages)
+            if fault.startswith("full"):
+                assert r.returncode != 0 and "cannot write the site" in r.stderr, r.stderr
+                assert tree(stages) == old and not (project / ".dist.stage").exists()
+                r = build(project, "--explain")  # needs only the changed files' room
+                assert "every file" not in r.stdout and "rendered" in r.stdout, r.stdout
+            else:
+                assert r.returncode == -9, (fault, r.returncode, r.stderr)
+                seen.add(journal.exists())
+                if not journal.exists():
+                    assert tree(stages) == old, fault  # stopped before the commit point
+                else:
+                    check = subprocess.run(
+                        [sys.executable, "-m", "site_builder.cli", "check"], cwd=project,
+                        env=dict(os.environ, PYTHONPATH=str(project)), capture_output=True,
+                        text=True, check=False)
+                    assert check.returncode == 1 and "switching its files in" in check.stdout
+                r = build(project, "--explain")
+                assert "every file" not in r.stdout, (fault, r.stdout)
+            assert not journal.exists() and not (project / ".dist.stage").exists()
+            _no_temp_inside(stages)
+            assert f"<!-- edit {n} -->" in (stages / "index.html").read_text(encoding="utf-8")
+        assert seen == {False, True}  # stopped before the commit point and after it
+        assert tree(stages) == clean_build(project)
+    finally:
+        layout.write_text(good, encoding="utf-8")
+    build(project)
