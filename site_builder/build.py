@@ -33,6 +33,10 @@ class BuildReport:
     seconds: float = 0.0
     stages_run: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # puzzles whose plugin is broken
+    # a broken plugin whose pages the last build made: dist/ kept as it was; the pages of
+    # that puzzle (dist paths) and why
+    kept_pages: list[str] = field(default_factory=list)
+    kept_why: str = ""
     outcome: Outcome = field(default_factory=Outcome)  # rendered, kept, removed
 
 
@@ -685,6 +689,19 @@ def build_site(root: Path, out: Path, *, only: list[str] | None = None, regenera
 
     ran = pipeline.run_all(root, slugs, regenerate=regenerate, jobs=jobs, scheduler=scheduler,
                            stages=stages, quiet=quiet, log=log)
+    lost = _last_pages(out, sorted(broken))
+    if lost:
+        # the last good site stays: rendering without the broken puzzle would delete its
+        # pages (and change every page that lists it), so nothing in dist/ changes
+        info = read_json(out / BUILD_INFO)
+        manifest = info.get("manifest") if isinstance(info, dict) else None
+        n = len(manifest) if isinstance(manifest, dict) else 0
+        pages = sum(1 for k in (manifest or {}) if k.endswith(".html"))
+        return BuildReport(pages=pages, files=n, seconds=time.monotonic() - start,
+                           stages_run=ran, skipped=sorted(broken),
+                           outcome=Outcome(kept=n, files=n, pages=pages),
+                           kept_pages=lost,
+                           kept_why="; ".join(broken[s] for s in sorted(broken)))
     outcome = render_incremental(root, out, base_url, render_slugs)
     if not has_sitemap(base_url) and not quiet:
         notice("no sitemap.xml: the sitemap protocol needs absolute URLs; give --base-url "
@@ -692,6 +709,23 @@ def build_site(root: Path, out: Path, *, only: list[str] | None = None, regenera
     return BuildReport(pages=outcome.pages, files=outcome.files,
                        seconds=time.monotonic() - start, stages_run=ran,
                        skipped=sorted(broken), outcome=outcome)
+
+
+def _last_pages(out: Path, slugs: list[str]) -> list[str]:
+    """The files of ``slugs`` (puzzles) that the last build into ``out`` wrote."""
+    if not slugs or not (out / BUILD_INFO).is_file():
+        return []
+    try:
+        info = read_json(out / BUILD_INFO)
+    except UserError:
+        return []
+    had = info.get("slugs") if isinstance(info, dict) else None
+    files = info.get("files") if isinstance(info, dict) else None
+    if not isinstance(had, list) or not isinstance(files, list):
+        return []
+    gone = [s for s in slugs if s in had]
+    return sorted(f for f in files if isinstance(f, str) and any(
+        f.startswith(f"{s}/") or f"/{s}/" in f for s in gone))
 
 
 _NOTICES: set[str] = set()

@@ -328,6 +328,12 @@ def cmd_build(args: argparse.Namespace, root: Path) -> int:
             print(f"  rendered {path}: {why}")
         for path in o.removed:
             print(f"  removed {path}: no longer made")
+    if r.kept_pages:
+        shown = ", ".join(r.kept_pages[:4]) + (
+            f" and {len(r.kept_pages) - 4} more" if len(r.kept_pages) > 4 else "")
+        print(f"build-site: kept the last build in {args.out} as it was ({r.files} files): "
+              f"the {len(r.kept_pages)} files of {', '.join(r.skipped)} ({shown}) cannot "
+              f"be rendered now, because {r.kept_why}", file=sys.stderr)
     if r.skipped:
         print(f"build-site: {len(r.skipped)} puzzle(s) skipped, their plugin broken: "
               f"{', '.join(r.skipped)}", file=sys.stderr)

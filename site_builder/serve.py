@@ -6,7 +6,10 @@ The server is the `livereload` package (tornado underneath). What this module ad
 * a watcher on the operating system's file events (``watchfiles``, the Rust ``notify``
   library underneath) over what the site is made from: the site's ``templates/``,
   ``content/`` and ``site.toml``, each puzzle package (its templates, static files and
-  code), the theme and the tool's own code. Events are gathered for a few milliseconds,
+  code), the theme and the tool's own code. Folders are watched, never files (a save by
+  rename or by delete and create replaces the file a file watch follows); a folder not
+  there yet is watched through its nearest existing parent, and the watches are planned
+  again when it appears and after each rebuild (a puzzle added to ``site.toml``). Events are gathered for a few milliseconds,
   then one rebuild runs in a worker thread while the server keeps answering; what changes
   during a rebuild is gathered meanwhile and makes the next one, so no edit is lost (the
   files the build itself writes under ``content/`` only cost a rebuild that finds nothing
@@ -32,7 +35,9 @@ The server is the `livereload` package (tornado underneath). What this module ad
   only an ``Origin`` of the same host and port, so no other web page can reload the
   preview or read the names of the files being edited;
 * a static file handler that only ever answers with files whose real path lies inside
-  the output folder (``..``, ``%2e%2e`` and symlinks that leave it get 403/404).
+  the output folder (``..``, ``%2e%2e`` and symlinks that leave it get 403/404), and
+  reads each file once per request: its length and bytes are those of the file opened,
+  so a page a rebuild renames over goes out whole, old or new.
 """
 
 from __future__ import annotations
@@ -76,9 +81,10 @@ def ignored(path: str) -> bool:
             or any(p in _IGNORED_DIRS for p in parts[:-1]))
 
 
-def watched_paths(root: Path) -> list[Path]:
+def watched_paths(root: Path, every: bool = False) -> list[Path]:
     """What the site is made from: the site's own folders and file, each puzzle package,
-    the theme and the tool's code (``site_builder``, ``solvers``)."""
+    the theme and the tool's code (``site_builder``, ``solvers``); ``every``: those that
+    do not exist yet too (``Watch`` watches for their creation)."""
     import site_builder
     import solvers
     from site_builder import config
@@ -91,7 +97,7 @@ def watched_paths(root: Path) -> list[Path]:
             if slug in registry.slugs() and slug not in broken]
     seen: list[Path] = []
     for p in out:
-        if p.exists() and not any(p == q or q in p.parents for q in seen):
+        if (every or p.exists()) and not any(p == q or q in p.parents for q in seen):
             seen = [q for q in seen if p not in q.parents] + [p]
     return seen
 
@@ -118,6 +124,13 @@ def shown(paths: list[str], root: Path) -> str:
             rel.append(p)
     text = ", ".join(rel[:3])
     return text + (f" and {len(rel) - 3} more" if len(rel) > 3 else "")
+
+
+def _plugin_problem(why: str) -> str:
+    """A plugin's import error as the overlay shows it: ``FILE:LINE: ...`` first when the
+    error says where it was raised."""
+    m = re.search(r" \(raised at (?P<at>.+?:\d+)\)", why)
+    return f"{m['at']}: {why[:m.start()]}{why[m.end():]}" if m else why
 
 
 _WHERE = re.compile(r"^(?P<file>(?:theme:)?[^\s:][^:\n]*?):(?P<line>\d+):")
@@ -147,6 +160,11 @@ class Rebuilder:
         from site_builder.build import build_site
 
         report = build_site(self.root, self.out, base_url=self.base_url, quiet=True)
+        if report.skipped:
+            # a plugin that cannot be loaded: the last good site stays (build_site wrote
+            # nothing of the site when the puzzle had pages), the overlay names the cause
+            raise UserError(_plugin_problem(report.kept_why or ", ".join(
+                f"puzzle {s} cannot be loaded" for s in report.skipped)))
         o = report.outcome
         written = [p for p, _ in o.rendered] + list(o.removed)
         if o.full:
@@ -208,29 +226,115 @@ class Rebuilder:
         return written
 
 
-class Watch:
-    """File events -> one rebuild at a time; events during a rebuild make the next one."""
+def watch_plan(wanted: Iterable[Path]) -> tuple[list[Path], list[Path]]:
+    """(folders watched with all they hold, folders watched for their own entries only).
 
-    def __init__(self, paths: list[Path], rebuild: Callable[[list[str]], list[str] | None],
+    Folders, never files: an editor that saves by writing a temporary file and renaming
+    it over the old one (or deletes it and creates it again) replaces the file a watch on
+    the file itself would follow, and every later save went unseen. A wanted file is
+    watched through its folder; a wanted folder that does not exist yet through its
+    nearest existing parent, so its creation is seen (and the plan made again)."""
+    deep: list[Path] = []
+    flat: list[Path] = []
+    for w in wanted:
+        if w.is_dir():
+            deep.append(w)
+            continue
+        p = w.parent
+        while not p.is_dir() and p != p.parent:
+            p = p.parent
+        flat.append(p)
+    deep = sorted({d for d in deep if not any(q in d.parents for q in deep)})
+    flat = sorted({f for f in flat if not any(f == q or q in f.parents for q in deep)})
+    return deep, flat
+
+
+def wanted_event(path: Path, wanted: Iterable[Path]) -> bool:
+    """Whether an event at ``path`` concerns what the site is made from: a wanted path, a
+    path inside a wanted folder, or a folder on the way to a wanted one not there yet."""
+    return any(path == w or w in path.parents or path in w.parents for w in wanted)
+
+
+class _Either:
+    """An event for watchfiles' ``stop_event``: set when either is."""
+
+    def __init__(self, *events: threading.Event) -> None:
+        self.events = events
+
+    def is_set(self) -> bool:
+        return any(e.is_set() for e in self.events)
+
+
+class Watch:
+    """File events -> one rebuild at a time; events during a rebuild make the next one.
+
+    ``paths`` is what the site is made from (``watched_paths``), or a function giving it:
+    then it is asked again after every rebuild (a puzzle added to ``site.toml`` brings its
+    package) and whenever a wanted folder comes into being, and the watches are set up
+    again when the answer changed."""
+
+    def __init__(self, paths: list[Path] | Callable[[], list[Path]],
+                 rebuild: Callable[[list[str]], list[str] | None],
                  notify: Callable[[list[str] | None], None]) -> None:
-        self.paths, self.rebuild, self.notify = paths, rebuild, notify
+        self.wanted_now: Callable[[], list[Path]] = (
+            paths if callable(paths) else (lambda: list(paths)))
+        self.paths: list[Path] = self.wanted_now()
+        self.rebuild, self.notify = rebuild, notify
         self.stop_event = threading.Event()
+        self.replan = threading.Event()
         self.pending: set[str] = set()
         self.cond = threading.Condition()
+        self.plan = watch_plan(self.paths)
+        self.ready = threading.Event()  # set once the watches of the current plan run
 
     def start(self) -> None:
         threading.Thread(target=self._watch, name="serve-watch", daemon=True).start()
         threading.Thread(target=self._build, name="serve-build", daemon=True).start()
 
     def _watch(self) -> None:
+        while not self.stop_event.is_set():
+            self.replan.clear()
+            wanted = list(self.paths)
+            deep, flat = self.plan
+            stop = _Either(self.stop_event, self.replan)
+            threads = [threading.Thread(target=self._events, args=(dirs, rec, wanted, stop),
+                                        daemon=True)
+                       for dirs, rec in ((deep, True), (flat, False)) if dirs]
+            for t in threads:
+                t.start()
+            self.ready.set()
+            while not stop.is_set():
+                self.replan.wait(0.2)
+            self.ready.clear()
+            for t in threads:
+                t.join()
+
+    def _events(self, dirs: list[Path], recursive: bool, wanted: list[Path],
+                stop: _Either) -> None:
         import watchfiles
 
-        for batch in watchfiles.watch(*self.paths, watch_filter=lambda _c, p: not ignored(p),
-                                      step=STEP_MS, debounce=DEBOUNCE_MS,
-                                      stop_event=self.stop_event, raise_interrupt=False):
+        def keep(_change: Any, p: str) -> bool:
+            return not ignored(p) and wanted_event(Path(p), wanted)
+
+        for batch in watchfiles.watch(*dirs, watch_filter=keep, recursive=recursive,
+                                      step=STEP_MS, debounce=DEBOUNCE_MS, rust_timeout=200,
+                                      yield_on_timeout=False, stop_event=stop,
+                                      raise_interrupt=False):
             with self.cond:
                 self.pending |= {p for _, p in batch}
                 self.cond.notify()
+            if any(Path(p).is_dir() and Path(p) not in self.plan[0] for _, p in batch):
+                self._replan()  # a folder came into being: watch inside it too
+
+    def _replan(self) -> None:
+        try:
+            wanted = self.wanted_now()
+        except Exception:  # noqa: BLE001 - a site.toml being edited: keep the watches
+            return
+        plan = watch_plan(wanted)
+        if plan != self.plan or wanted != self.paths:
+            self.paths, self.plan = wanted, plan
+            self.replan.set()
 
     def _build(self) -> None:
         while not self.stop_event.is_set():
@@ -240,6 +344,7 @@ class Watch:
                 changed, self.pending = sorted(self.pending), set()
             if changed:
                 self.notify(self.rebuild(changed))
+                self._replan()  # site.toml may list another puzzle now
 
     def stop(self) -> None:
         self.stop_event.set()
@@ -400,6 +505,38 @@ def _guarded_handlers(out: Path, host: str, rebuild: Rebuilder) -> dict[str, Any
             "client": Client, "status": Status, "files": _make_handler(out, loopback)}
 
 
+def _snapshot(path: str) -> tuple[bytes, os.stat_result]:
+    """A file's bytes and the stat of the very file read (one open)."""
+    from tornado import web
+
+    try:
+        with open(path, "rb") as f:
+            st = os.fstat(f.fileno())
+            data = f.read()
+    except OSError:
+        raise web.HTTPError(404) from None
+    return data, st
+
+
+class _SnapshotContent:
+    """``get_content`` of the handler: on a request that took a snapshot, its bytes;
+    as tornado's class method elsewhere (``get_content_version``)."""
+
+    def __get__(self, obj: Any, cls: Any) -> Any:
+        snap = getattr(obj, "_snap", None) if obj is not None else None
+        if snap is not None:
+            data = snap[0]
+
+            def content(abspath: str, start: int | None = None,
+                        end: int | None = None) -> bytes:
+                return data[start or 0:len(data) if end is None else end]
+
+            return content
+        from tornado import web
+
+        return vars(web.StaticFileHandler)["get_content"].__get__(None, cls)
+
+
 def _make_handler(out: Path, loopback: bool) -> Any:
     from livereload.handlers import StaticFileHandler
     from tornado import web
@@ -418,7 +555,32 @@ def _make_handler(out: Path, loopback: bool) -> Any:
             real = os.path.realpath(absolute_path)
             if real != real_root and not real.startswith(real_root + os.sep):
                 raise web.HTTPError(403)
-            return super().validate_absolute_path(root, absolute_path)
+            checked = super().validate_absolute_path(root, absolute_path)
+            if checked is not None:
+                self._snap = _snapshot(checked)
+            return checked
+
+        # One read per request: the length, the dates and the bytes sent all come from
+        # the file as it was opened, so a page a rebuild renames over while it is being
+        # sent goes out whole, old or new (tornado would stat the path, then open it
+        # again: a new page of another length was cut off or overran Content-Length).
+        get_content = _SnapshotContent()
+
+        def _stat(self) -> os.stat_result:
+            snap = getattr(self, "_snap", None)
+            return snap[1] if snap is not None else super()._stat()
+
+        def get_content_size(self) -> int:
+            snap = getattr(self, "_snap", None)
+            return len(snap[0]) if snap is not None else int(super().get_content_size())
+
+        def compute_etag(self) -> str | None:
+            snap = getattr(self, "_snap", None)
+            if snap is None:
+                return super().compute_etag()
+            import hashlib
+
+            return f'"{hashlib.sha512(snap[0]).hexdigest()}"'
 
         def write_error(self, status_code: int, **kwargs: object) -> None:
             """A missing page gets the site's own 404.html, as static hosts serve it."""
@@ -535,7 +697,7 @@ def serve(root: Path, out: Path, host: str = "127.0.0.1", port: int = 8000,
         for path in paths:
             live.reload_waiters(path)
 
-    watch = Watch(watched_paths(root), rebuild,
+    watch = Watch(lambda: watched_paths(root, every=True), rebuild,
                   lambda written: loop.add_callback(tell, written))
 
     def stop(signum: int, frame: object) -> None:

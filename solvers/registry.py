@@ -17,6 +17,7 @@ entry's name, two distributions claiming one slug) is a ``PuzzleError`` naming i
 
 from __future__ import annotations
 
+import os
 from functools import cache
 from typing import Any
 
@@ -130,6 +131,24 @@ def entries() -> dict[str, Entry]:
     return _scan()[0]
 
 
+def raised_at(exc: BaseException) -> str | None:
+    """``FILE:LINE`` where an import error was raised: a syntax error's own place, else
+    the innermost frame outside the import machinery and this package's importers."""
+    if isinstance(exc, SyntaxError) and exc.filename:
+        return f"{exc.filename}:{exc.lineno}"
+    here = {os.path.abspath(__file__), os.path.abspath(os.path.join(
+        os.path.dirname(__file__), "common.py"))}
+    found = None
+    tb = exc.__traceback__
+    while tb is not None:
+        name = tb.tb_frame.f_code.co_filename
+        if not name.startswith("<") and os.path.abspath(name) not in here \
+                and "importlib" not in name:
+            found = f"{name}:{tb.tb_lineno}"
+        tb = tb.tb_next
+    return found
+
+
 @cache
 def get(slug: str) -> Puzzle:
     """The puzzle registered under ``slug``; a PuzzleError naming the plugin at fault, or
@@ -147,8 +166,10 @@ def get(slug: str) -> Puzzle:
     try:
         module = import_module(module_name.strip())
     except Exception as exc:  # noqa: BLE001 (any error a plugin's import raises)
+        at = raised_at(exc)
         raise PuzzleError(f"puzzle plugin {slug!r} ({e.dist} {e.version}): cannot import "
-                          f"{module_name.strip()}: {type(exc).__name__}: {exc}") from None
+                          f"{module_name.strip()}: {type(exc).__name__}: {exc}"
+                          + (f" (raised at {at})" if at else "")) from None
     obj: Any = module
     for part in (attr.strip() or "PUZZLE").split("."):
         obj = getattr(obj, part, None)

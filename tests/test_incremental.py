@@ -574,3 +574,44 @@ def test_a_write_phase_stopped_anywhere_leaves_all_old_or_all_new(project: Path)
     finally:
         layout.write_text(good, encoding="utf-8")
     build(project)
+
+
+def test_a_plugin_that_breaks_keeps_the_last_good_site(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture[str]
+                                                        ) -> None:
+    """Issue 47 item 4: a plugin that raises on import after a good build changes
+    nothing in dist/; the build exits 1 as before, and its summary names the pages it
+    kept and why, with the file and line the import raised at; serve's overlay too."""
+    from site_builder import cli, pipeline, serve
+
+    site = tmp_path / "s"
+    shutil.copytree(REPO / "content" / "sukoro", site / "content" / "sukoro")
+    (site / "site.toml").write_text('puzzles = ["sukoro"]\n', encoding="utf-8")
+    monkeypatch.setattr(pipeline, "run_all", lambda *a, **k: [])
+    monkeypatch.chdir(site)
+    assert cli.main(["build", "--quiet"]) == 0
+    good = tree(site / "dist")
+    (tmp_path / "brokenmod.py").write_text('"""A plugin."""\nraise RuntimeError("boom")\n',
+                                           encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    rows = [r for r in registry._declared() if r.slug != "sukoro"]
+    rows.append(registry.Entry("sukoro", "brokenmod:PUZZLE", "broken-dist", "1"))
+    monkeypatch.setattr(registry, "_scan", lambda: registry.table(rows))
+    registry.get.cache_clear()
+    shutil.rmtree(site / ".cache" / "stamps")  # the plugin's files did not change here
+    capsys.readouterr()
+    try:
+        assert cli.main(["build", "--quiet"]) == 1
+        err = capsys.readouterr().err
+        assert tree(site / "dist") == good
+        assert "kept the last build in dist as it was" in err, err
+        assert "en/sukoro/index.html" in err or "and " in err
+        assert f"raised at {tmp_path / 'brokenmod.py'}:2" in err, err
+        rebuild = serve.Rebuilder(site, site / "dist", log=lambda _s: None)
+        assert rebuild([str(site / "site.toml")]) is None
+        assert rebuild.status["file"] == str(tmp_path / "brokenmod.py")
+        assert rebuild.status["line"] == 2
+        assert tree(site / "dist") == good
+    finally:
+        registry.get.cache_clear()

@@ -17,8 +17,9 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -514,3 +515,155 @@ def test_the_overlay_names_file_and_line() -> None:
     st = error_status("theme:layout.html.j2:12: 'x' is undefined")
     assert st["file"] == "theme:layout.html.j2" and st["line"] == 12
     assert error_status("content/sukoro/stats.json: corrupt")["line"] is None
+
+
+def test_a_file_renamed_over_while_it_is_sent_goes_out_whole(server: Server) -> None:
+    """Issue 47 item 3: a file a rebuild renames over while the server sends it goes
+    out whole, old or new; never cut off at the old length, never past it."""
+    target = server.project / "dist" / "rewrite-test.json"
+    versions = [b"[" + b"1," * 900_000 + b"1]", b"[" + b"2," * 300_000 + b"2]"]
+    target.write_bytes(versions[0])
+    stop = threading.Event()
+
+    def rewrite() -> None:
+        i = 0
+        while not stop.is_set():
+            tmp = server.project / f".rewrite-test.{i}"  # beside dist/, as a build stages
+            tmp.write_bytes(versions[i % 2])
+            os.replace(tmp, target)
+            i += 1
+
+    t = threading.Thread(target=rewrite, daemon=True)
+    t.start()
+    bad: list[tuple[int, int]] = []
+    try:
+        end = time.monotonic() + 20
+        n = 0
+        while time.monotonic() < end and n < 400:
+            n += 1
+            try:
+                status, body = get(server.port, "/rewrite-test.json")
+            except (http.client.HTTPException, OSError) as e:
+                bad.append((-1, len(str(e))))
+                continue
+            if status != 200 or body not in versions:
+                bad.append((status, len(body)))
+    finally:
+        stop.set()
+        t.join()
+        target.unlink()
+    assert not bad, (len(bad), n, bad[:5])
+    assert not any("Content-Length" in line for line in server.lines), server.lines[-5:]
+
+
+class _Seen:
+    """A ``Watch`` whose rebuild only notes what changed (and when)."""
+
+    def __init__(self, wanted: Any) -> None:
+        from site_builder.serve import Watch
+
+        self.batches: queue.Queue[tuple[float, list[str]]] = queue.Queue()
+        self.watch = Watch(wanted, self._rebuild, lambda _written: None)
+
+    def _rebuild(self, changed: list[str]) -> list[str]:
+        self.batches.put((time.monotonic(), changed))
+        return []
+
+    def expect(self, path: Path, action: Callable[[], None], timeout: float = 20) -> float:
+        """Do ``action`` (again every 2 s while the watches may still be starting) until
+        a rebuild names ``path``; returns when that rebuild started."""
+        end = time.monotonic() + timeout
+        action()
+        last = time.monotonic()
+        while time.monotonic() < end:
+            try:
+                at, changed = self.batches.get(timeout=0.2)
+            except queue.Empty:
+                if time.monotonic() - last > 2:
+                    action()
+                    last = time.monotonic()
+                continue
+            if str(path) in changed:
+                return at
+        raise AssertionError(f"no rebuild named {path}")
+
+    def quiet(self, seconds: float = 0.6) -> None:
+        time.sleep(seconds)
+        while not self.batches.empty():
+            self.batches.get()
+
+
+def test_every_editor_save_pattern_is_seen(tmp_path: Path) -> None:
+    """Issue 47 item 2: folders are watched, not files, so site.toml saved by writing in
+    place, by a temporary file renamed over it, by delete and create, each trigger a
+    rebuild, and so does every later save; a templates/ folder created while serving is
+    watched inside; a burst of saves ends in a rebuild after the last one; the folders of
+    a puzzle added while serving are watched after the next rebuild."""
+    site = tmp_path / "site"
+    site.mkdir()
+    toml = site / "site.toml"
+    toml.write_text("v = 0\n", encoding="utf-8")
+    extra = tmp_path / "extra.txt"  # stands for site.toml's puzzle list
+    extra.write_text("", encoding="utf-8")
+
+    def wanted() -> list[Path]:
+        return [site / "templates", toml,
+                *(Path(p) for p in extra.read_text(encoding="utf-8").split())]
+
+    seen = _Seen(wanted)
+    seen.watch.start()
+    try:
+        n = [0]
+
+        def in_place() -> None:
+            n[0] += 1
+            toml.write_text(f"v = {n[0]}\n", encoding="utf-8")
+
+        def renamed_over() -> None:
+            n[0] += 1
+            tmp = site / f".site.toml.{n[0]}.tmp"
+            tmp.write_text(f"v = {n[0]}\n", encoding="utf-8")
+            os.replace(tmp, toml)
+
+        def deleted_and_created() -> None:
+            n[0] += 1
+            toml.unlink()
+            time.sleep(0.05)
+            toml.write_text(f"v = {n[0]}\n", encoding="utf-8")
+
+        for save in (in_place, renamed_over, in_place, renamed_over, deleted_and_created,
+                     in_place):
+            seen.expect(toml, save)
+            seen.quiet()
+        # a folder that did not exist when serving started, then a file inside it
+        css = site / "templates" / "static" / "site.css"
+        seen.expect(site / "templates", lambda: css.parent.mkdir(parents=True))
+        seen.quiet()
+        seen.expect(css, lambda: css.write_text("a {}\n", encoding="utf-8"))
+        seen.quiet()
+        seen.expect(css, lambda: (css.write_text("b {}\n", encoding="utf-8"),
+                                  os.replace(css, css.with_name("x.css")),
+                                  css.with_name("x.css").rename(css)))
+        seen.quiet()
+        # a burst of saves: the last rebuild starts after the last save
+        for i in range(30):
+            css.write_text(f"c{i} {{}}\n", encoding="utf-8")
+            time.sleep(0.01)
+        last_save = time.monotonic()
+        at = seen.expect(css, lambda: None)
+        while True:
+            try:
+                at = max(at, seen.batches.get(timeout=1.5)[0])
+            except queue.Empty:
+                break
+        assert at >= last_save
+        # a puzzle package added to the list while serving: watched after a rebuild
+        pkg = tmp_path / "newpuzzle"
+        (pkg / "templates").mkdir(parents=True)
+        extra.write_text(str(pkg), encoding="utf-8")
+        seen.expect(toml, in_place)  # the list changed: the rebuild replans the watches
+        seen.quiet(1.0)
+        article = pkg / "templates" / "article.en.md.j2"
+        seen.expect(article, lambda: article.write_text("Hello.\n", encoding="utf-8"))
+    finally:
+        seen.watch.stop()
