@@ -249,6 +249,11 @@ def _parser() -> argparse.ArgumentParser:
 
     sub.add_parser("list", help="the puzzles installed: slug, package, version, and any "
                                 "that cannot be loaded")
+    e = sub.add_parser("eject", help="copy a theme or puzzle template or static file into "
+                                     "the site's templates/, where it overrides the original")
+    e.add_argument("name", metavar="NAME",
+                   help="a template (layout.html.j2, SLUG/article.en.md.j2) or static file "
+                        "(static/site.css, static/play/SLUG.js)")
     return ap
 
 
@@ -480,6 +485,18 @@ def cmd_solve(args: argparse.Namespace, root: Path) -> int:
     return solve.run(args, root)
 
 
+def cmd_eject(args: argparse.Namespace, root: Path) -> int:
+    from site_builder.config import load
+    from site_builder.sources import eject, shown_path
+    from solvers import registry
+
+    puzzles = [registry.get(s) for s in load(root).puzzles]
+    src, dest = eject(root, puzzles, args.name)
+    print(f"copied {shown_path(root, str(src), args.name)} to "
+          f"{dest.relative_to(root).as_posix()}: the site's copy now overrides it")
+    return 0
+
+
 def cmd_verify(args: argparse.Namespace, root: Path) -> int:
     from site_builder import verify
 
@@ -498,7 +515,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = _parser().parse_args(argv)
     handlers = {"build": cmd_build, "serve": cmd_serve, "check": cmd_check,
                 "deploy": cmd_deploy, "solve": cmd_solve, "verify": cmd_verify,
-                "new": cmd_new, "list": cmd_list}
+                "new": cmd_new, "list": cmd_list, "eject": cmd_eject}
     inner = sys.stdout
     sys.stdout = _GuardedStdout(inner)
     try:

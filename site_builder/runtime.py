@@ -70,6 +70,11 @@ APP_MODULES = ("site_builder/__init__.py", "site_builder/errors.py", "site_build
                "site_builder/solve_web.py")
 
 
+# how to fetch the runtime, said the same way for a checkout and a pip-installed tool (whose
+# users have no scripts/ folder)
+FETCH = "run `python -m site_builder.runtime`, which needs npm and the npm registry"
+
+
 class RuntimeMissing(Exception):
     """The runtime is not in the cache (or does not match its pins): one line saying why."""
 
@@ -148,17 +153,16 @@ def files(root: Path) -> dict[str, bytes]:
     pkg = cache / "npm" / "node_modules" / "pyodide"
     meta = pkg / "package.json"
     if not meta.is_file():
-        raise RuntimeMissing(f"no Pyodide in {CACHE} (run scripts/build, which needs npm "
-                             "and the npm registry)")
+        raise RuntimeMissing(f"no Pyodide in {CACHE} ({FETCH})")
     got = json.loads(meta.read_text()).get("version")
     if got != version:
         raise RuntimeMissing(f"{CACHE} holds Pyodide {got}, the pins say {version} "
-                             "(run scripts/build)")
+                             f"({FETCH})")
     base = f"{OUT}/pyodide-{version}"
     out: dict[str, bytes] = {}
     for name in PYODIDE_FILES:
         if not (pkg / name).is_file():
-            raise RuntimeMissing(f"{CACHE}: Pyodide has no {name} (run scripts/build)")
+            raise RuntimeMissing(f"{CACHE}: Pyodide has no {name} ({FETCH})")
         out[f"{base}/{name}"] = (pkg / name).read_bytes()
     lock = json.loads((pkg / LOCK).read_text())
     out[f"{base}/{LOCK}"] = (json.dumps({"info": lock["info"], "packages": {}},
@@ -166,7 +170,7 @@ def files(root: Path) -> dict[str, bytes]:
     for name, ver, digest in wheel_pins(root):
         whl = _wheel_file(cache / "wheels", name, ver)
         if whl is None:
-            raise RuntimeMissing(f"no {name} {ver} wheel in {CACHE}/wheels (run scripts/build)")
+            raise RuntimeMissing(f"no {name} {ver} wheel in {CACHE}/wheels ({FETCH})")
         data = whl.read_bytes()
         if _sha256(data) != digest:
             raise RuntimeMissing(f"{whl}: sha256 differs from its pin in {PINS / 'wheels.txt'}")

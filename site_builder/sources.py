@@ -152,3 +152,35 @@ def shown_path(root: Path, filename: str | None, name: str) -> str:
             continue
         return rel if label is None else f"{label}:{rel}"
     return str(f)
+
+
+def eject(root: Path, puzzles: Iterable[Any], name: str) -> tuple[Path, Path]:
+    """Copy the theme's or a puzzle's template or static file ``name`` (a template name
+    such as ``layout.html.j2`` or ``sukoro/article.en.md.j2``, or a static file such as
+    ``static/site.css`` or ``static/play/sukoro.js``) to the place in the site's
+    ``templates/`` that overrides it. Returns (from, to). Refuses a file already there
+    (never overwritten) and a name that is no template or static file."""
+    import shutil
+
+    puzzles = list(puzzles)
+    rel = name.strip().lstrip("/").removeprefix("templates/").removeprefix("theme:")
+    if not rel or any(part in ("", ".", "..") for part in rel.split("/")):
+        raise UserError(f"eject {name!r}: give a template or static file name, such as "
+                        "layout.html.j2, SLUG/article.en.md.j2 or static/site.css")
+    dest = root / "templates" / rel
+    if rel.startswith("static/"):
+        places = static_candidates(root, puzzles, rel)[1:]  # the site's own aside
+    else:
+        slug, _, rest = rel.partition("/")
+        places = [THEME / rel]
+        places += [plugin_templates(p) / rest for p in puzzles if p.slug == slug and rest]
+    src = next((p for p in places if p.is_file()), None)
+    if src is None:
+        raise UserError(f"eject {name!r}: neither the theme nor a puzzle of the site has "
+                        f"it (looked at {', '.join(shown_path(root, str(p), rel) for p in places)})")
+    if dest.exists() or dest.is_symlink():
+        raise UserError(f"{dest.relative_to(root).as_posix()} exists already: eject never "
+                        "overwrites a site's file (remove it first for a fresh copy)")
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(src, dest)
+    return src, dest

@@ -38,7 +38,7 @@ from solvers import registry
 REPO = Path(__file__).resolve().parents[1]
 SLUGS = ["nanro", "sukoro"]  # two puzzles keep each clean build short
 SEQUENCES = int(os.environ.get("INCREMENTAL_SEQUENCES", "6"))
-EDITS_PER_SEQUENCE = 3
+EDITS_PER_SEQUENCE = 4
 
 
 def copy_project(dest: Path) -> Path:
@@ -186,13 +186,99 @@ class Edits:
         mod = self.rng.choice(["ladder.py", "presentation.py", "rules.py"])
         return self._append(f"solvers/{slug}/{mod}", f"\n# {self.word()}\n")
 
+    # -- the lookups' places (issue 47 item 1): a file created, removed or renamed at
+    # each layer of the search path, an optional include, a comparison's right side
+
+    def _toggle(self, f: Path, make: Callable[[], str]) -> str:
+        """Create ``f`` (text from ``make``), or when it is there remove it or rename it
+        away (to a name that is a new file of the same folder)."""
+        if not f.exists():
+            f.parent.mkdir(parents=True, exist_ok=True)
+            f.write_text(make(), encoding="utf-8")
+            return f"created {f.relative_to(self.p)}"
+        if self.rng.random() < 0.5:
+            f.unlink()
+            return f"removed {f.relative_to(self.p)}"
+        to = f.with_name(f"renamed-{self.word()}{f.suffix}")
+        f.rename(to)
+        self.added.append(to)
+        return f"renamed {f.relative_to(self.p)} to {to.name}"
+
+    def static_override(self) -> str:
+        """The site's templates/static/ over the theme's stylesheet or a puzzle's play
+        module."""
+        slug = self.rng.choice(SLUGS)
+        rel = self.rng.choice(["site.css", f"play/{slug}.js"])
+        src = (self.p / "site_builder/theme/static/site.css" if rel == "site.css"
+               else self.p / "solvers" / slug.replace("-", "_") / "static" / rel)
+        return self._toggle(self.p / "templates" / "static" / rel,
+                            lambda: src.read_text(encoding="utf-8") + f"\n/* {self.word()} */\n")
+
+    def puzzle_file(self) -> str:
+        """A file in a puzzle package's static/ (a new play asset) or templates/ (the
+        optional partial a site article includes, looked up in the site first)."""
+        slug = self.rng.choice(SLUGS)
+        pkg = self.p / "solvers" / slug.replace("-", "_")
+        f = self.rng.choice([pkg / "static" / "play" / f"extra-{slug}.txt",
+                             pkg / "templates" / "opt.md.j2"])
+        return self._toggle(f, lambda: f"A puzzle's file {self.word()}.\n")
+
+    def optional_include(self) -> str:
+        """The partial an ``ignore missing`` include and an include list name."""
+        f = self.p / "templates" / "partials" / self.rng.choice(["opt.md.j2", "first.md.j2"])
+        return self._toggle(f, lambda: f"Optional text {self.word()}.\n")
+
+    def content_file(self) -> str:
+        """A content file beside the stages (its keys' numerals are ``| lit``'s
+        vocabulary, so every page depends on it)."""
+        slug = self.rng.choice(SLUGS)
+        f = self.p / "content" / slug / "notes.json"
+        return self._toggle(f, lambda: json.dumps(
+            {"data": {f"size {self.rng.randint(2, 30)}x5": self.word()}}) + "\n")
+
+    def compared_value(self) -> str:
+        """The right side of ``a == b`` in the site's article (``fuzz_setup``)."""
+        path = self.p / "content" / "nanro" / "stats.json"
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        doc["data"]["fuzz_b"] = self.rng.choice([1, 2])
+        path.write_text(json.dumps(doc, ensure_ascii=False, indent=2, sort_keys=True) + "\n",
+                        encoding="utf-8")
+        return f"fuzz_b={doc['data']['fuzz_b']}"
+
     KINDS = ("article", "layout", "partial", "stylesheet", "play_module", "json_value",
-             "file_added", "file_removed", "solver_module")
+             "file_added", "file_removed", "solver_module", "static_override",
+             "puzzle_file", "optional_include", "content_file", "compared_value")
 
     def random(self) -> tuple[str, str]:
         kind = self.rng.choice(self.KINDS)
         edit: Callable[[], str] = getattr(self, kind)
         return kind, edit()
+
+
+def fuzz_setup(project: Path) -> None:
+    """A site article that looks things up: an optional partial (``ignore missing``),
+    an include list whose first name is missing at first, a puzzle's own partial looked
+    up after the site's, and a comparison of two JSON values (``fuzz_a`` and ``fuzz_b``
+    in nanro's stats). Idempotent."""
+    art = project / "templates" / "nanro" / "article.ja.md.j2"
+    if art.exists():
+        return
+    src = project / "solvers" / "nanro" / "templates" / "article.ja.md.j2"
+    partials = project / "templates" / "partials"
+    partials.mkdir(parents=True, exist_ok=True)
+    (partials / "second.md.j2").write_text("Second.\n", encoding="utf-8")
+    stats = project / "content" / "nanro" / "stats.json"
+    doc = json.loads(stats.read_text(encoding="utf-8"))
+    doc["data"].update(fuzz_a=1, fuzz_b=2)
+    stats.write_text(json.dumps(doc, ensure_ascii=False, indent=2, sort_keys=True) + "\n",
+                     encoding="utf-8")
+    art.parent.mkdir(parents=True, exist_ok=True)
+    art.write_text(src.read_text(encoding="utf-8")
+                   + '\n{% include "partials/opt.md.j2" ignore missing %}\n'
+                   + '{% include ["partials/first.md.j2", "partials/second.md.j2"] %}\n'
+                   + '{% include ["nanro/opt.md.j2", "partials/second.md.j2"] %}\n'
+                   + "{% if stats.fuzz_a == stats.fuzz_b %}Alike.{% else %}Unlike.{% endif %}\n",
+                   encoding="utf-8")
 
 
 @pytest.fixture(scope="module")
@@ -202,29 +288,41 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return p
 
 
+def _compare(project: Path, incremental: dict[str, bytes], clean: dict[str, bytes],
+             done: Any, out: str = "") -> None:
+    missing = sorted(set(clean) - set(incremental))
+    extra = sorted(set(incremental) - set(clean))
+    differ = sorted(k for k in set(clean) & set(incremental) if clean[k] != incremental[k])
+    assert not (missing or extra or differ), (done, missing[:5], extra[:5], differ[:5],
+                                              out[-2000:])
+
+
 @pytest.mark.parametrize("seed", range(SEQUENCES))
 def test_incremental_dist_equals_a_clean_build(project: Path, seed: int) -> None:
     rng = random.Random(1000 + seed)
+    fuzz_setup(project)
     edits = Edits(project, rng)
     done = []
-    # two kinds chosen in turn (six sequences cover all nine), the rest at random
-    forced = [Edits.KINDS[(2 * seed + i) % len(Edits.KINDS)] for i in range(2)]
+    # three kinds chosen in turn (five sequences cover all fourteen), the rest at random
+    forced = [Edits.KINDS[(3 * seed + i) % len(Edits.KINDS)] for i in range(3)]
     for i in range(EDITS_PER_SEQUENCE):
         if i < len(forced):
             done.append((forced[i], getattr(edits, forced[i])()))
         else:
             done.append(edits.random())
-        if rng.random() < 0.5:  # sometimes a build between edits, sometimes several at once
+        roll = rng.random()
+        if roll < 0.3:  # sometimes a build between edits, sometimes several at once
             build(project)
+        elif roll < 0.6:  # a build killed at a random step of its write phase
+            step = rng.randint(1, 60)
+            r = _build_raw(project, fault=f"kill:{step}")
+            assert r.returncode in (0, -9), r.stderr
+            done.append(("killed", f"at step {step}" if r.returncode else "finished first"))
+            _no_temp_inside(project / "dist")
     r = build(project, "--explain")
     assert "rendered" in r.stdout
-    incremental = tree(project / "dist")
-    clean = clean_build(project)
-    missing = sorted(set(clean) - set(incremental))
-    extra = sorted(set(incremental) - set(clean))
-    differ = sorted(k for k in set(clean) & set(incremental) if clean[k] != incremental[k])
-    assert not (missing or extra or differ), (done, missing[:5], extra[:5], differ[:5],
-                                              r.stdout[-2000:])
+    _no_temp_inside(project / "dist")
+    _compare(project, tree(project / "dist"), clean_build(project), done, r.stdout)
     print(f"sequence {seed}: {[k for k, _ in done]}; {r.stdout.splitlines()[0]}")
 
 
@@ -615,3 +713,42 @@ def test_a_plugin_that_breaks_keeps_the_last_good_site(tmp_path: Path,
         assert tree(site / "dist") == good
     finally:
         registry.get.cache_clear()
+
+
+def test_eject_copies_to_the_overriding_place_and_never_overwrites(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 47 item 8: ``build-site eject NAME`` copies a theme's or a puzzle's template
+    or static file to where the site's copy overrides it, and refuses to overwrite."""
+    from site_builder import cli
+    from site_builder.sources import THEME
+
+    site = tmp_path / "s"
+    site.mkdir()
+    (site / "site.toml").write_text('puzzles = ["sukoro"]\n', encoding="utf-8")
+    monkeypatch.chdir(site)
+    pkg = Path(registry.get("sukoro").package_dir)
+    for name, src in [("layout.html.j2", THEME / "layout.html.j2"),
+                      ("static/site.css", THEME / "static" / "site.css"),
+                      ("sukoro/article.en.md.j2", pkg / "templates" / "article.en.md.j2"),
+                      ("static/play/sukoro.js", pkg / "static" / "play" / "sukoro.js")]:
+        assert cli.main(["eject", name]) == 0, name
+        assert (site / "templates" / name).read_bytes() == src.read_bytes(), name
+        (site / "templates" / name).write_text("mine\n", encoding="utf-8")
+        capsys.readouterr()
+        assert cli.main(["eject", name]) == 2
+        assert "exists already" in capsys.readouterr().err
+        assert (site / "templates" / name).read_text(encoding="utf-8") == "mine\n"
+    for bad in ("nothing.html.j2", "../site.toml", "static/none.css"):
+        assert cli.main(["eject", bad]) == 2, bad
+    assert not (tmp_path / "site.toml").exists()
+
+
+def test_the_runtime_fetch_advice_names_no_repository_script(tmp_path: Path) -> None:
+    """Issue 47 item 8: a pip-installed tool has no scripts/ folder to run."""
+    from site_builder import runtime
+
+    with pytest.raises(runtime.RuntimeMissing) as e:
+        runtime.files(tmp_path)
+    assert "python -m site_builder.runtime" in str(e.value)
+    assert "scripts/" not in str(e.value)
