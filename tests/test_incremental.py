@@ -2,11 +2,19 @@
 
 Each sequence applies a few random edits, chosen among the kinds an author makes (an
 article, the layout, a partial, the stylesheet, a play module, a JSON value, a file added,
-a file removed, a solver module), builds incrementally into ``dist/``, then builds the
-same tree clean (no record, no caches: ``.cache/`` moved aside) into ``dist-clean/`` and
-compares the two folders byte for byte. Builds run as ``build-site`` processes with the
-copy first on ``PYTHONPATH``, so the edits to the theme and the solvers are the copy's.
-``INCREMENTAL_SEQUENCES`` (default 6) sets how many sequences run; the seeds are fixed.
+a file removed, a solver module) and the places lookups look (issue 47: a file created,
+removed or renamed at each layer of the search path: the site's static overrides of the
+stylesheet and of a play module, a puzzle's static files and templates, the partials an
+``ignore missing`` include and an include list name, a content file; the right side of
+a comparison of two JSON values), builds incrementally into ``dist/`` (some builds killed
+at a random step of their write phase, ``BUILD_SITE_FAULT``), then builds the same tree
+clean (no record, no caches: ``.cache/`` moved aside) into ``dist-clean/`` and compares
+the two folders byte for byte. Builds run as ``build-site`` processes with the copy first
+on ``PYTHONPATH``, so the edits to the theme and the solvers are the copy's.
+``INCREMENTAL_SEQUENCES`` (default 5) sets how many sequences run; the seeds are fixed.
+The same edits are also made while ``build-site serve`` runs on a copy (the server killed
+at a random step of a write phase, then restarted): ``INCREMENTAL_SERVE_SEQUENCES``
+(default 2).
 
 Besides: the record says what was kept (an edit that touches no page renders none of
 them, mtimes and all), a corrupt cache is ignored with one line, the code-hash cache gives
@@ -37,7 +45,7 @@ from solvers import registry
 
 REPO = Path(__file__).resolve().parents[1]
 SLUGS = ["nanro", "sukoro"]  # two puzzles keep each clean build short
-SEQUENCES = int(os.environ.get("INCREMENTAL_SEQUENCES", "6"))
+SEQUENCES = int(os.environ.get("INCREMENTAL_SEQUENCES", "5"))
 EDITS_PER_SEQUENCE = 4
 
 
@@ -139,8 +147,8 @@ class Edits:
         def walk(node: Any) -> None:
             items = node.items() if isinstance(node, dict) else enumerate(node)
             for k, v in items:
-                if isinstance(v, bool):
-                    continue
+                if isinstance(v, bool) or k in ("example", "board", "answer"):
+                    continue  # a board's cells edited make no board: not an author's edit
                 if isinstance(v, (int, float)):
                     leaves.append((node, k))
                 elif isinstance(v, (dict, list)):
@@ -752,3 +760,118 @@ def test_the_runtime_fetch_advice_names_no_repository_script(tmp_path: Path) -> 
         runtime.files(tmp_path)
     assert "python -m site_builder.runtime" in str(e.value)
     assert "scripts/" not in str(e.value)
+
+
+# ------------------------------------------------------------------ the fuzz under serve
+
+SERVE_SEQUENCES = int(os.environ.get("INCREMENTAL_SERVE_SEQUENCES", "2"))
+
+
+class _Serving:
+    """``build-site serve`` on the copy, its output collected line by line."""
+
+    def __init__(self, project: Path, fault: str = "") -> None:
+        import socket
+        import threading
+
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+        env.update(PYTHONPATH=str(project), PYTHONUNBUFFERED="1")
+        if fault:
+            env["BUILD_SITE_FAULT"] = fault
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "site_builder.cli", "serve", "--port", str(port)],
+            cwd=project, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.lines: list[tuple[float, str]] = []
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self) -> None:
+        assert self.proc.stdout
+        for line in self.proc.stdout:
+            self.lines.append((time.monotonic(), line.rstrip("\n")))
+
+    def ready(self, timeout: float = 300) -> bool:
+        end = time.monotonic() + timeout
+        while time.monotonic() < end and self.proc.poll() is None:
+            if any("Ctrl+C to stop" in line for _, line in self.lines):
+                return True
+            time.sleep(0.1)
+        return False
+
+    def settle(self, since: float, timeout: float = 300, quiet: float = 2.5) -> None:
+        """Until a rebuild began after ``since`` and none followed for ``quiet`` s (or
+        the server died)."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end and self.proc.poll() is None:
+            ours = [at for at, line in self.lines if at > since and "[serve]" in line]
+            if ours and time.monotonic() - ours[-1] > quiet:
+                return
+            time.sleep(0.1)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(2)  # Ctrl+C
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+@pytest.fixture(scope="module")
+def serve_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    p = copy_project(tmp_path_factory.mktemp("incremental-serve") / "proj")
+    build(p)
+    return p
+
+
+@pytest.mark.parametrize("seed", range(SERVE_SEQUENCES))
+def test_serve_keeps_dist_equal_to_a_clean_build(serve_project: Path, seed: int) -> None:
+    """The fuzz under ``serve``: the edits are made while it serves (each seen and
+    re-rendered in process, or in a fresh interpreter after a Python edit), the server
+    itself killed at a random step of a write phase; then dist/ as served, or as the
+    restarted server left it, equals a clean build."""
+    project = serve_project
+    rng = random.Random(2000 + seed)
+    fuzz_setup(project)
+    edits = Edits(project, rng)
+    step = rng.randint(1, 80)
+    server = _Serving(project, fault=f"kill:{step}")
+    done: list[tuple[str, str]] = [("serve killed at step", str(step))]
+    try:
+        if server.ready():
+            for i in range(EDITS_PER_SEQUENCE):
+                kind = Edits.KINDS[(5 * seed + 3 * i) % len(Edits.KINDS)]
+                at = time.monotonic()
+                time.sleep(0.05)
+                done.append((kind, getattr(edits, kind)()))
+                server.settle(at)
+                if server.proc.poll() is not None:
+                    break
+        died = server.proc.poll() is not None
+        failed = any("rebuild failed" in line for _, line in server.lines)
+        print(f"serve sequence {seed}: {done}; killed: {died}, a rebuild failed: {failed}")
+        if not died and not failed:
+            time.sleep(1)
+            served = tree(project / "dist")
+            server.stop()
+            _compare(project, served, clean_build(project), done,
+                     "\n".join(line for _, line in server.lines))
+            _no_temp_inside(project / "dist")
+            return
+    finally:
+        server.stop()
+    # killed (or a rebuild stopped by the kill in its fresh interpreter): a new server
+    # finishes the switch and brings dist/ up to date
+    again = _Serving(project)
+    try:
+        assert again.ready(), "\n".join(line for _, line in again.lines)
+        time.sleep(1)
+        served = tree(project / "dist")
+    finally:
+        again.stop()
+    _compare(project, served, clean_build(project), done + [("restarted", "")],
+             "\n".join(line for _, line in server.lines + again.lines))
+    _no_temp_inside(project / "dist")
