@@ -406,6 +406,8 @@ def main() -> int:
     ap.add_argument("--json", type=Path, help="also write the figures here")
     args = ap.parse_args()
 
+    if args.hugo:  # the Hugo site is built in a folder of its own: an absolute command
+        args.hugo = shutil.which(args.hugo) or str(Path(args.hugo).resolve())
     print(f"build-site ({args.root}):", flush=True)
     ours = measure_build_site(args.root.resolve(), args.repeat, args.python)
     print(f"  {int(ours['pages'][0])} HTML pages", flush=True)
