@@ -60,6 +60,8 @@ def _digest(paths: list[str]) -> str:
 def unchanged(root: Path, out: Path, options: dict[str, Any]) -> dict[str, Any] | None:
     """The last build's summary when nothing it read has changed since, else None."""
     path = stamp_path(root, out, options)
+    if (out.parent / f".{out.name}.switch.json").exists():
+        return None  # a build stopped in its switch: the ordinary path finishes it
     try:
         text = path.read_text(encoding="utf-8")
     except OSError:

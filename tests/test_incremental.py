@@ -875,3 +875,21 @@ def test_serve_keeps_dist_equal_to_a_clean_build(serve_project: Path, seed: int)
     _compare(project, served, clean_build(project), done + [("restarted", "")],
              "\n".join(line for _, line in server.lines + again.lines))
     _no_temp_inside(project / "dist")
+
+
+def test_a_switch_left_unfinished_is_never_nothing_to_do(tmp_path: Path) -> None:
+    """The stamp's "nothing read has changed" answer is not given while a build's
+    switch is unfinished: the ordinary path finishes it."""
+    from site_builder import stamp
+
+    root, out = tmp_path / "site", tmp_path / "site" / "dist"
+    out.mkdir(parents=True)
+    (root / "site.toml").write_text("", encoding="utf-8")
+    (out / "index.html").write_text("x", encoding="utf-8")
+    old = time.time() - 60
+    for p in (root / "site.toml", root, out / "index.html", out):
+        os.utime(p, (old, old))
+    stamp.save(root, out, {}, [], {"pages": 1})
+    assert stamp.unchanged(root, out, {}) == {"pages": 1}
+    (root / ".dist.switch.json").write_text("{}", encoding="utf-8")
+    assert stamp.unchanged(root, out, {}) is None
