@@ -648,8 +648,8 @@ def test_every_editor_save_pattern_is_seen(tmp_path: Path) -> None:
         # a burst of saves: the last rebuild starts after the last save
         for i in range(30):
             css.write_text(f"c{i} {{}}\n", encoding="utf-8")
+            last_save = time.monotonic()  # the moment the last save was written
             time.sleep(0.01)
-        last_save = time.monotonic()
         at = seen.expect(css, lambda: None)
         while True:
             try:
