@@ -193,7 +193,7 @@ def board_list_files(site: Any, puzzle: Any, index: list[dict[str, Any]],
                   "play": posix_rel(path, f"{lang}/{puzzle.slug}/play/"),
                   "rungNames": rung_names(puzzle, lang),
                   "levelNames": {lvl: LEVEL_NAMES[lang].get(lvl, lvl) for lvl in levels or LEVELS},
-                  "strings": {k: s[k] for k in ("solved", "started", "fresh", "counts")},
+                  "strings": {k: s[k] for k in ("solved", "started", "fresh", "counts", "sub")},
                   "marks": {"solved": JS_STRINGS[lang]["solvedMark"],
                             "started": JS_STRINGS[lang]["startedMark"]}}
         title = s["title"].format(name=puzzle.names[lang])

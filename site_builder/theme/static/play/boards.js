@@ -32,11 +32,16 @@ cfg.index.forEach((b, i) => {
   const a = document.createElement("a");
   a.href = `${cfg.play}#${encodeURIComponent(b.id)}`;
   a.textContent = `${num(i + 1)}. ${b.id}`;
-  cell("").append(a);
-  cell(b.size || `${b.h}x${b.w}`);
+  const size = b.size || `${b.h}x${b.w}`;
+  // on a phone the size and clue columns fold into this line under the board's link
+  const sub = document.createElement("span");
+  sub.className = "sub";
+  sub.textContent = fill(T.sub, { size, clues: num(b.clues) });
+  cell("").append(a, sub);
+  cell(size).className = "wide";
   cell(b.difficulty ? (cfg.levelNames[b.difficulty] || b.difficulty) : "");
   cell(cfg.rungNames[b.grade] || b.grade);
-  cell(num(b.clues));
+  cell(num(b.clues)).className = "wide";
   const p = cell(state === "fresh" ? "" : cfg.marks[state]);
   p.className = "progress";
   p.title = T[state];

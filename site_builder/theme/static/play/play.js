@@ -208,6 +208,9 @@ const gradeSel = /** @type {HTMLSelectElement} */ ($("pick-grade"));
 const boardSel = /** @type {HTMLSelectElement} */ ($("pick-board"));
 const levelSel = /** @type {HTMLSelectElement} */ ($("pick-level"));
 const LEVELS = cfg.levels || [];
+// A phone's layout (play.css): the pickers folded, the controls under the board.
+const PHONE = window.matchMedia("(max-width: 40rem)");
+const SIDE = window.matchMedia("(min-width: 60rem)");
 const rated = boards.some((b) => b.difficulty);
 
 function option(value, text) {
@@ -265,11 +268,34 @@ function refreshLabel(id) {
 
 for (const sel of [sizeSel, levelSel, gradeSel]) {
   sel.addEventListener("change", () => {
+    filterCount();
     const list = fillBoards(entry && entry.id);
     if (list.length && (!entry || !list.some((b) => b.id === entry.id))) load(list[0].id);
   });
 }
 boardSel.addEventListener("change", () => load(boardSel.value));
+
+// Filters (a phone's folded picker): opens the filters as a sheet over the page, closed
+// again by the button, Escape or a tap outside the picker; it says how many filters are
+// set, so a shortened list is not a surprise.
+const moreBtn = $("pick-more");
+function showFilters(open) {
+  $("pick-filters").hidden = !open;
+  moreBtn.setAttribute("aria-expanded", String(open));
+}
+function filterCount() {
+  const n = [sizeSel, levelSel, gradeSel].filter((s) => s.value).length;
+  moreBtn.textContent = n ? fmt(T.filtersOn, { n }) : moreBtn.dataset.label;
+}
+moreBtn.dataset.label = moreBtn.textContent;
+moreBtn.addEventListener("click", () => showFilters($("pick-filters").hidden));
+document.addEventListener("keydown", (e) => {
+  if (e.key === "Escape" && !$("pick-filters").hidden && PHONE.matches) { showFilters(false); moreBtn.focus(); }
+});
+document.addEventListener("pointerdown", (e) => {
+  if (PHONE.matches && !$("pick-filters").hidden
+      && !(/** @type {Element} */ (e.target)).closest(".picker")) showFilters(false);
+});
 $("pick-prev").addEventListener("click", () => step(-1));
 $("pick-next").addEventListener("click", nextUnsolved);
 $("next-unsolved").addEventListener("click", nextUnsolved);
@@ -362,6 +388,7 @@ async function load(id) {
       sizeSel.value = "";
       gradeSel.value = "";
       levelSel.value = "";
+      filterCount();
       fillBoards();
     }
     boardSel.value = id;
@@ -378,9 +405,10 @@ async function load(id) {
   $("share-out").hidden = true;
   solved = isSolved();
   if (!solved) startClock();
+  // (the status line first: the board is fitted below it)
+  $("play-status").textContent = restored ? T.sharedRestored : "";
   wrap.style.removeProperty("--room");   // the title above may have changed its height
   draw();
-  $("play-status").textContent = restored ? T.sharedRestored : "";
   document.body.dataset.board = id;
   if (!performance.getEntriesByName("play-rendered").length) performance.mark("play-rendered");
   if (!entry.trace) loadTrace(entry);
@@ -423,7 +451,6 @@ function draw() {
   const trial = trialUnits();
   wrap.style.setProperty("--aspect", String(W / H));
   wrap.style.setProperty("--cols", String(w));
-  if (!wrap.style.getPropertyValue("--room")) fitBoard();
   parts.push(`<rect class="bg" x="${PAD}" y="${PAD}" width="${w * CELL}" height="${h * CELL}"/>`);
   for (let r = 0; r < h; r++) {
     for (let c = 0; c < w; c++) {
@@ -483,6 +510,7 @@ function draw() {
   wrap.classList.toggle("solved", solved);
   wrap.innerHTML = `<svg id="board-svg" viewBox="0 0 ${W} ${H}" role="img" aria-labelledby="board-desc" ` +
     `xmlns="http://www.w3.org/2000/svg" style="aspect-ratio:${W}/${H}">${parts.join("")}</svg>`;
+  if (!wrap.style.getPropertyValue("--room")) fitBoard();
   describe();
   showReadout();
   panCue();
@@ -508,11 +536,16 @@ function announceSolved() {
 // The height the window leaves under the board's top (in page coordinates, so scrolling
 // does not change it), less the number pad's under the board: the board is sized to fit
 // it (play.css --room), so that the pad too is on a laptop's first screen.
+// Below the side-by-side width the toolbar with Check follows the board (and the pad, a
+// readout line, the pan cue): all of that is kept under it on the first screen too, the
+// board giving up size for it down to cells of 28 px (play.css), where it pans instead.
 function fitBoard() {
-  const top = wrap.getBoundingClientRect().top + window.scrollY;
+  const box = wrap.getBoundingClientRect();
+  const top = box.top + window.scrollY;
   const pad = $("play-pad");
-  const under = pad.hidden ? 0 : pad.offsetHeight + 2 * parseFloat(getComputedStyle(pad).marginTop);
-  wrap.style.setProperty("--room", `${Math.max(256, window.innerHeight - top - 12 - under)}px`);
+  let under = pad.hidden ? 0 : pad.offsetHeight + 2 * parseFloat(getComputedStyle(pad).marginTop);
+  if (!SIDE.matches) under = Math.max(under, $("check").getBoundingClientRect().bottom - box.bottom + 6);
+  wrap.style.setProperty("--room", `${Math.max(PHONE.matches ? 160 : 256, window.innerHeight - top - 12 - under)}px`);
 }
 window.addEventListener("resize", () => { if (board) { fitBoard(); panCue(); } });
 
@@ -1068,7 +1101,7 @@ $("zoom").addEventListener("click", () => {
   $("zoom").setAttribute("aria-pressed", String(on));
 });
 // On a phone the rules start open: there is no room to show them beside the board.
-if (window.matchMedia && window.matchMedia("(max-width: 40rem)").matches) {
+if (PHONE.matches) {
   /** @type {HTMLDetailsElement} */ ($("play-rules")).open = true;
 }
 $("reset").addEventListener("click", reset);
