@@ -30,6 +30,7 @@ from site_builder.provenance import (
     strip_marks,
 )
 from site_builder.sources import shown_path, template_loader
+from site_builder.tables import fit_tables
 
 LANGS = ("en", "ja")
 
@@ -173,6 +174,7 @@ def table_captions(html: str) -> str:
     sits in a wrapper that scrolls sideways on a narrow screen."""
     html = _CAPTIONED.sub(lambda m: f"<table>\n<caption>{m[2]}</caption>\n{m[1]}</table>\n",
                           html)
+    html = fit_tables(html)
     return html.replace("<table>", '<div class="table-wrap"><table>').replace(
         "</table>", "</table></div>")
 

@@ -286,6 +286,7 @@ function showFilters(open) {
 function filterCount() {
   const n = [sizeSel, levelSel, gradeSel].filter((s) => s.value).length;
   moreBtn.textContent = n ? fmt(T.filtersOn, { n }) : moreBtn.dataset.label;
+  moreBtn.setAttribute("aria-label", moreBtn.textContent);
 }
 moreBtn.dataset.label = moreBtn.textContent;
 moreBtn.addEventListener("click", () => showFilters($("pick-filters").hidden));
