@@ -78,7 +78,8 @@ def serve(files: dict[str, bytes]) -> http.server.ThreadingHTTPServer:
 def page_bytes(files: dict[str, bytes], slug: str, lang: str, bank: dict) -> dict[str, int]:
     parts = {"html": len(files[f"{lang}/{slug}/play/index.html"])}
     for name in ("static/site.css", "static/play/play.css", "static/play/play.js",
-                 "static/play/grid.js", f"static/play/{slug}.js", f"static/play/{slug}.css"):
+                 "static/play/grid.js", "static/play/madelink.js", f"static/play/{slug}.js",
+                 f"static/play/{slug}.css"):
         if name in files:
             parts[name] = len(files[name])
     biggest = max(bank["boards"], key=lambda b: b["h"] * b["w"])

@@ -124,6 +124,7 @@ def rung_names(puzzle: Any, lang: str) -> dict[str, str]:
 def page_context(puzzle: Any, lang: str, index: list[dict[str, Any]], data_url: str,
                  first: dict[str, Any] | None = None,
                  levels: list[str] | None = None) -> dict[str, Any]:
+    path = f"{lang}/{puzzle.slug}/play/index.html"
     """What play.html.j2 sees: the page text and the script's config, all from ``puzzle``."""
     spec = puzzle.play
     if spec.model not in MODELS:
@@ -131,6 +132,10 @@ def page_context(puzzle: Any, lang: str, index: list[dict[str, Any]], data_url: 
     text = spec.text.get(lang) or spec.text["en"]
     config = {
         "slug": puzzle.slug, "lang": lang, "data": data_url, "index": index,
+        # the board list (an unknown board's notice) and the solve page (a made board's
+        # hints), relative to the page
+        "list": posix_rel(path, f"{lang}/{puzzle.slug}/boards/"),
+        "solve": posix_rel(path, f"{lang}/{puzzle.slug}/solve/"),
         "model": spec.model, "input": dict(spec.input),
         "rules": puzzle.rules.to_json(),
         "readout": text.get("readout"),

@@ -462,6 +462,18 @@ def test_play_the_made_board(tab) -> None:
     page.evaluate("window.__play.put(window.__play.solution)")
     page.wait_for_function("window.__play.solved === true")
     assert page.locator("#play-solved").is_visible()
+    # the link carries the board (issue 51): another browser, with nothing stored, opens
+    # the same board from it
+    assert "&b=" in page.url
+    other = tab.context.browser.new_context()
+    try:
+        p2 = other.new_page()
+        p2.goto(page.url)
+        p2.wait_for_function("document.body.dataset.ready === '1'")
+        assert p2.evaluate("document.body.dataset.board") == made["id"]
+        assert p2.evaluate("window.__play.entry.board") == ex["board"]
+    finally:
+        other.close()
 
 
 # ---- a touch screen ----------------------------------------------------------------------

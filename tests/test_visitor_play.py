@@ -388,3 +388,68 @@ def test_the_board_list_fits_a_360_px_phone_with_ids_on_one_line(slug, lang, ser
         assert first["size"] in sub and str(first["clues"]) in sub
     finally:
         page.close()
+
+
+MADE_LINK = """async (m) => {
+    const L = await import(new URL('../../../static/play/madelink.js', location.href).href);
+    return {id: L.madeId(m.url), link: location.pathname + '#' + L.madeId(m.url) + '&b='
+            + await L.pack(m)}; }"""
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_made_boards_link_opens_it_anywhere_and_an_unknown_id_says_so(lang, served,
+                                                                        browser):
+    """Issue 51, item 3: "Play this board" gave #made-<id>, which another browser showed
+    as some banked board without a word. The link now carries the board (madelink.js,
+    which solve.js uses too): a fresh browser opens the same board, checks and solves it,
+    keeps the board in the address as it plays, and says where its hints are. An id the
+    page does not know says so in one line, with the board list."""
+    slug = _digit_slug()
+    b = max(bank(slug)["boards"], key=lambda x: x["h"] * x["w"])
+    made = {"url": b["url"] + "&made", "board": b["board"], "answer": b["answer"],
+            "grade": b["grade"], "clues": b["clues"]}
+    maker = browser.new_context()
+    try:
+        page = maker.new_page()
+        _open(page, served, lang, slug)
+        got = page.evaluate(MADE_LINK, made)
+    finally:
+        maker.close()
+    assert got["id"].startswith("made-") and "&b=" in got["link"]
+    other = browser.new_context()       # another browser: nothing stored
+    try:
+        page = other.new_page()
+        page.goto(served + got["link"])
+        page.wait_for_function("document.body.dataset.ready === '1'")
+        assert page.evaluate("document.body.dataset.board") == got["id"]
+        assert page.evaluate("window.__play.entry.board") == b["board"]
+        assert page.locator("#play-status").text_content() == ""
+        page.click("#hint")
+        page.wait_for_function("document.getElementById('hint-out').textContent.length > 0")
+        link = page.locator("#hint-out a")
+        assert link.get_attribute("href").endswith("/solve/#" + made["url"])
+        page.evaluate("window.__play.put(window.__play.solution)")
+        page.wait_for_function("window.__play.solved === true")
+        assert "&b=" in page.evaluate("location.hash")           # the board stays in it
+        page.reload()
+        page.wait_for_function("document.body.dataset.ready === '1'")
+        assert page.evaluate("document.body.dataset.board") == got["id"]
+        assert page.evaluate("window.__play.solved")
+        # a link whose board was altered is not that board: the id says so
+        page.goto("about:blank")
+        page.goto(served + got["link"][:-6] + "AAAAAA")
+        page.wait_for_function("document.body.dataset.ready === '1'")
+        assert page.evaluate("document.body.dataset.board") != got["id"]
+        assert got["id"] in page.locator("#play-status").text_content()
+        # an unknown id: one line, the list offered, a board shown
+        page.goto("about:blank")
+        _open(page, served, lang, slug, "no-such-board")
+        status = page.locator("#play-status")
+        assert "no-such-board" in status.text_content()
+        assert status.locator("a").get_attribute("href").endswith("/boards/")
+        assert page.evaluate("document.body.dataset.board") in {x["id"] for x in bank(slug)["boards"]}
+        _follow(page, status.locator("a"))
+        assert page.evaluate("location.pathname").endswith(f"/{lang}/{slug}/boards/index.html") \
+            or page.evaluate("location.pathname").endswith(f"/{lang}/{slug}/boards/")
+    finally:
+        other.close()

@@ -72,6 +72,7 @@ import {
   countRegions, edgeAt as edgeAt0, edgeCells as edgeCells0, edgeCount as edgeCount0,
   edgeIndex as edgeIndex0, fill, isEdge as isEdge0, makeView, sortViolations,
 } from "./grid.js";
+import { unpack } from "./madelink.js";
 
 performance.mark("play-start");
 const cfg = JSON.parse(document.getElementById("play-config").textContent);
@@ -112,21 +113,30 @@ function parseHash() {
   const [id, ...rest] = location.hash.slice(1).split("&");
   const p = rest.find((x) => x.startsWith("p="));
   const c = rest.find((x) => x.startsWith("c="));
-  return { id: decodeURIComponent(id || ""), p: p ? p.slice(2) : null, c: c ? c.slice(2) : null };
+  const b = rest.find((x) => x.startsWith("b="));
+  return { id: decodeURIComponent(id || ""), p: p ? p.slice(2) : null, c: c ? c.slice(2) : null,
+    b: b ? b.slice(2) : null };
 }
 const wanted = parseHash().id;
 let sharedPos = parseHash().p;   // applied once, to the board the address names
 // A board made on the solve page (solve.js "Play this board" stores it, with its answer
-// and hint trace, under play:<slug>:made): played like a banked board when asked for.
+// and hint trace, under play:<slug>:made, and its link carries it, #made-<id>&b=...,
+// madelink.js): played like a banked board when asked for; the stored one (it has the
+// hint trace) where this browser made it, else the one the address carries.
+const packed = parseHash().b;
+let made = null;
 try {
-  const made = JSON.parse(localStorage.getItem(`play:${cfg.slug}:made`) || "null");
-  if (made && made.board && made.id === wanted) {
-    const { id, size, h, w, grade, clues } = made;
-    cfg.index = [...cfg.index, { id, size, h, w, grade, clues }];
-    cfg.first = made;
-  }
-} catch { /* storage off: the bank only */ }
+  made = JSON.parse(localStorage.getItem(`play:${cfg.slug}:made`) || "null");
+} catch { /* storage off: the bank and the address only */ }
+if (!(made && made.board && made.id === wanted)) made = packed ? await unpack(packed, wanted) : null;
+if (made) {
+  const { id, size, h, w, grade, clues } = made;
+  cfg.index = [...cfg.index, { id, size, h, w, grade, clues }];
+  cfg.first = { ...made, made: true, packed };
+}
 const has = (id) => cfg.index.some((b) => b.id === id);
+// An address naming a board this page does not know: said in one line, with the list.
+const unknown = wanted && !has(wanted) ? wanted : null;
 const firstId = has(wanted) ? wanted : has(lastPlayed()) ? lastPlayed()
   : cfg.first && has(cfg.first.id) ? cfg.first.id : cfg.index.length ? cfg.index[0].id : null;
 const dataUrl = (id) => `${cfg.data}${encodeURIComponent(id)}.json`;
@@ -407,7 +417,7 @@ async function load(id) {
   solved = isSolved();
   if (!solved) startClock();
   // (the status line first: the board is fitted below it)
-  $("play-status").textContent = restored ? T.sharedRestored : "";
+  showStatus(restored ? T.sharedRestored : "");
   wrap.style.removeProperty("--room");   // the title above may have changed its height
   draw();
   document.body.dataset.board = id;
@@ -415,10 +425,27 @@ async function load(id) {
   if (!entry.trace) loadTrace(entry);
 }
 
+// The status line under the board's title; while the first board shown stands in for an
+// unknown one the address named, it says so, with a link to the list of every board.
+function showStatus(text) {
+  const out = $("play-status");
+  out.classList.remove("unknown");
+  if (text || !unknown || loadSeq !== 1) { out.textContent = text; return; }
+  const a = document.createElement("a");
+  a.href = cfg.list;
+  a.textContent = T.boardList;
+  out.replaceChildren(fmt(T.unknownBoard, { id: unknown }), " ", a);
+  out.classList.add("unknown");
+}
+
 // A board's hint trace is a file of its own (hints-<lang>/<id>.json, the page's language
 // only): fetched once the board is drawn. Resolves when entry.trace is there ([] if it
-// cannot be had).
+// cannot be had; a board made on the solve page has none unless this browser made it).
 function loadTrace(e) {
+  if (e.made) {
+    if (!e.trace) e.trace = [];
+    return Promise.resolve();
+  }
   if (!e.tracePending) {
     e.tracePending = fetch(traceUrl(e.id)).then((res) => (res.ok ? res.json() : null))
       .catch(() => null).then((d) => { e.trace = (d && d.trace) || []; });
@@ -1423,6 +1450,17 @@ async function hint() {
     return;
   }
   const trace = entry.trace || [];
+  if (entry.made && !trace.length) {
+    // a made board opened from its link: its steps are the solve page's to explain
+    const a = document.createElement("a");
+    a.href = `${cfg.solve}#${entry.url}`;
+    a.textContent = T.hintMadeLink;
+    p.append(T.hintMade, " ", a);
+    out.append(p);
+    hintAt = null;
+    draw();
+    return;
+  }
   const k = trace.findIndex((s) => stepTargets(s).some(([u, want]) => states[u] !== want));
   if (k < 0) {
     p.textContent = T.hintNone;
@@ -1510,8 +1548,8 @@ function setAddress() {
   if (!entry) return;
   const enc = states.some((v, i) => v !== 0 && fixed[i] === null) ? encodePosition(states) : "";
   const c = encodeCands(cands);
-  const want = `#${encodeURIComponent(entry.id)}${enc || c ? `&p=${encodePosition(states)}` : ""}` +
-    (c ? `&c=${c}` : "");
+  const want = `#${encodeURIComponent(entry.id)}${entry.packed ? `&b=${entry.packed}` : ""}` +
+    `${enc || c ? `&p=${encodePosition(states)}` : ""}${c ? `&c=${c}` : ""}`;
   if (location.hash !== want) history.replaceState(null, "", want);
 }
 function now() {

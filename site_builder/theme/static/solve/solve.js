@@ -10,6 +10,7 @@
 // "idle", "solving", "done", "error" or "unavailable" (tests and scripts wait on it).
 
 import { Editor } from "./editor.js";
+import { madeId, pack } from "../play/madelink.js";
 
 const cfg = JSON.parse(document.getElementById("solve-config").textContent);
 const T = cfg.strings;
@@ -417,28 +418,21 @@ function drawStep(reply) {
 
 // ---- the player ---------------------------------------------------------------------------
 
-// A short stable id for a board (its URL hashed), so its saved progress is its own.
-function boardId(url) {
-  let h = 5381;
-  for (let i = 0; i < url.length; i++) h = ((h * 33) ^ url.charCodeAt(i)) >>> 0;
-  return "made-" + h.toString(36);
-}
-
-function playIt() {
+async function playIt() {
   const reply = lastReply;
   if (!reply || !reply.ok || reply.result.solutions !== 1) return;
   const { h, w } = reply.board;
-  const id = boardId(reply.url);
+  const id = madeId(reply.url);
   const made = {
     id, size: `${h}x${w}`, h, w, grade: reply.result.rung, clues: reply.clues,
     url: reply.url, board: reply.board, answer: reply.answerJson, trace: reply.result.trace || [],
   };
+  // kept here with its hint trace; the link carries the board itself (madelink.js)
   try {
     localStorage.setItem(`play:${cfg.slug}:made`, JSON.stringify(made));
-  } catch {
-    return;
-  }
-  location.href = new URL(cfg.play + "#" + encodeURIComponent(id), document.baseURI).href;
+  } catch { /* storage off: the link alone */ }
+  const packed = await pack(made);
+  location.href = new URL(`${cfg.play}#${encodeURIComponent(id)}&b=${packed}`, document.baseURI).href;
 }
 $("solve-play").addEventListener("click", playIt);
 
