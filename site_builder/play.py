@@ -142,6 +142,8 @@ def page_context(puzzle: Any, lang: str, index: list[dict[str, Any]], data_url: 
         "readoutHelp": text.get("readout_help"),
         "rungs": list(puzzle.rungs),
         "rungNames": rung_names(puzzle, lang),
+        # each rung in everyday words (PlaySpec.text[lang]["grades"]), the name after it
+        "gradeWords": dict(text.get("grades") or {}),
         "levels": levels or list(LEVELS),
         "levelNames": {lvl: LEVEL_NAMES[lang].get(lvl, lvl) for lvl in levels or LEVELS},
         "strings": JS_STRINGS[lang],
@@ -197,8 +199,10 @@ def board_list_files(site: Any, puzzle: Any, index: list[dict[str, Any]],
         config = {"slug": puzzle.slug, "lang": lang, "index": index,
                   "play": posix_rel(path, f"{lang}/{puzzle.slug}/play/"),
                   "rungNames": rung_names(puzzle, lang),
+                  "gradeWords": dict((puzzle.play.text.get(lang) or puzzle.play.text["en"])
+                                     .get("grades") or {}),
                   "levelNames": {lvl: LEVEL_NAMES[lang].get(lvl, lvl) for lvl in levels or LEVELS},
-                  "strings": {k: s[k] for k in ("solved", "started", "fresh", "counts", "sub")},
+                  "strings": {k: s[k] for k in ("solved", "started", "fresh", "counts", "sub", "gradeName")},
                   "marks": {"solved": JS_STRINGS[lang]["solvedMark"],
                             "started": JS_STRINGS[lang]["startedMark"]}}
         title = s["title"].format(name=puzzle.names[lang])

@@ -267,6 +267,12 @@ def test_bad_input_says_so_in_the_page_language(tab, lang) -> None:
             assert got["error"] == kind, (text, got)
             head = JS_STRINGS[lang][f"err_{kind}"].split("{")[0]
             assert tab.status().startswith(head), (text, tab.status())
+            if kind == "unknown":
+                # the puzzles it solves as a list ("A, B and C"), not "A and B and C"
+                names = [registry.get(s).names[lang] for s in registry.slugs()]
+                assert all(n in tab.status() for n in names), tab.status()
+                assert tab.status().count(" and ") <= 1, tab.status()
+                assert tab.status().count("、") >= (len(names) - 1) * (lang == "ja")
             assert page.locator("#solve-out").is_hidden()
     # a board with no answer whose clue already breaks a rule: the page names it
     n = int(page.evaluate("document.body.dataset.replies || 0"))

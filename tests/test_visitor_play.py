@@ -453,3 +453,74 @@ def test_a_made_boards_link_opens_it_anywhere_and_an_unknown_id_says_so(lang, se
             or page.evaluate("location.pathname").endswith(f"/{lang}/{slug}/boards/")
     finally:
         other.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("slug", REGISTERED)
+def test_grades_and_hints_speak_everyday_words_with_the_rung_name_after(slug, lang, served,
+                                                                        browser):
+    """Issue 51, item 4: the grade filter and the hint heads said only the rung's name
+    (flow, cover, probe, ...); now everyday words, then the rung's name. In Japanese the
+    Trial button is no longer 仮置き, the probe grade's name."""
+    from play_support import puzzle
+
+    p = puzzle(slug)
+    words = p.play.text[lang]["grades"]
+    assert set(p.rungs) | {"search"} <= set(words), slug       # every rung has its words
+    page = browser.new_page()
+    try:
+        _open(page, served, lang, slug, bank(slug)["boards"][0]["id"])
+        opts = page.evaluate("[...document.querySelectorAll('#pick-grade option')]"
+                             ".filter(o => o.value).map(o => [o.value, o.textContent])")
+        assert opts
+        for rung, text in opts:
+            assert text.startswith(words[rung]) and p.rung_name(rung, lang) in text, text
+        page.evaluate("localStorage.clear()")
+        page.click("#reset")
+        page.click("#hint")
+        page.wait_for_selector("#hint-out .step")
+        head = page.locator("#hint-out .step .rung").text_content()
+        tag = page.locator("#hint-out .step .rung-name").text_content()
+        rung = next(r for r in words if p.rung_name(r, lang) == tag)
+        assert head.lower() == words[rung].lower(), (head, tag)
+        trial = page.locator("#trial").text_content()
+        names = set(p.rung_names[lang].values()) | set(words.values())
+        assert trial not in names and all(n not in trial for n in names), trial
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize("slug", REGISTERED)
+def test_lattice_dots_where_the_puzzle_asks_for_them(slug, served, browser):
+    """Issue 51, item 4: the Slitherlink play board had no dots on the grid's corners
+    (its thumbnails have them)."""
+    from play_support import puzzle
+
+    entry = _largest(slug)
+    page = browser.new_page()
+    try:
+        _open(page, served, "en", slug, entry["id"])
+        d = page.evaluate("(document.querySelector('#board .lattice') || {getAttribute: () => ''})"
+                          ".getAttribute('d')")
+        want = (entry["h"] + 1) * (entry["w"] + 1) if puzzle(slug).play.input.get("dots") else 0
+        assert (d or "").count("h0") == want, slug
+    finally:
+        page.close()
+    assert any(puzzle(s).play.input.get("dots") for s in REGISTERED)
+
+
+def test_a_count_of_one_is_singular_in_english(served, browser):
+    """Issue 51, item 4: "has 1 cells"."""
+    slug = "sashigane"
+    if slug not in REGISTERED:
+        pytest.skip("sashigane is not registered")
+    page = browser.new_page()
+    try:
+        _open(page, served, "en", slug)
+        one = page.evaluate("window.__play.message({rule: 'sashigane.shape',"
+                            " params: {row: 2, col: 3, size: 1}})")
+        two = page.evaluate("window.__play.message({rule: 'sashigane.shape',"
+                            " params: {row: 2, col: 3, size: 2}})")
+        assert "has 1 cell and" in one and "has 2 cells and" in two, (one, two)
+    finally:
+        page.close()

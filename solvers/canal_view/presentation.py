@@ -14,6 +14,17 @@ RUNG_NAMES = {
     "ja": {"arm": "腕", "block": "ブロック", "flow": "流れ", "probe": "仮定", "search": "探索"},
 }
 
+# What a player reads for each rung (grade filter, hint heads), in everyday words;
+# the rung's own name (RUNG_NAMES, the article's) follows it as a second label.
+GRADES = {
+    "en": {"arm": "count what each number sees", "block": "no 2×2 pool",
+           "flow": "keep the canal in one piece",
+           "probe": "try a cell and find a contradiction",
+           "search": "trial and error, deep"},
+    "ja": {"arm": "数字から見える水路を数える", "block": "2×2 の池を作らない", "flow": "水路をひとつにつなぐ",
+           "probe": "一マス試して矛盾を見つける", "search": "深い試行錯誤"},
+}
+
 # Player states: 0 undecided, 1 flooded, 2 marked dry. Clue cells are fixed dry.
 PLAY = PlaySpec(
     model="cells",
@@ -25,6 +36,7 @@ PLAY = PlaySpec(
     },
     text={
         "en": {
+            "grades": GRADES["en"],
             "cycle": "flooded → dry mark → undecided",
             "keys": [("F", "flooded"), ("D", "dry mark")],
             "rules": [
@@ -36,6 +48,7 @@ PLAY = PlaySpec(
             ],
         },
         "ja": {
+            "grades": GRADES["ja"],
             "cycle": "水路 → 陸地の印 → 未定",
             "keys": [("F", "水路"), ("D", "陸地の印")],
             "rules": [

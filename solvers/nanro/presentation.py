@@ -16,6 +16,18 @@ RUNG_NAMES = {
            "reach": "ひとつながり", "probe": "仮置き", "search": "探索"},
 }
 
+# What a player reads for each rung (grade filter, hint heads), in everyday words;
+# the rung's own name (RUNG_NAMES, the article's) follows it as a second label.
+GRADES = {
+    "en": {"count": "count the numbers in a region", "block": "no 2×2 block of numbers",
+           "clash": "equal numbers never touch across a border",
+           "reach": "keep the numbers in one group",
+           "probe": "try a cell and find a contradiction",
+           "search": "trial and error, deep"},
+    "ja": {"count": "領域の数字を数える", "block": "2×2 を数字で埋めない", "clash": "境界ごしに同じ数字を並べない",
+           "reach": "数字をひとつながりに保つ", "probe": "一マス試して矛盾を見つける", "search": "深い試行錯誤"},
+}
+
 # Player states: the digit puzzles' (solvers/playkit.py). Printed clues are fixed
 # numbered. The counting assist (off by default) shows a numbered cell's count and counts
 # it as that digit.
@@ -29,14 +41,14 @@ PLAY = PlaySpec(
         },
     }),
     text={
-        "en": digit_text("en", "write that digit (a region's count)", [
+        "en": {"grades": GRADES["en"]} | digit_text("en", "write that digit (a region's count)", [
             ["Write numbers in some cells; the rest stay blank."],
             ["Every number equals how many numbers its region holds."],
             ["Every region holds at least one number."],
             ["All numbers form one connected group, and no ", ["2×2"], " block is all numbers."],
             ["Equal numbers never touch across a region border."],
         ]),
-        "ja": digit_text("ja", "その数字を書く（領域内の数字の個数）", [
+        "ja": {"grades": GRADES["ja"]} | digit_text("ja", "その数字を書く（領域内の数字の個数）", [
             ["いくつかのマスに数字を書き、残りは空白にします。"],
             ["数字は、その領域に入っている数字の個数です。"],
             ["どの領域にも数字が少なくとも一つ入ります。"],

@@ -19,6 +19,21 @@ RUNG_NAMES = {
            "common": "共通マス", "number": "数字"},
 }
 
+# What a player reads for each rung (grade filter, hint heads), in everyday words;
+# the rung's own name (RUNG_NAMES, the article's) follows it as a second label.
+GRADES = {
+    "en": {"fit": "only one L fits", "cover": "a cell only one piece can reach",
+           "area": "the sizes must add up",
+           "probe": "try a piece and find a contradiction",
+           "search": "trial and error, deep", "circles": "two circles side by side",
+           "arrow": "follow an arrow to its corner", "reach": "what a circle can reach",
+           "common": "cells every choice uses", "number": "a number's size"},
+    "ja": {"fit": "入る L 字が一つだけ", "cover": "届くピースが一つだけのマス", "area": "大きさの合計を合わせる",
+           "probe": "一つ試して矛盾を見つける", "search": "深い試行錯誤", "circles": "隣り合う二つの丸",
+           "arrow": "矢印を曲がり角までたどる", "reach": "丸が届く範囲", "common": "どの置き方でも使うマス",
+           "number": "数字の大きさ"},
+}
+
 PLAY = PlaySpec(
     model="edges",
     input={
@@ -28,6 +43,7 @@ PLAY = PlaySpec(
     },
     text={
         "en": {
+            "grades": GRADES["en"],
             "cycle": "line → no line → undecided",
             "keys": [("L", "line"), ("X", "no line")],
             "rules": [
@@ -43,6 +59,7 @@ PLAY = PlaySpec(
                              "circles' pieces can cover together (possible)."),
         },
         "ja": {
+            "grades": GRADES["ja"],
             "cycle": "線 → 線なし → 未定",
             "keys": [("L", "線"), ("X", "線なし")],
             "rules": [

@@ -16,6 +16,17 @@ RUNG_NAMES = {
            "search": "探索"},
 }
 
+# What a player reads for each rung (grade filter, hint heads), in everyday words;
+# the rung's own name (RUNG_NAMES, the article's) follows it as a second label.
+GRADES = {
+    "en": {"deg": "count a number's neighbours", "neq": "neighbours are never equal",
+           "conn": "keep the numbers in one group",
+           "probe": "try a cell and find a contradiction",
+           "search": "trial and error, deep"},
+    "ja": {"deg": "隣の数字を数える", "neq": "隣り合う数字は別の数", "conn": "数字をひとつながりに保つ",
+           "probe": "一マス試して矛盾を見つける", "search": "深い試行錯誤"},
+}
+
 # Player states: the digit puzzles' (solvers/playkit.py). Printed clues are fixed
 # numbered. The counting assist (off by default) shows a numbered cell's count and counts
 # it as that digit.
@@ -23,13 +34,13 @@ PLAY = PlaySpec(
     model="cells",
     input=digit_input(),
     text={
-        "en": digit_text("en", "write that digit", [
+        "en": {"grades": GRADES["en"]} | digit_text("en", "write that digit", [
             ["Write a number from ", ["1"], " to ", ["4"], " in some cells; the rest stay blank."],
             ["A number is how many of its four neighbours hold numbers."],
             ["Two numbers side by side are different."],
             ["All numbered cells form one connected group."],
         ]),
-        "ja": digit_text("ja", "その数字を書く", [
+        "ja": {"grades": GRADES["ja"]} | digit_text("ja", "その数字を書く", [
             ["いくつかのマスに ", ["1"], "〜", ["4"], " の数字を書き、残りは空白にします。"],
             ["数字は、上下左右の隣で数字が入っているマスの個数です。"],
             ["隣り合う数字は違う数です。"],

@@ -17,18 +17,32 @@ RUNG_NAMES = {
            "loop": "ループは一つ", "probe": "仮置き", "search": "探索"},
 }
 
+# What a player reads for each rung (grade filter, hint heads), in everyday words;
+# the rung's own name (RUNG_NAMES, the article's) follows it as a second label.
+GRADES = {
+    "en": {"count": "count the lines around a number",
+           "vertex": "two lines or none at each dot", "corner": "numbers at a corner",
+           "loop": "close only one loop", "probe": "try a line and find a contradiction",
+           "search": "trial and error, deep"},
+    "ja": {"count": "数字のまわりの線を数える", "vertex": "点ごとに線は 0 本か 2 本", "corner": "角にある数字",
+           "loop": "ループは一つだけ閉じる", "probe": "一本試して矛盾を見つける", "search": "深い試行錯誤"},
+}
+
 # Player states: 0 undecided, 1 line, 2 cross (no line). The edge set includes the
 # board's outline (``outline``: grid.js numbers it as board.py's Layout does).
 PLAY = PlaySpec(
     model="edges",
     input={
         "outline": True,
+        # the grid's corners drawn as dots, as on paper and in the thumbnails
+        "dots": True,
         "cycle": [1, 2, 0], "keys": {"l": 1, "x": 2},
         "states": {"en": ["undecided", "line", "no line"], "ja": ["未定", "線", "線なし"]},
         "trace": {"line": 1, "none": 2},
     },
     text={
         "en": {
+            "grades": GRADES["en"],
             "cycle": "line → cross (no line) → undecided",
             "keys": [("L", "line"), ("X", "cross (no line)")],
             "rules": [
@@ -40,6 +54,7 @@ PLAY = PlaySpec(
             ],
         },
         "ja": {
+            "grades": GRADES["ja"],
             "cycle": "線 → ×（線なし） → 未定",
             "keys": [("L", "線"), ("X", "×（線なし）")],
             "rules": [

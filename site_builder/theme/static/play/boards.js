@@ -40,7 +40,9 @@ cfg.index.forEach((b, i) => {
   cell("").append(a, sub);
   cell(size).className = "wide";
   cell(b.difficulty ? (cfg.levelNames[b.difficulty] || b.difficulty) : "");
-  cell(cfg.rungNames[b.grade] || b.grade);
+  const name = cfg.rungNames[b.grade] || b.grade;
+  const words = (cfg.gradeWords || {})[b.grade];
+  cell(words && words !== name ? fill(T.gradeName, { words, name }) : name);
   cell(num(b.clues)).className = "wide";
   const p = cell(state === "fresh" ? "" : cfg.marks[state]);
   p.className = "progress";

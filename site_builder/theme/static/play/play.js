@@ -11,6 +11,7 @@
 //   keys      {key: state}  keys that set the cursor's unit to a state
 //   trace     {trace state name: state}  how the hint trace's "states" map to states
 //   count     (regions) the state counted per region (default 1)
+//   dots      a dot on every corner of the grid (optional)
 // cfg.rules   the puzzle's rules table, [{id, cells, en, ja}] (RuleBook.to_json()):
 //             a violation's message is rule[lang] filled with its params (grid.js fill).
 // cfg.readout PlaySpec.text[lang].readout, {key: template} (optional, any model).
@@ -235,7 +236,7 @@ function fillFilters() {
   const grades = cfg.rungs.filter((g) => boards.some((b) => b.grade === g));
   for (const g of new Set(boards.map((b) => b.grade))) if (!grades.includes(g)) grades.push(g);
   sizeSel.replaceChildren(option("", T.allSizes), ...sizes.map((s) => option(s, s)));
-  gradeSel.replaceChildren(option("", T.allGrades), ...grades.map((g) => option(g, rungName(g))));
+  gradeSel.replaceChildren(option("", T.allGrades), ...grades.map((g) => option(g, gradeName(g))));
   const levels = LEVELS.filter((l) => boards.some((b) => b.difficulty === l));
   levelSel.replaceChildren(option("", T.allLevels), ...levels.map((l) => option(l, levelName(l))));
   levelSel.closest("label").hidden = !rated;
@@ -245,15 +246,27 @@ function levelName(l) {
   return (cfg.levelNames && cfg.levelNames[l]) || l;
 }
 
-// "Easy (forcing)": the difficulty with the rung grade beside it, or the grade alone.
+// "Easy (count the numbers in a region)": the difficulty with the grade beside it in
+// everyday words, or the grade alone.
 function gradeText(b) {
-  const g = rungName(b.grade);
+  const g = gradeWords(b.grade);
   return b.difficulty ? fmt(T.levelGrade, { level: levelName(b.difficulty), grade: g }) : g;
 }
 
+// The rung's own name (the article's word for it), and the rung in everyday words
+// (PlaySpec.text[lang].grades; the name where it has none).
 function rungName(g) {
   return (cfg.rungNames && cfg.rungNames[g]) || g;
 }
+function gradeWords(g) {
+  return (cfg.gradeWords && cfg.gradeWords[g]) || rungName(g);
+}
+// "count the numbers in a region (counting)": the words, then the rung's name.
+function gradeName(g) {
+  const words = gradeWords(g), name = rungName(g);
+  return words === name ? name : fmt(T.gradeName, { words, name });
+}
+const capital = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 
 function boardLabel(b, n) {
   const rec = store.get(b.id);
@@ -502,6 +515,14 @@ function draw() {
   for (let r = 1; r < h; r++) grid += `M${PAD} ${PAD + r * CELL}h${w * CELL}`;
   for (let c = 1; c < w; c++) grid += `M${PAD + c * CELL} ${PAD}v${h * CELL}`;
   parts.push(`<path class="grid" d="${grid}"/>`);
+  // input.dots: a dot on every corner of the grid (a loop puzzle's lattice)
+  if (IN.dots) {
+    let d = "";
+    for (let r = 0; r <= h; r++) {
+      for (let c = 0; c <= w; c++) d += `M${PAD + c * CELL} ${PAD + r * CELL}h0`;
+    }
+    parts.push(`<path class="lattice" d="${d}"/>`);
+  }
   // The hint's reasons (dashed) and the detail's cells (dotted) as outlines over the grid,
   // so they differ from the decided cells' shading by more than colour.
   for (const [set, cls] of [[marks.why, "why-box"], [marks.detail, "detail-box"], [marks.first, "first-box"]]) {
@@ -1284,10 +1305,16 @@ function cellsText(cells) {
   return cells.map(([r, c]) => fmt(T.at, { r: r + 1, c: c + 1 })).join(T.sep);
 }
 
-// A violation's message: its rule's template in the page's language, filled with params.
+// A violation's message: its rule's template in the page's language, filled with params
+// (in English a count of one takes the singular: "has 1 cell", not "has 1 cells").
 function message(v) {
   const t = RULE_TEXT[v.rule];
-  return t === undefined ? v.rule : fmt(t, v.params || {});
+  return t === undefined ? v.rule : singular(fmt(t, v.params || {}));
+}
+function singular(text) {
+  return lang === "en"
+    ? text.replace(/\b1 ((?:numbered )?(?:cell|line|side|neighbour|number|piece|region|circle))s\b/g, "1 $1")
+    : text;
 }
 
 function para(text, cls) {
@@ -1478,12 +1505,20 @@ async function hint() {
   // The step's cells are shown too (in the edges model a step may decide cells).
   for (const [r, c] of st.cells || []) marks.hint.add(r * board.w + c);
   for (const [r, c] of st.why || []) marks.why.add(r * board.w + c);
+  // the step's kind in everyday words, with the rung's name (the article's) after it
   const head = document.createElement("strong");
   head.className = "rung";
-  head.textContent = rungName(st.rung);
+  head.textContent = capital(gradeWords(st.rung));
   p.className = "step";
   p.dataset.level = String(level);
-  p.append(head, " ", st[lang] || st.en || "");
+  p.append(head);
+  if (gradeWords(st.rung) !== rungName(st.rung)) {
+    const name = document.createElement("span");
+    name.className = "rung-name";
+    name.textContent = rungName(st.rung);
+    p.append(" ", name);
+  }
+  p.append(" ", st[lang] || st.en || "");
   out.append(p);
   const detail = textOf(st.detail);
   if (level === 2 && detail) {
@@ -1626,6 +1661,7 @@ window.__play = {
   get digitMax() { return DIGITS && board ? P.digitMax(board) : null; },
   get cands() { return cands ? Array.from(cands) : null; },
   targets: (k) => stepTargets(entry.trace[k]),
+  message: (v) => message(v),
   // Set every free unit at once, as one move (tests).
   put(list) {
     const ch = [];

@@ -340,7 +340,9 @@ function errorText(reply) {
   if (reply.error === "size") { p.w = reply.w; p.h = reply.h; }
   if (reply.error === "unknown") {
     p.pid = reply.pid;
-    p.names = Object.values(cfg.names).join(T.pairSep);
+    // "Canal View, Nanro, Sashigane, Sukoro and Slitherlink" (not "A and B and C ..."):
+    // the language's own list, "、" between the names in Japanese
+    p.names = listText(Object.values(cfg.names));
   }
   if (reply.error === "bound") {
     // the solver's counts in the page's words; the watchdog's own line as it is
@@ -414,6 +416,12 @@ function drawStep(reply) {
   for (const [r, c] of s.cells || []) cellRect(svg, r, c, "step-now");
   for (const [r, c] of s.why || []) cellRect(svg, r, c, "step-why");
   svg.setAttribute("aria-label", $("step-count").textContent);
+}
+
+// A list of names in the page's language: "A, B and C"; "A、B、C".
+function listText(names) {
+  if (cfg.lang === "ja") return names.join("、");
+  return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")}${T.pairSep}${names.at(-1)}`;
 }
 
 // ---- the player ---------------------------------------------------------------------------
