@@ -20,6 +20,7 @@ interface PlayHandle {
   readonly cands: number[] | null;
   /** the units and states hint trace step k asks for */
   targets(k: number): [number, number][];
+  message(v: { rule: string; cells?: number[][]; params?: object }): string;
   /** set every free unit at once, as one move */
   put(list: number[]): void;
   load(id: string): Promise<void>;
