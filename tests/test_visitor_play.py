@@ -524,3 +524,45 @@ def test_a_count_of_one_is_singular_in_english(served, browser):
         assert "has 1 cell and" in one and "has 2 cells and" in two, (one, two)
     finally:
         page.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("slug", REGISTERED)
+def test_live_error_display_is_a_remembered_setting_in_checks_words(slug, lang, served,
+                                                                    browser):
+    """Issue 51, item 5: off by default; once on (and kept over a reload), a broken rule
+    shows as it happens in the words Check uses, its cells shaded, and clues that no rule
+    cites are greyed."""
+    from play_support import puzzle
+
+    digits = bool(puzzle(slug).play.input.get("digits"))
+    entry = min(bank(slug)["boards"], key=lambda b: (b["h"] * b["w"], b["id"]))
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    try:
+        _open(page, served, lang, slug, entry["id"])
+        assert not page.locator("#live").is_checked()
+
+        def break_one() -> None:
+            page.evaluate(f"""() => {{ const s = window.__play.solution, f = window.__play.fixed;
+                const i = s.findIndex((x, k) => f[k] === null);
+                const t = Array.from(s); t[i] = t[i] === 2 ? {3 if digits else 1} : 2;
+                window.__play.put(t); }}""")
+
+        break_one()
+        assert page.locator("#live-out").text_content() == ""
+        assert page.locator("#board .done").count() == 0
+        page.check("#live")
+        page.reload()
+        page.wait_for_function("document.body.dataset.ready === '1'")
+        assert page.locator("#live").is_checked()
+        assert page.evaluate("localStorage.getItem('play:live')") == "1"
+        page.click("#reset")
+        break_one()
+        live = page.locator("#live-out p.wrong").text_content()
+        assert live and page.locator("#board .cell.bad").count() > 0
+        assert page.locator("#board .done").count() > 0          # done clues greyed
+        page.click("#check")
+        assert page.locator("#check-out .first").text_content() == live
+    finally:
+        ctx.close()

@@ -493,12 +493,16 @@ function draw() {
   wrap.style.setProperty("--aspect", String(W / H));
   wrap.style.setProperty("--cols", String(w));
   parts.push(`<rect class="bg" x="${PAD}" y="${PAD}" width="${w * CELL}" height="${h * CELL}"/>`);
+  const live = liveProblems();
   for (let r = 0; r < h; r++) {
     for (let c = 0; c < w; c++) {
       const i = r * w + c;
       const x = PAD + c * CELL, y = PAD + r * CELL;
+      const svg = P.cellSvg(board, view, r, c, x, y, CELL);
       let cls = "cell";
-      if (marks.bad.has(i)) cls += " bad";
+      if (marks.bad.has(i) || live.bad.has(i)) cls += " bad";
+      // a clue no rule finds fault with, as the marks stand: greyed (live display)
+      if (live.on && !live.cited.has(i) && CLUE.test(svg)) cls += " done";
       if (marks.first.has(i)) cls += " first";
       if (marks.hint.has(i)) cls += " hint";
       if (marks.why.has(i)) cls += " why";
@@ -508,7 +512,7 @@ function draw() {
       const st = EDGES ? "" : ` data-state="${states[i]}"`;
       parts.push(`<g class="${cls}" data-r="${r}" data-c="${c}"${st}>` +
         `<rect class="hl" x="${x}" y="${y}" width="${CELL}" height="${CELL}"/>` +
-        P.cellSvg(board, view, r, c, x, y, CELL) + candSvg(i, x, y) + "</g>");
+        svg + candSvg(i, x, y) + "</g>");
     }
   }
   let grid = "";
@@ -562,6 +566,7 @@ function draw() {
   if (!wrap.style.getPropertyValue("--room")) fitBoard();
   describe();
   showReadout();
+  showLive(live);
   panCue();
   /** @type {HTMLButtonElement} */ ($("undo")).disabled = !undoStack.length;
   /** @type {HTMLButtonElement} */ ($("undo-all")).disabled = !undoStack.length;
@@ -1156,6 +1161,57 @@ if (PHONE.matches) {
 $("reset").addEventListener("click", reset);
 $("share").addEventListener("click", share);
 
+// ---- live error display ----------------------------------------------------------------
+// A setting (off by default, kept for every puzzle under play:live): as the marks change,
+// what Check would report is shown at once, the same rules in the same words (what no
+// filling of the undecided units can repair, every broken rule once the board is
+// finished), its cells shaded; and each clue (a cell drawn with the class "clue") that no
+// rule cites, reading undecided units as off, is greyed as done.
+const CLUE = /class="clue\b/;
+function liveOn() {
+  try { return localStorage.getItem("play:live") === "1"; } catch { return false; }
+}
+let live = liveOn();
+
+function problems() {
+  refreshCounts();
+  const finished = isFinished();
+  const found = !finished && P.irreparable ? P.irreparable(board, view)
+    : P.violations(board, P.toAnswer(board, view));
+  return sortViolations(found.map((v) => ({ ...v, cells: v.cells.map((c) => [...c]) })), RULE_IDS);
+}
+
+function liveProblems() {
+  const out = { on: live && !solved, list: [], bad: new Set(), cited: new Set() };
+  if (!out.on) return out;
+  out.list = problems();
+  for (const v of out.list) for (const [r, c] of v.cells) out.bad.add(r * board.w + c);
+  for (const v of P.violations(board, P.toAnswer(board, view))) {
+    for (const [r, c] of v.cells) out.cited.add(r * board.w + c);
+  }
+  return out;
+}
+
+function showLive(got) {
+  const out = $("live-out");
+  if (!got.on || !got.list.length) { out.replaceChildren(); return; }
+  const [first, ...rest] = got.list;
+  const line = violationItem(first, "p");
+  line.className = "wrong";
+  out.replaceChildren(line);
+  if (rest.length) out.append(para(fmt(T.more, { n: rest.length }), "more"));
+}
+
+{
+  const box = /** @type {HTMLInputElement} */ ($("live"));
+  box.checked = live;
+  box.addEventListener("change", () => {
+    live = box.checked;
+    try { localStorage.setItem("play:live", live ? "1" : "0"); } catch { /* off */ }
+    if (board) draw();
+  });
+}
+
 // ---- digits: the number pad and the counting assist ------------------------------------
 function assistOn() {
   if (!DIGITS) return false;
@@ -1372,9 +1428,7 @@ function check() {
     return;
   }
   const finished = isFinished();
-  const partial = !finished && P.irreparable;
-  const found = partial ? P.irreparable(board, view) : P.violations(board, P.toAnswer(board, view));
-  const vs = sortViolations(found.map((v) => ({ ...v, cells: v.cells.map((c) => [...c]) })), RULE_IDS);
+  const vs = problems();
   const left = undecidedCount();
   if (vs.length) {
     const [first, ...rest] = vs;
