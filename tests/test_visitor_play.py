@@ -566,3 +566,68 @@ def test_live_error_display_is_a_remembered_setting_in_checks_words(slug, lang, 
         assert page.locator("#check-out .first").text_content() == live
     finally:
         ctx.close()
+
+
+def _png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("slug", REGISTERED)
+def test_the_board_exports_as_svg_and_png_blank_or_marked_and_prints_blank(slug, lang,
+                                                                           served, browser):
+    """Issue 51, item 6: SVG and PNG of the board at its aspect ratio, with the marks or
+    blank, and a print of the blank board (print always included the marks)."""
+    import re
+
+    entry = _largest(slug)
+    W, H = entry["w"] * 40 + 4, entry["h"] * 40 + 4
+    ctx = browser.new_context(accept_downloads=True)
+    page = ctx.new_page()
+    try:
+        _open(page, served, lang, slug, entry["id"])
+        page.click("#reset")
+        blank_fresh = page.evaluate("window.__play.exportSvg(false)")
+        page.evaluate("window.__play.put(window.__play.solution)")
+        page.click("#export summary")
+
+        def download(button: str) -> tuple[str, bytes]:
+            with page.expect_download() as d:
+                page.click(button)
+            path = d.value.path()
+            return d.value.suggested_filename, open(path, "rb").read()
+
+        name, marked = download("#export-svg")
+        assert name == f"{slug}-{entry['id']}.svg"
+        text = marked.decode()
+        assert f'viewBox="0 0 {W} {H}"' in text and f'width="{W}"' in text
+        assert "fill:" in text and 'class="' not in text          # styles written in
+        assert "cursor" not in text
+        page.uncheck("#export-marks")
+        name, blank = download("#export-svg")
+        assert name == f"{slug}-{entry['id']}-blank.svg"
+        assert blank.decode() != text and blank.decode() == blank_fresh   # marks left out
+        name, png = download("#export-png")
+        assert name.endswith("-blank.png") and _png_size(png) == (2 * W, 2 * H)
+        page.check("#export-marks")
+        _, png2 = download("#export-png")
+        assert png2 != png and _png_size(png2) == (2 * W, 2 * H)
+        # the page's own board is as it was (the solution, with the solved frame)
+        assert page.evaluate("window.__play.solved")
+        assert page.locator("#board.solved").count() == 1
+        # print, blank: the board is drawn without the marks while printing only
+        page.uncheck("#export-marks")
+        before = page.evaluate("window.__play.states")
+        page.evaluate("""() => { window.print = () => {
+            dispatchEvent(new Event('beforeprint'));
+            window.__printed = window.__play.states;
+            dispatchEvent(new Event('afterprint')); }; }""")
+        page.click("#print-board")
+        printed = page.evaluate("window.__printed")
+        fixed = page.evaluate("window.__play.fixed")
+        assert printed == [0 if f is None else f for f in fixed]
+        assert page.evaluate("window.__play.states") == before
+        assert re.search(r"<svg", blank_fresh)
+    finally:
+        ctx.close()

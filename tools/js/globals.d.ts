@@ -21,6 +21,7 @@ interface PlayHandle {
   /** the units and states hint trace step k asks for */
   targets(k: number): [number, number][];
   message(v: { rule: string; cells?: number[][]; params?: object }): string;
+  exportSvg(blank: boolean): string;
   /** set every free unit at once, as one move */
   put(list: number[]): void;
   load(id: string): Promise<void>;

@@ -489,11 +489,11 @@ function draw() {
   const { h, w } = board;
   const W = w * CELL + 2 * PAD, H = h * CELL + 2 * PAD;
   const parts = [];
-  const trial = trialUnits();
+  const trial = exporting ? { all: new Set(), top: new Set() } : trialUnits();
   wrap.style.setProperty("--aspect", String(W / H));
   wrap.style.setProperty("--cols", String(w));
   parts.push(`<rect class="bg" x="${PAD}" y="${PAD}" width="${w * CELL}" height="${h * CELL}"/>`);
-  const live = liveProblems();
+  const live = exporting ? { on: false, list: [], bad: new Set(), cited: new Set() } : liveProblems();
   for (let r = 0; r < h; r++) {
     for (let c = 0; c < w; c++) {
       const i = r * w + c;
@@ -559,8 +559,8 @@ function draw() {
     }
   }
   if (!OUTLINE) parts.push(`<rect class="frame" x="${PAD}" y="${PAD}" width="${w * CELL}" height="${h * CELL}"/>`);
-  parts.push(cursorSvg());
-  wrap.classList.toggle("solved", solved);
+  if (!exporting) parts.push(cursorSvg());
+  wrap.classList.toggle("solved", solved && !exporting);
   wrap.innerHTML = `<svg id="board-svg" viewBox="0 0 ${W} ${H}" role="img" aria-labelledby="board-desc" ` +
     `xmlns="http://www.w3.org/2000/svg" style="aspect-ratio:${W}/${H}">${parts.join("")}</svg>`;
   if (!wrap.style.getPropertyValue("--room")) fitBoard();
@@ -1212,6 +1212,124 @@ function showLive(got) {
   });
 }
 
+// ---- image export and a blank print ----------------------------------------------------
+// The board as an SVG file (its styles written into it, in the light theme, without the
+// cursor and highlights) or a PNG drawn from it at twice its size, with the player's marks
+// or blank (the printed clues only), at the board's own aspect ratio; and the print of a
+// blank board (the same choice, applied between beforeprint and afterprint).
+let exporting = false;
+const STYLE_PROPS = ["fill", "fill-opacity", "stroke", "stroke-width", "stroke-dasharray",
+  "stroke-linecap", "stroke-linejoin", "stroke-opacity", "opacity", "font-family", "font-size",
+  "font-weight", "letter-spacing", "text-anchor", "dominant-baseline", "vector-effect", "display"];
+
+// Draw the board as it would be exported (blank: the fixed units only), run f on the SVG
+// element, and draw it back as it was.
+function asExported(blank, f) {
+  const saved = states.slice(), savedMarks = marks, savedCands = cands;
+  if (blank) {
+    fixed.forEach((x, i) => { states[i] = x === null ? 0 : x; });
+    cands = null;
+  }
+  marks = noMarks();
+  exporting = true;
+  wrap.classList.add("light");
+  try {
+    draw();
+    return f(/** @type {SVGSVGElement} */ (wrap.querySelector("svg")));
+  } finally {
+    wrap.classList.remove("light");
+    exporting = false;
+    states.set(saved);
+    marks = savedMarks;
+    cands = savedCands;
+    draw();
+  }
+}
+
+function exportSvg(blank) {
+  return asExported(blank, (svg) => {
+    const copy = /** @type {SVGSVGElement} */ (svg.cloneNode(true));
+    const from = [svg, ...svg.querySelectorAll("*")], to = [copy, ...copy.querySelectorAll("*")];
+    from.forEach((el, k) => {
+      const cs = getComputedStyle(el);
+      const style = STYLE_PROPS.map((p) => `${p}:${cs.getPropertyValue(p)}`).join(";");
+      to[k].setAttribute("style", style);
+      to[k].removeAttribute("class");
+    });
+    const [, , W, H] = svg.getAttribute("viewBox").split(" ").map(Number);
+    for (const a of ["id", "role", "aria-labelledby"]) copy.removeAttribute(a);
+    copy.setAttribute("width", String(W));
+    copy.setAttribute("height", String(H));
+    copy.setAttribute("style", `aspect-ratio:${W}/${H}`);
+    return { text: new XMLSerializer().serializeToString(copy), W, H };
+  });
+}
+
+async function exportPng(blank) {
+  const { text, W, H } = exportSvg(blank);
+  const url = URL.createObjectURL(new Blob([text], { type: "image/svg+xml" }));
+  try {
+    const img = new Image();
+    await new Promise((ok, bad) => { img.onload = ok; img.onerror = bad; img.src = url; });
+    const k = 2;
+    const canvas = document.createElement("canvas");
+    canvas.width = W * k;
+    canvas.height = H * k;
+    canvas.getContext("2d").drawImage(img, 0, 0, W * k, H * k);
+    return await new Promise((ok) => canvas.toBlob(ok, "image/png"));
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+}
+
+function saveFile(blob, name) {
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(blob);
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+}
+
+const exportName = (blank, ext) => `${cfg.slug}-${entry.id}${blank ? "-blank" : ""}.${ext}`;
+const withMarks = () => /** @type {HTMLInputElement} */ ($("export-marks")).checked;
+$("export-svg").addEventListener("click", () => {
+  if (!board) return;
+  const blank = !withMarks();
+  saveFile(new Blob([exportSvg(blank).text], { type: "image/svg+xml" }), exportName(blank, "svg"));
+});
+$("export-png").addEventListener("click", async () => {
+  if (!board) return;
+  const blank = !withMarks();
+  const png = await exportPng(blank);
+  if (png) saveFile(png, exportName(blank, "png"));
+});
+// Print: with the marks (as Ctrl+P prints) or, unticked, the blank board.
+let printBlank = false;
+$("print-board").addEventListener("click", () => {
+  printBlank = !withMarks();
+  window.print();
+});
+window.addEventListener("beforeprint", () => {
+  if (!board || !printBlank) return;
+  const saved = states.slice();
+  fixed.forEach((x, i) => { states[i] = x === null ? 0 : x; });
+  printSaved = saved;
+  marks = noMarks();
+  exporting = true;
+  draw();
+});
+let printSaved = null;
+window.addEventListener("afterprint", () => {
+  printBlank = false;
+  if (!printSaved) return;
+  states.set(printSaved);
+  printSaved = null;
+  exporting = false;
+  draw();
+});
+
 // ---- digits: the number pad and the counting assist ------------------------------------
 function assistOn() {
   if (!DIGITS) return false;
@@ -1714,6 +1832,7 @@ window.__play = {
   get cursor() { return cursor; },
   get digitMax() { return DIGITS && board ? P.digitMax(board) : null; },
   get cands() { return cands ? Array.from(cands) : null; },
+  exportSvg: (blank) => exportSvg(blank).text,
   targets: (k) => stepTargets(entry.trace[k]),
   message: (v) => message(v),
   // Set every free unit at once, as one move (tests).
