@@ -45,6 +45,7 @@ from __future__ import annotations
 import errno
 import json
 import logging
+import mimetypes
 import os
 import re
 import signal
@@ -376,6 +377,40 @@ def content_type(path: str) -> str | None:
     return CONTENT_TYPES.get(os.path.splitext(path)[1].lower())
 
 
+# Precompressed siblings a static host sends in place of a file (``x.br``, ``x.gz`` beside
+# ``x``, as the build writes them for the solve runtime), best first; never for a page,
+# whose bytes the live reload rewrites on the way out.
+PRECOMPRESSED = (("br", ".br"), ("gzip", ".gz"))
+
+
+def accepts(header: str, coding: str) -> bool:
+    """Whether an ``Accept-Encoding`` header accepts ``coding`` (named, with q > 0)."""
+    for part in header.split(","):
+        name, *params = part.strip().split(";")
+        if name.strip().lower() != coding:
+            continue
+        for p in params:
+            key, _, value = p.strip().partition("=")
+            if key.strip().lower() == "q":
+                try:
+                    return float(value) > 0
+                except ValueError:
+                    return False
+        return True
+    return False
+
+
+def precompressed(path: str, accept: str) -> tuple[str, str] | None:
+    """The precompressed sibling of the file ``path`` to send for ``accept`` and its
+    coding, or None (send ``path`` itself)."""
+    if path.endswith((".html", ".htm")):
+        return None
+    for coding, ext in PRECOMPRESSED:
+        if accepts(accept, coding) and os.path.isfile(path + ext):
+            return path + ext, coding
+    return None
+
+
 # The livereload.js plugin every served page loads (before livereload.js itself, which
 # picks up window.LiveReloadPlugin*): it decides what a "reload PATH" message means for
 # this page, and shows a failed rebuild's error over the page.
@@ -556,9 +591,23 @@ def _make_handler(out: Path, loopback: bool) -> Any:
             if real != real_root and not real.startswith(real_root + os.sep):
                 raise web.HTTPError(403)
             checked = super().validate_absolute_path(root, absolute_path)
+            # the file's .br or .gz sibling where the browser takes it, as static hosts do
+            self.coding: str | None = None
+            self.original = checked
+            if checked and os.path.isfile(checked):
+                got = precompressed(checked, self.request.headers.get("Accept-Encoding", ""))
+                if got:
+                    checked, self.coding = got
+                    self.__dict__.pop("_stat_result", None)   # the size is the sibling's
             if checked is not None:
                 self._snap = _snapshot(checked)
             return checked
+
+        def get_content_type(self) -> str:
+            if getattr(self, "coding", None) and self.original:
+                kind = content_type(self.original) or mimetypes.guess_type(self.original)[0]
+                return kind or "application/octet-stream"
+            return str(super().get_content_type())
 
         # One read per request: the length, the dates and the bytes sent all come from
         # the file as it was opened, so a page a rebuild renames over while it is being
@@ -596,6 +645,11 @@ def _make_handler(out: Path, loopback: bool) -> Any:
             kind = content_type(path)
             if kind:
                 self.set_header("Content-Type", kind)
+            if getattr(self, "coding", None):
+                self.set_header("Content-Encoding", self.coding)
+            if any(os.path.isfile(str(getattr(self, "original", "")) + ext)
+                   for _, ext in PRECOMPRESSED):
+                self.set_header("Vary", "Accept-Encoding")
 
     return SiteFileHandler
 
