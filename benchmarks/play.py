@@ -20,6 +20,16 @@ the default board, whose data is inline; empty storage). Two figures:
 Also shown: script time (module start to rendered) and the largest board opened by #id
 (its data file is fetched). The machine is shared, so medians over several runs are given.
 Every registered puzzle, from its content/<slug>/bank.json.
+
+Layout (issue 51; --layout-only prints these alone):
+
+* first screen on a phone: at 390x844 and 360x740, for the largest board of each banked
+  size of each puzzle (English and Japanese), opened afresh, the y of the board's bottom
+  and of Check's bottom (both must be at most the screen's height), the cell size (at
+  least 28 px, else the board pans with its cue) and whether the page scrolls sideways;
+* tables: the widest article table of each language at 1280 px (the column is 820 px)
+  and at 390 px (where a wider table scrolls in its own block), from the site rendered
+  from the committed JSON.
 """
 
 from __future__ import annotations
@@ -114,10 +124,85 @@ def summary(label: str, runs: list[tuple[float, float]]) -> tuple[float, str]:
                  f"script {statistics.median(script):.1f} ms) over {len(runs)} runs")
 
 
+FIRST_SCREEN = """() => {
+  const b = document.getElementById('board-svg').getBoundingClientRect();
+  const c = document.getElementById('check').getBoundingClientRect();
+  const row = document.querySelector('.board-row');
+  return {bottom: b.bottom, width: b.width, check: c.bottom,
+          pans: row.scrollWidth - row.clientWidth > 1,
+          over: document.documentElement.scrollWidth - innerWidth}; }"""
+
+
+def first_screen(browser, base: str, banks: dict) -> bool:
+    """The phone's first screen per puzzle, size, language and screen (see the doc)."""
+    ok = True
+    for width, height in ((390, 844), (360, 740)):
+        for lang in ("en", "ja"):
+            for slug in REGISTERED:
+                sizes: dict[str, dict] = {}
+                for b in banks[slug]["boards"]:
+                    key = b.get("size", f"{b['h']}x{b['w']}")
+                    if key not in sizes or b["h"] * b["w"] > sizes[key]["h"] * sizes[key]["w"]:
+                        sizes[key] = b
+                page = browser.new_page(viewport={"width": width, "height": height},
+                                        is_mobile=True, has_touch=True)
+                cells = []
+                for key, b in sorted(sizes.items(), key=lambda kv: (kv[1]["w"], kv[1]["h"])):
+                    page.goto("about:blank")
+                    page.goto(f"{base}/{lang}/{slug}/play/index.html#{b['id']}")
+                    page.wait_for_selector("body[data-ready='1']")
+                    got = page.evaluate(FIRST_SCREEN)
+                    cell = got["width"] * 40 / (b["w"] * 40 + 4)
+                    fits = got["bottom"] <= height and got["check"] <= height and got["over"] <= 0
+                    ok &= fits and (cell >= 28 - 0.01 or got["pans"])
+                    cells.append(f"{key} board {got['bottom']:.0f} Check {got['check']:.0f} "
+                                 f"cell {cell:.1f}{' pans' if got['pans'] else ''}"
+                                 f"{'' if fits else ' OVER'}")
+                page.close()
+                print(f"first screen {width}x{height} {lang} {slug}: " + "; ".join(cells))
+    return ok
+
+
+WIDEST = """() => { const col = document.querySelector('.article');
+  return [col ? col.clientWidth : 0, Math.max(0, ...[...document.querySelectorAll('.article table')]
+    .map(t => t.getBoundingClientRect().width))]; }"""
+
+
+def widest_tables(browser) -> bool:
+    """The widest article table per language at 1280 and 390 px (see the doc)."""
+    from site_builder import build
+
+    files = {k: v.encode("utf-8") if isinstance(v, str) else v
+             for k, v in build.render_all(ROOT).items() if k.endswith((".html", ".css", ".svg"))}
+    server = serve(files)
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    ok = True
+    try:
+        for width in (1280, 390):
+            page = browser.new_page(viewport={"width": width, "height": 900})
+            for lang in ("en", "ja"):
+                worst = (0.0, "", 0.0)
+                for slug in REGISTERED:
+                    page.goto(f"{base}/{lang}/{slug}/index.html")
+                    col, wide = page.evaluate(WIDEST)
+                    if wide > worst[0]:
+                        worst = (wide, slug, col)
+                if width == 1280:
+                    ok &= worst[0] <= worst[2] + 0.5
+                print(f"widest table at {width} px, {lang}: {worst[0]:.0f} px ({worst[1]}; "
+                      f"column {worst[2]:.0f} px)")
+            page.close()
+    finally:
+        server.shutdown()
+    return ok
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--runs", type=int, default=9)
     ap.add_argument("--screenshot", type=Path, default=None)
+    ap.add_argument("--layout-only", action="store_true",
+                    help="only the phone's first screen and the widest tables")
     args = ap.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -130,7 +215,9 @@ def main() -> int:
     print("boards: " + ", ".join(f"{s} {len(b['boards'])}" for s, b in banks.items()))
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        for slug in REGISTERED:
+        ok &= first_screen(browser, base, banks)
+        ok &= widest_tables(browser)
+        for slug in REGISTERED if not args.layout_only else ():
             data = banks[slug]
             for lang in ("en", "ja"):
                 parts = page_bytes(files, slug, lang, data)

@@ -49,6 +49,8 @@ in the same run for the ratio.
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
 import gzip
 import io
 import json
@@ -56,7 +58,9 @@ import os
 import statistics
 import sys
 import tempfile
+import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -105,6 +109,39 @@ class _Encoded(solve_support._Quiet):
 
 
 _TEXT = (".html", ".css", ".js", ".mjs", ".json", ".wasm", ".svg", ".zip", ".whl", ".txt")
+
+
+@contextlib.contextmanager
+def _served_by_serve(out: Path, files: dict[str, Any]) -> Iterator[str]:
+    """``files`` written into ``out`` and served by ``build-site serve``'s own file
+    handler (site_builder.serve, without the watching and the live reload): what the
+    preview sends, its precompressed .br/.gz siblings included. Yields the base URL."""
+    from tornado import httpserver, web
+
+    from site_builder.serve import _make_handler
+
+    solve_support.write_files(out, files)
+    ready = threading.Event()
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
+        app = web.Application([(r"/(.*)", _make_handler(out, True),
+                                {"path": str(out), "default_filename": "index.html"})])
+        srv = httpserver.HTTPServer(app)
+        srv.listen(0, "127.0.0.1")
+        box["port"] = next(iter(srv._sockets.values())).getsockname()[1]
+        box["loop"] = loop
+        ready.set()
+        loop.run_forever()
+
+    threading.Thread(target=run, daemon=True).start()
+    ready.wait(30)
+    try:
+        yield f"http://127.0.0.1:{box['port']}"
+    finally:
+        box["loop"].call_soon_threadsafe(box["loop"].stop)
 
 
 def _boards(slug: str, n: int) -> list[str]:
@@ -194,9 +231,10 @@ def main() -> int:
                          "the wheels and imported their modules (a visitor who edits a "
                          "while first); without it, the board is solved as soon as the "
                          "runtime is up")
-    ap.add_argument("--encoding", choices=("host", "raw"), default="host",
+    ap.add_argument("--encoding", choices=("host", "raw", "serve"), default="host",
                     help="host: send a file's .br/.gz when there is one, else gzip text and "
-                         "WebAssembly as a web server does; raw: every file as it is")
+                         "WebAssembly as a web server does; raw: every file as it is; "
+                         "serve: as `build-site serve` sends them (its file handler)")
     ap.add_argument("--native-runs", type=int, default=3,
                     help="CPython: best of this many (CPU time) per phase")
     args = ap.parse_args()
@@ -206,7 +244,8 @@ def main() -> int:
     files = build.render_all(ROOT)
     _Encoded.mode = args.encoding
     with tempfile.TemporaryDirectory() as tmp, \
-            serve_files(Path(tmp) / "dist", files, _Encoded) as base, \
+            (_served_by_serve(Path(tmp) / "dist", files) if args.encoding == "serve" else
+             serve_files(Path(tmp) / "dist", files, _Encoded)) as base, \
             sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
         slug0 = args.slugs[0]
