@@ -41,12 +41,30 @@ def test_a_wide_table_is_split_into_bands_that_repeat_the_first_column():
     assert tables.fit_tables(_table(4, 5)) == _table(4, 5)
 
 
+PAGES: list[str] = []
+
+
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
     files = {k: v for k, v in render_all(ROOT, None).items()
-             if k.endswith((".html", ".css", ".svg"))}
+             if k.endswith((".html", ".css", ".svg", ".js", ".json"))}
+    PAGES[:] = sorted(k for k in files if k.endswith(".html"))
     with serve_files(tmp_path_factory.mktemp("dist"), files) as base:
         yield base
+
+
+def test_every_page_fits_a_360_px_phone(served):
+    """Issue 51, item 1: no page of the site scrolls sideways at 360 px."""
+    over = {}
+    with chromium() as browser:
+        page = browser.new_page(viewport={"width": 360, "height": 740}, is_mobile=True,
+                                has_touch=True)
+        for path in PAGES:
+            page.goto(f"{served}/{path}")
+            got = page.evaluate("document.documentElement.scrollWidth - innerWidth")
+            if got > 0:
+                over[path] = got
+    assert len(PAGES) > 40 and over == {}, over
 
 
 WIDTHS = """() => {
