@@ -1,7 +1,7 @@
 """No English left on the Japanese play, solve and board-list pages (issue 42): their
 text as built and every string their scripts write, scanned for words in Latin letters
-other than the names a Japanese page writes so (puzz.link, URL, JSON, key names, and the
-language switcher's "English"). The count of what the scan finds is printed with -s."""
+other than the names a Japanese page writes so (puzz.link, URL, JSON, the image formats
+SVG and PNG, key names, and the language switcher's "English"). The count of what the scan finds is printed with -s."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from site_builder.solve_page import standalone_files
 ROOT = Path(__file__).resolve().parent.parent
 # written in Latin letters on Japanese pages too
 NAMES = {"puzz.link", "URL", "JSON", "Python", "JavaScript", "Backspace", "Delete", "Space",
-         "Enter", "Shift", "Ctrl", "English"}
+         "Enter", "Shift", "Ctrl", "English", "SVG", "PNG"}
 
 
 def _words(text: str) -> list[str]:
