@@ -27,7 +27,10 @@ loopback; chromium resolves no other host. Figures:
   page, which must load no runtime. Cold transfer: what went over the wire to a first
   visit, served as a host that compresses serves it (--encoding host, the default: a
   file's .br or .gz when the build wrote one, else gzip -6 of text and WebAssembly), and
-  the same files' size as they are in dist/; target at most 5 MB compressed.
+  the same files' size as they are in dist/; target at most 5 MB compressed. With
+  --encoding serve the files go through `build-site serve`'s own file handler (the
+  preview: its .br/.gz siblings where the browser takes them, issue 51), so the start
+  times and bytes are the preview's.
 * an input of 1 MiB pasted into the box: the time until the page says it is too long
   (issue 43; the length cap applies before any parsing).
 * start targets (issue 42): warm at most 0.8 s, cold at most 1.5 s. A visit that finds
