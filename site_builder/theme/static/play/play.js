@@ -266,7 +266,6 @@ function gradeName(g) {
   const words = gradeWords(g), name = rungName(g);
   return words === name ? name : fmt(T.gradeName, { words, name });
 }
-const capital = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 
 function boardLabel(b, n) {
   const rec = store.get(b.id);
@@ -1680,7 +1679,7 @@ async function hint() {
   // the step's kind in everyday words, with the rung's name (the article's) after it
   const head = document.createElement("strong");
   head.className = "rung";
-  head.textContent = capital(gradeWords(st.rung));
+  head.textContent = gradeWords(st.rung);
   p.className = "step";
   p.dataset.level = String(level);
   p.append(head);
