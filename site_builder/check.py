@@ -13,6 +13,7 @@ the whole site in memory from the current inputs, as a clean build would, and co
 it with the folder file by file (names, bytes, the manifest), so an incremental build
 that missed an input is caught whatever the input was. A number without a source is reported with the template and
 line that printed it, from the build's ``typed`` table, where a template's own text did.
+A sampled value (``site_builder.samples``) must have its interval printed beside it.
 """
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ from site_builder.provenance import (
     lookup,
     source_of,
 )
+from site_builder.samples import check_page as check_samples
+from site_builder.samples import declared as declared_samples
 from solvers import registry
 
 EXEMPT = {"svg", "script", "style"}
@@ -65,6 +68,7 @@ class _PageScan(HTMLParser):
         if tag == "data" and "data-key" in a:
             self.datum = {"key": a.get("data-key"), "value": a.get("value"),
                           "fmt": a.get("data-fmt"), "text": "", "line": self.getpos()[0],
+                          "at": a.get("data-at"),
                           "nullable": a.get("data-nullable") == "1"}
         elif tag in EXEMPT or (tag == "span" and "lit" in (a.get("class") or "").split()):
             self.skip.append(tag)
@@ -138,7 +142,8 @@ def typed_at(typed: dict[str, list[str]] | None, text: str) -> str:
 
 
 def check_html(where: str, html: str, sources: dict[str, Any],
-               typed: dict[str, list[str]] | None = None) -> list[str]:
+               typed: dict[str, list[str]] | None = None,
+               samples: list[Any] | None = None) -> list[str]:
     scan = _PageScan()
     scan.feed(html)
     scan.close()
@@ -148,6 +153,7 @@ def check_html(where: str, html: str, sources: dict[str, Any],
             problems.append(f"{where}: {d['key']} has markup inside its number")
         problems += _check_value(where, sources, d["key"], d["value"], d["fmt"], d["text"],
                                  d["nullable"])
+    problems += check_samples(where, scan.data, samples or [])  # sampled: interval beside
     text = "".join(scan.text)
     for m in DIGIT.finditer(text):
         problems.append(f"{where}: number without a JSON source in text: "
@@ -497,6 +503,8 @@ def check_site(out: Path, root: Path) -> list[str]:
         problems.extend(f"content/{slug}/{stage}.json: stale against the code of {slug}; "
                         "run `build-site build`" for stage in p.todo)
     sources = load_sources(root, slugs)
+    samples = declared_samples(sources, [registry.get(s) for s in slugs
+                                         if s in registry.slugs()])
     drawings = Drawings(sources)
     problems += check_play_files(out, root, info, slugs)
     for name in info.get("files", []):
@@ -505,7 +513,7 @@ def check_site(out: Path, root: Path) -> list[str]:
             continue  # check_files named it
         if name.endswith(".html"):
             html = path.read_text(encoding="utf-8")
-            problems += check_html(name, html, sources, typed)
+            problems += check_html(name, html, sources, typed, samples)
             problems += drawings.check(name, html)
         elif name.endswith("README.provenance.json"):
             table = read_json(path)

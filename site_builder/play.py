@@ -121,6 +121,30 @@ def rung_names(puzzle: Any, lang: str) -> dict[str, str]:
     return {r: puzzle.rung_name(r, lang) for r in ids}
 
 
+def play_facts(puzzle: Any, lang: str) -> dict[str, Any]:
+    """What an article may say about its play page, read from the puzzle's own play spec
+    (and from the rules ``play.js`` applies to it), so that a sentence about the page
+    changes when the page does: the input model, whether digits are typed (then the page
+    has a number pad under the board and a counting assist, which starts off: play.js
+    turns it on only from the player's own saved choice), the keys and the click cycle."""
+    spec = puzzle.play
+    inp = dict(spec.input)
+    text = spec.text.get(lang) or spec.text["en"]
+    digits = bool(inp.get("digits"))
+    return {
+        "model": spec.model,
+        "digits": digits,               # a cell takes a typed digit
+        "pad": digits,                  # buildPad: a number pad exactly when digits
+        "assist": digits,               # the counting assist's box shows when digits
+        "assist_default": False,        # assistOn(): off unless the player saved it on
+        "candidates": bool(inp.get("candidates")),
+        "outline": bool(inp.get("outline")),      # (edges) the board's outline takes lines
+        "region_count": spec.model == "regions",   # each region shows its live count
+        "cycle": text.get("cycle", ""),
+        "keys": [k for k, _ in text.get("keys", [])],
+    }
+
+
 def page_context(puzzle: Any, lang: str, index: list[dict[str, Any]], data_url: str,
                  first: dict[str, Any] | None = None,
                  levels: list[str] | None = None) -> dict[str, Any]:

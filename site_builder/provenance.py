@@ -309,11 +309,16 @@ class Filters:
     ``vocabulary``: the numerals ``lit`` takes (``lit_vocabulary``); None takes any (a
     page rendered without the site's puzzles)."""
 
-    def __init__(self, mode: str, vocabulary: frozenset[str] | None = None) -> None:
+    def __init__(self, mode: str, vocabulary: frozenset[str] | None = None,
+                 samples: Any = None) -> None:
         if mode not in ("html", "text"):
             raise ValueError(mode)
         self.mode = mode
         self.vocabulary = vocabulary
+        # the site's sampled values (``samples.declared``), or a callable that gives them
+        # on first use: a sampled value printed in HTML carries the template line
+        # that printed it, for the check's message
+        self._samples = samples
         # a context filter is never folded into a template's compiled code, so every
         # call is checked against this site's vocabulary, with the template's line
         self.lit = pass_context(lambda context, value: self._lit(value))
@@ -337,6 +342,10 @@ class Filters:
         fmt_used = fmt or ("int" if isinstance(node.v, int) else "f2")
         if self.mode == "html":
             extra = ' data-nullable="1"' if nullable else ""
+            if self._sampled(node.path):
+                from site_builder.samples import template_line
+
+                extra += f' data-at="{escape(template_line())}"'
             return Markup(
                 f'<data value="{escape(encode_value(node.v))}" data-key="{escape(node.path)}"'
                 f' data-fmt="{fmt_used}"{extra}>{escape(text)}</data>')
@@ -345,6 +354,15 @@ class Filters:
             info["nullable"] = True
         meta = json.dumps(info, ensure_ascii=False, separators=(",", ":"))
         return Markup(f"{_OPEN}{meta}{_MID}{text}{_CLOSE}")
+
+    def _sampled(self, key: str) -> bool:
+        if self._samples is None:
+            return False
+        if callable(self._samples):
+            self._samples = self._samples()
+        from site_builder.samples import interval_of
+
+        return interval_of(key, self._samples) is not None
 
     def _lit(self, value: Any) -> Markup:
         """Print vocabulary: a string from JSON (a label), or a numeral of the site's

@@ -16,7 +16,7 @@ from markupsafe import Markup
 from mdit_py_plugins.anchors import anchors_plugin
 from mdit_py_plugins.superscript import superscript_plugin
 
-from site_builder import charts, i18n
+from site_builder import charts, i18n, words
 from site_builder.boards import board_svg
 from site_builder.errors import UserError
 from site_builder.jsonio import load_stages
@@ -361,9 +361,10 @@ class Site:
             autoescape=autoescape, undefined=jinja2.StrictUndefined,
             keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
             extensions=[TypedDigits])  # records where digits typed in a template print
-        f = Filters(mode, self.lit_vocabulary)
+        f = Filters(mode, self.lit_vocabulary, samples=self._sample_patterns)
         env.filters["num"] = f.num
         env.filters["lit"] = f.lit
+        env.filters.update(words.FILTERS)
         env.bytecode_cache = _bytecode_cache(self.root, f"{mode}-{int(autoescape)}-"
                                              f"{_compiler_digest(self.root, env)}")
         env.globals.update(bar_chart=charts.bar_chart, line_chart=charts.line_chart,
@@ -371,6 +372,22 @@ class Site:
                            glossary=GLOSSARY)
         _ENVS[key] = env
         return env
+
+    def _sample_patterns(self) -> list[Any]:
+        """The site's sampled values and their intervals (``samples.declared``), read from
+        the stage files' ``samples`` and the puzzles' ``SAMPLES`` when first needed."""
+        from site_builder.samples import declared
+
+        raw = {}
+        for p in self.puzzles:
+            for stage in p.stage_names:
+                try:
+                    data = self.data[f"{p.slug}/{stage}"]
+                except (KeyError, UserError):
+                    continue
+                raw[f"{p.slug}/{stage}"] = {"samples": data.get("samples")} if isinstance(
+                    data, dict) else {}
+        return declared(raw, self.puzzles)
 
     @cached_property
     def lit_vocabulary(self) -> frozenset[str]:
@@ -405,7 +422,10 @@ class Site:
             deps.record_file(str(stage_path(self.root, p.slug, s.name)))
         ctx.update({s.name: self.node(p.slug, s.name) for s in getattr(p, "on_request", ())
                     if f"{p.slug}/{s.name}" in self.data})
+        from site_builder.play import play_facts
+
         ctx.update(lang=lang, board_svg=partial(board_svg, p), g=GLOSSARY[lang],
+                   play=play_facts(p, lang),
                    puzzle={"slug": p.slug, "names": dict(p.names), "name": p.names[lang],
                            "rungs": list(p.rungs),
                            "rung_names": {r: p.rung_name(r, lang)

@@ -199,7 +199,7 @@ def test_nanro_ablation_dense_is_decided_by_the_intervals() -> None:
 
 
 CLASH = {"en": ("loses more boards when removed", "wins more boards when added",
-                "the intervals cannot tell what `clash` wins"),
+                "the intervals cannot tell what border clash wins"),
          "ja": ("よりも、抜いたときに失う分", "より、足したときに稼ぐ分", "を、区間の上では区別できません")}
 
 
@@ -282,11 +282,11 @@ def _sukoro_stats(recheck: int = 2747, draws: int = 4940) -> dict[str, Any]:
     return add_margins(d)
 
 
-RECHECK = {"en": ("by chance, and the spec", "Our row lies within those margins",
-                  "the spec's way of drawing differs from ours",
+RECHECK = {"en": ("by chance, and the original write-up", "Our row lies within those margins",
+                  "the write-up's way of drawing differs from ours",
                   "lies within the margins of the larger draw"),
            "ja": ("この差は偶然です", "表の行はこの誤差の幅に収まっています",
-                  "仕様の抽出の仕方はここでのものと違います", "引き直した値の誤差の幅に収まります")}
+                  "元の記事の抽出の仕方はここでのものと違います", "引き直した値の誤差の幅に収まります")}
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])

@@ -18,20 +18,15 @@ from __future__ import annotations
 import json
 import random
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import play_fixtures
 import pytest
 from play_support import ALL, FIXTURES, REGISTERED, bank, puzzle
 
-from solvers.common import PuzzleError
+from site_builder import testing
 
 ROOT = Path(__file__).resolve().parent.parent
-STATIC = ROOT / "site_builder" / "theme" / "static" / "play"
-RUNNER = ROOT / "tests" / "js" / "run_checker.mjs"
-NODE = shutil.which("node") or "/usr/bin/node"
 DIRS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 
 # Rules in a table that the standard violations() never reports (a misreading variant's),
@@ -262,40 +257,14 @@ def hand_made_cases(slug: str, seed: int = 20261129, n_random: int = 1200,
 
 
 def units(model: str, board: dict, outline: bool = False) -> int:
-    """Cells, or edges (with the board's outline where the input says ``outline``)."""
-    h, w = board["h"], board["w"]
-    if model == "edges":
-        return h * (w + 1) + (h + 1) * w if outline else h * (w - 1) + (h - 1) * w
-    return h * w
-
-
-def _sample(rng_key: str, slug: str, n_boards: int, total: int) -> tuple:
-    """A seeded generator, the puzzle's play spec and state count, up to ``n_boards`` bank
-    boards drawn with it, and how many cases each board gets to reach ``total``."""
-    rng = random.Random(rng_key)
-    spec = puzzle(slug).play
-    boards = bank(slug)["boards"]
-    boards = rng.sample(boards, min(n_boards, len(boards)))
-    return rng, spec, len(spec.input["states"]["en"]), boards, -(-total // len(boards))
+    return testing.units(model, board, outline)
 
 
 def page_cases(slug: str, seed: int = 20261130, n_boards: int = 40, total: int = 1200
                ) -> list[dict]:
-    """Player states on bank boards: random ones, and the solution with a few changes."""
-    rng, spec, n_states, boards, per_board = _sample(f"{slug}:{seed}", slug, n_boards, total)
-    cases = []
-    for b in boards:
-        n = units(spec.model, b["board"], spec.input.get("outline", False))
-        for k in range(per_board):
-            if k % 3 == 0:
-                weights = [rng.random() for _ in range(n_states)]
-                cases.append({"board": b["board"], "states": rng.choices(
-                    range(n_states), weights=weights, k=n)})
-            else:
-                flips = [[rng.randrange(n), rng.randrange(n_states)]
-                         for _ in range(rng.choice((0, 1, 1, 2, 3)))]
-                cases.append({"board": b["board"], "answer": b["answer"], "flips": flips})
-    return cases
+    """Player states on bank boards: random ones, and the solution with a few changes
+    (the kit's, ``site_builder.testing.page_cases``)."""
+    return testing.page_cases(puzzle(slug), bank(slug)["boards"], seed, n_boards, total)
 
 
 def fields(template: str) -> list[str]:
@@ -304,37 +273,14 @@ def fields(template: str) -> list[str]:
 
 def run_js(slug: str, cases: list[dict], tmp: Path, fills: list | None = None,
            digits: bool = False) -> dict:
-    """Run the checker module of ``slug`` over ``cases`` under node (see run_checker.mjs)."""
-    lib = tmp / "play"
-    lib.mkdir(exist_ok=True)
-    for f in STATIC.glob("*.js"):
-        shutil.copy(f, lib / f.name)
-    if slug not in play_fixtures.STATIC:  # a registered puzzle's own play module
-        for f in (puzzle(slug).package_dir / "static" / "play").glob("*.js"):
-            shutil.copy(f, lib / f.name)
-    for f in play_fixtures.STATIC.get(slug, ()):
-        shutil.copy(f, lib / f.name)
-    (lib / "package.json").write_text('{"type": "module"}\n')
-    p = puzzle(slug)
-    path = tmp / f"{slug}-batch.json"
-    path.write_text(json.dumps({"model": p.play.model, "input": p.play.input,
-                                "rules": p.rules.to_json(), "cases": cases,
-                                "fills": fills or [], "digits": digits}))
-    res = subprocess.run([NODE, str(RUNNER), str(lib / f"{slug}.js"), str(path)],
-                         capture_output=True, text=True, timeout=300, check=False)
-    assert res.returncode == 0, res.stderr
-    return json.loads(res.stdout)
+    """Run the checker module of ``slug`` over ``cases`` under node, as the kit does
+    (``site_builder.testing.run_checker``; the fixture puzzles bring their own module)."""
+    return testing.run_checker(puzzle(slug), cases, tmp, fills, digits,
+                               modules=play_fixtures.STATIC.get(slug, ()))
 
 
 def _python(p, board: dict, answer) -> list[dict] | None:
-    """Python's violations as the runner prints them; None if Python refuses the answer."""
-    try:
-        a = p.answer_from_json(answer)
-    except PuzzleError:
-        return None
-    return [{"rule": v.rule, "cells": [list(c) for c in v.cells],
-             "params": json.loads(json.dumps(dict(v.params))), "en": v.en, "ja": v.ja}
-            for v in p.violations(p.board_from_json(board), a)]
+    return testing.python_violations(p, board, answer)
 
 
 @pytest.mark.parametrize("slug", ALL)
@@ -471,32 +417,8 @@ PARTIAL = tuple(s for s in ALL if puzzle(s).irreparable is not None)
 
 def irreparable_cases(slug: str, seed: int = 20261130, n_boards: int = 30, total: int = 900
                       ) -> list[dict]:
-    """Partial and finished player states on bank boards, for irreparable mode: the bank
-    answer's states with a random subset made undecided and a few units changed (to any
-    state), the answer with a few changes and nothing undecided, and random states with
-    and without undecided units."""
-    rng, spec, n_states, boards, per_board = _sample(f"{slug}:irreparable:{seed}", slug,
-                                                     n_boards, total)
-    cases = []
-    for b in boards:
-        n = units(spec.model, b["board"], spec.input.get("outline", False))
-        for k in range(per_board):
-            kind = k % 4
-            flips = [[rng.randrange(n), rng.randrange(1, n_states)]
-                     for _ in range(rng.choice((0, 1, 1, 2, 3)))]
-            case = {"board": b["board"], "irreparable": True}
-            if kind == 3:
-                weights = [rng.random() for _ in range(n_states)]
-                if k % 8 == 3:
-                    weights[0] = 0.0             # nothing undecided
-                case["states"] = rng.choices(range(n_states), weights=weights, k=n)
-            else:
-                case |= {"answer": b["answer"], "flips": flips}
-                if kind != 2:                    # kind 2: finished (only the flips)
-                    p = rng.random()
-                    case["clear"] = [i for i in range(n) if rng.random() < p]
-            cases.append(case)
-    return cases
+    """Partial and finished player states on bank boards (the kit's)."""
+    return testing.irreparable_cases(puzzle(slug), bank(slug)["boards"], seed, n_boards, total)
 
 
 def irreparable_kinds(slug: str, tmp: Path) -> set[str]:

@@ -9,6 +9,9 @@
 * ``signatures``: on small boards, every loop listed, with its full clue grid (every
   cell's count); loops that share their full grid with another loop cannot be told apart
   even with every clue printed. Grouping by the grid answers it without a single solve.
+  The same listing gives the exact share of each digit among the clues of the full
+  grids when every loop counts once (``digit_share``): the uniform reference against
+  which the generator's sampled shares (the stats stage) are read.
 """
 
 from __future__ import annotations
@@ -99,18 +102,24 @@ def all_loops(h: int, w: int) -> list[tuple[int, ...]]:
     return [a.on for a in res.solutions]
 
 
-def signatures(h: int, w: int) -> dict[str, int]:
+def signatures(h: int, w: int) -> dict[str, Any]:
     from .board import layout
 
     lay = layout(h, w)
     groups: dict[tuple[int, ...], int] = {}
     loops = all_loops(h, w)
+    digits = [0, 0, 0, 0, 0]   # a 4: the loop around one cell alone
     for on in loops:
         key = tuple(sum(on[e] for e in es) for es in lay.cell_edges)
         groups[key] = groups.get(key, 0) + 1
+        for v in key:
+            digits[v] += 1
     shared = sum(n for n in groups.values() if n > 1)
+    total = sum(digits)
     return {"loops": len(loops), "grids": len(groups), "shared": shared,
-            "largest": max(groups.values()), "unique": len(loops) - shared}
+            "largest": max(groups.values()), "unique": len(loops) - shared,
+            "digits": {str(d): n for d, n in enumerate(digits)},
+            "digit_share": {str(d): round(n / total, 4) for d, n in enumerate(digits)}}
 
 
 def ledger_chunks(inputs: Mapping[str, Any], params: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -25,6 +25,9 @@ STATS_PARAMS = {
     # minimal boards (keep 0) per size: clue density, digits kept, rungs, effort
     "sizes": {"5x5": 48, "7x7": 40, "10x10": 24, "14x14": 8},
     "per_chunk": 8,
+    # the generator's answers alone at the largest size the ledger lists every loop of,
+    # beside the exact digit shares of those loops
+    "reference": {"size": "4x5", "boards": 2000},
 }
 LEDGER_PARAMS = {
     "loops": ["1x1", "1x2", "2x2", "2x3", "3x3", "3x4", "4x4", "4x5", "5x5", "5x6", "6x6",
@@ -42,7 +45,8 @@ STAGES = (
     Stage("stats", None, STATS_PARAMS, deps=("bank",),
           chunks="slitherlink.studies:stats_chunks", map="slitherlink.studies:stats_map",
           reduce="slitherlink.studies:stats_reduce",
-          small={"sizes": {"5x5": 2, "7x7": 2}, "per_chunk": 2}),
+          small={"sizes": {"5x5": 2, "7x7": 2}, "per_chunk": 2,
+                 "reference": {"size": "2x2", "boards": 20}}),
     Stage("ledger", None, LEDGER_PARAMS, chunks="slitherlink.exact:ledger_chunks",
           map="slitherlink.exact:ledger_map", reduce="slitherlink.exact:ledger_reduce",
           small={"loops": ["2x2", "3x3"], "signatures": ["2x2"]}),

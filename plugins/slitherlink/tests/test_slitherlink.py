@@ -37,6 +37,8 @@ from slitherlink.sat import solve_sat
 from solvers import satcut
 from solvers.common import PuzzleError
 
+ROOT = Path(__file__).resolve().parents[3]
+
 # ---- codec ---------------------------------------------------------------------------
 
 # bodies as pzprjs writes them (its own test script's URL, and hand-checked edge cases:
@@ -268,7 +270,12 @@ def test_loop_counts_agree_with_enumeration() -> None:
 def test_signatures() -> None:
     s = signatures(2, 2)
     # the two L-trominoes that leave out opposite corners read 2,3,3,2 alike
+    digits, share = s.pop("digits"), s.pop("digit_share")
     assert s == {"loops": 13, "grids": 11, "shared": 4, "largest": 2, "unique": 9}
+    # per loop of the 2×2 board: 4 single cells (a 4, two 1s, a 0), 4 dominoes (3, 3, 1,
+    # 1), 4 L-trominoes (3, 3, 2, 2) and the whole square (2, 2, 2, 2)
+    assert digits == {"0": 4, "1": 16, "2": 12, "3": 16, "4": 4}
+    assert share == {d: round(n / 52, 4) for d, n in digits.items()}
 
 
 # ---- the residual SAT step (issue 50) ------------------------------------------------
@@ -395,3 +402,46 @@ def test_probe_shortcuts_keep_its_fixpoint() -> None:
                         assert e is None or st.s[e] or _would_finish(st, e)
         assert states[0] == states[1]
     assert seen_probe >= 6
+
+
+def test_uniform_digit_shares_of_every_loop_4x5() -> None:
+    """Every loop of a 4×5 board counted once: the 0 is the rarest digit (the figures
+    issue 49 quotes from an independent count), unlike in the generator's loops."""
+    s = signatures(4, 5)
+    assert s["loops"] == count_loops(4, 5) == 80626
+    assert {d: round(v * 100, 1) for d, v in s["digit_share"].items() if d != "4"} == {
+        "0": 10.3, "1": 31.8, "2": 38.3, "3": 19.6}
+    assert min(("0", "1", "2", "3"), key=lambda d: s["digit_share"][d]) == "0"
+
+
+def test_stats_margins_and_reference() -> None:
+    """The committed stats carry an interval beside every sampled figure they declare,
+    each interval holding its figure, and the generator's reference at the ledger's size."""
+    from slitherlink.studies import SAMPLES
+
+    from site_builder.samples import declared, interval_of
+
+    data = json.loads((ROOT / "content/slitherlink/stats.json").read_text())["data"]
+    assert [r["value"] for r in data["samples"]] == list(SAMPLES)
+    pats = declared({"slitherlink/stats": data})
+    seen = 0
+
+    def walk(node: object, path: str) -> None:
+        nonlocal seen
+        if isinstance(node, dict):
+            for k, v in node.items():
+                walk(v, f"{path}.{k}")
+        elif isinstance(node, (int, float)) and not isinstance(node, bool):
+            ikey = interval_of(path, pats)
+            if ikey is None:
+                return
+            ci = data
+            for part in ikey.split(".")[1:]:
+                ci = ci[part]
+            assert ci["lo"] - 1e-4 <= node <= ci["hi"] + 1e-4, (path, node, ci)
+            seen += 1
+    walk(data, "slitherlink/stats")
+    assert seen >= 90   # 4 sizes × 23 figures, 13 overall, 4 trend, 4 reference (less nulls)
+    ref = data["reference"]
+    assert ref["size"] in json.loads((ROOT / "content/slitherlink/ledger.json").read_text())[
+        "data"]["signatures"]
