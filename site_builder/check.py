@@ -41,6 +41,7 @@ from site_builder.provenance import (
 )
 from site_builder.samples import check_page as check_samples
 from site_builder.samples import declared as declared_samples
+from site_builder.samples import expand as expand_samples
 from solvers import registry
 
 EXEMPT = {"svg", "script", "style"}
@@ -143,7 +144,7 @@ def typed_at(typed: dict[str, list[str]] | None, text: str) -> str:
 
 def check_html(where: str, html: str, sources: dict[str, Any],
                typed: dict[str, list[str]] | None = None,
-               samples: list[Any] | None = None) -> list[str]:
+               samples: dict[str, str] | None = None) -> list[str]:
     scan = _PageScan()
     scan.feed(html)
     scan.close()
@@ -153,7 +154,7 @@ def check_html(where: str, html: str, sources: dict[str, Any],
             problems.append(f"{where}: {d['key']} has markup inside its number")
         problems += _check_value(where, sources, d["key"], d["value"], d["fmt"], d["text"],
                                  d["nullable"])
-    problems += check_samples(where, scan.data, samples or [])  # sampled: interval beside
+    problems += check_samples(where, scan.data, samples or {})  # sampled: interval beside
     text = "".join(scan.text)
     for m in DIGIT.finditer(text):
         problems.append(f"{where}: number without a JSON source in text: "
@@ -503,8 +504,8 @@ def check_site(out: Path, root: Path) -> list[str]:
         problems.extend(f"content/{slug}/{stage}.json: stale against the code of {slug}; "
                         "run `build-site build`" for stage in p.todo)
     sources = load_sources(root, slugs)
-    samples = declared_samples(sources, [registry.get(s) for s in slugs
-                                         if s in registry.slugs()])
+    samples = expand_samples(declared_samples(sources, [registry.get(s) for s in slugs
+                                                        if s in registry.slugs()]), sources)
     drawings = Drawings(sources)
     problems += check_play_files(out, root, info, slugs)
     for name in info.get("files", []):

@@ -315,7 +315,7 @@ class Filters:
             raise ValueError(mode)
         self.mode = mode
         self.vocabulary = vocabulary
-        # the site's sampled values (``samples.declared``), or a callable that gives them
+        # the site's sampled values (``samples.expand``: key -> interval), or a callable that gives them
         # on first use: a sampled value printed in HTML carries the template line
         # that printed it, for the check's message
         self._samples = samples
@@ -355,14 +355,16 @@ class Filters:
         meta = json.dumps(info, ensure_ascii=False, separators=(",", ":"))
         return Markup(f"{_OPEN}{meta}{_MID}{text}{_CLOSE}")
 
-    def _sampled(self, key: str) -> bool:
+    def samples(self) -> Any:
+        """The site's sampled values (key -> the key of its interval), read on first use."""
         if self._samples is None:
-            return False
+            return {}
         if callable(self._samples):
             self._samples = self._samples()
-        from site_builder.samples import interval_of
+        return self._samples
 
-        return interval_of(key, self._samples) is not None
+    def _sampled(self, key: str) -> bool:
+        return key in self.samples()
 
     def _lit(self, value: Any) -> Markup:
         """Print vocabulary: a string from JSON (a label), or a numeral of the site's

@@ -21,6 +21,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable, Mapping
 from importlib import import_module
+from pathlib import Path
 from typing import Any
 
 Pattern = tuple[tuple[str, ...], tuple[str, ...]]
@@ -55,22 +56,55 @@ def declared(sources: Mapping[str, Any], puzzles: Iterable[Any] = ()) -> list[Pa
     return out
 
 
-def interval_of(key: str, patterns: Iterable[Pattern]) -> str | None:
-    """The interval's key of a sampled value's key (``None``: not a sample)."""
-    parts = key.split(".")
+def expand(patterns: Iterable[Pattern], sources: Mapping[str, Any]) -> dict[str, str]:
+    """Every sampled value's key (a number in ``sources``) -> the key of its interval (an
+    object in ``sources``): the patterns matched against the data, so that a wildcard
+    never takes in a key that is not a sample (a count beside the shares, the ``ci``
+    object itself)."""
+    out: dict[str, str] = {}
     for value, interval in patterns:
-        if len(value) != len(parts):
-            continue
-        stars = []
-        for pat, got in zip(value, parts, strict=True):
-            if pat == "*":
-                stars.append(got)
-            elif pat != got:
-                break
-        else:
+        root = sources.get(value[0])
+        for path, stars in _matches(root, list(value[1:]), [], []):
             it = iter(stars)
-            return ".".join(next(it) if seg == "*" else seg for seg in interval)
-    return None
+            ikey = [next(it) if seg == "*" else seg for seg in interval]
+            if isinstance(_get(sources.get(ikey[0]), ikey[1:]), Mapping):
+                out[".".join([value[0], *path])] = ".".join(ikey)
+    return out
+
+
+def _matches(node: Any, rest: list[str], path: list[str],
+             stars: list[str]) -> Iterable[tuple[list[str], list[str]]]:
+    if not rest:
+        if isinstance(node, (int, float)) and not isinstance(node, bool):
+            yield path, stars
+        return
+    seg, tail = rest[0], rest[1:]
+    if isinstance(node, Mapping):
+        keys = [k for k in node if k != "ci"] if seg == "*" else [seg] if seg in node else []
+        for k in keys:
+            yield from _matches(node[k], tail, [*path, k], [*stars, k] if seg == "*" else stars)
+    elif isinstance(node, list):
+        idx = range(len(node)) if seg == "*" else [int(seg)] if seg.isdigit() and int(
+            seg) < len(node) else []
+        for i in idx:
+            yield from _matches(node[i], tail, [*path, str(i)],
+                                [*stars, str(i)] if seg == "*" else stars)
+
+
+def _get(node: Any, parts: list[str]) -> Any:
+    for part in parts:
+        if isinstance(node, Mapping) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            return None
+    return node
+
+
+def interval_of(key: str, table: Mapping[str, str]) -> str | None:
+    """The interval's key of a sampled value's key (``None``: not a sample)."""
+    return table.get(key)
 
 
 def template_line() -> str:
@@ -81,17 +115,19 @@ def template_line() -> str:
     while frame is not None and len(where) < 3:
         tpl = frame.f_globals.get("__jinja_template__")
         if tpl is not None:
-            at = f"{tpl.name or tpl.filename}:{tpl.get_corresponding_lineno(frame.f_lineno)}"
+            name = "/".join(Path(tpl.filename).parts[-3:]) if tpl.filename else tpl.name
+            at = f"{name}:{tpl.get_corresponding_lineno(frame.f_lineno)}"
             if not where or where[-1] != at:
                 where.append(at)
         frame = frame.f_back
     return " < ".join(where)
 
 
-def check_page(where: str, data: list[dict[str, Any]], patterns: list[Pattern]) -> list[str]:
+def check_page(where: str, data: list[dict[str, Any]], table: Mapping[str, str]) -> list[str]:
     """A problem for each sampled value on the page (``data``: the page's ``<data>``
-    elements with their key and HTML line) whose interval is not printed on its line."""
-    if not patterns:
+    elements with their key and HTML line; ``table``: ``expand``'s) whose interval is
+    not printed on its line."""
+    if not table:
         return []
     by_line: dict[int, list[str]] = {}
     for d in data:
@@ -99,7 +135,7 @@ def check_page(where: str, data: list[dict[str, Any]], patterns: list[Pattern]) 
     problems = []
     for d in data:
         key = d["key"] or ""
-        interval = interval_of(key, patterns)
+        interval = table.get(key)
         if interval is None:
             continue
         under = [k for k in by_line[d["line"]] if k == interval or k.startswith(interval + ".")]
@@ -112,4 +148,4 @@ def check_page(where: str, data: list[dict[str, Any]], patterns: list[Pattern]) 
     return problems
 
 
-__all__ = ["check_page", "declared", "interval_of", "template_line"]
+__all__ = ["check_page", "declared", "expand", "interval_of", "template_line"]

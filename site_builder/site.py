@@ -227,6 +227,36 @@ def _compiler_digest(root: Path, env: jinja2.Environment) -> str:
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:12]
 
 
+def _numci(f: Filters) -> Any:
+    """The ``numci`` filter: ``num``, then, for a sampled value (``site_builder.samples``),
+    its interval in square brackets, each bound through ``num`` in the same format
+    (``72.8% [70.1%–75.2%]``; Japanese: ``72.8%[70.1%～75.2%]``). The interval is read
+    from the stage file's Node in the template's context, so it is tracked and proved
+    like any other figure; a value that is not a sample prints as ``num`` prints it."""
+    from jinja2 import pass_context
+
+    @pass_context
+    def numci(context: Any, node: Any, fmt: str | None = None, nullable: bool = False) -> Markup:
+        text = f.num(node, fmt, nullable)
+        table = f.samples()
+        key = getattr(node, "path", None)
+        if key not in table:
+            return text
+        root, _, rest = table[key].partition(".")
+        stage = context.get(root.partition("/")[2])
+        if stage is None or getattr(stage, "path", None) != root:
+            return text
+        ci = stage
+        for part in rest.split("."):
+            ci = ci[part]
+        lo, hi = f.num(ci.lo, fmt), f.num(ci.hi, fmt)
+        small = ("<small>", "</small>") if f.mode == "html" else ("", "")
+        if context.get("lang") == "ja":
+            return text + Markup(small[0] + "[") + lo + Markup("～") + hi + Markup("]" + small[1])
+        return text + Markup(f" {small[0]}[") + lo + Markup("–") + hi + Markup(f"]{small[1]}")
+    return numci
+
+
 class _LazyData(dict):
     """``slug/stage`` -> data, each puzzle's files read on the first key asked of it (a
     build that re-renders one puzzle's pages reads that puzzle's JSON only)."""
@@ -365,6 +395,7 @@ class Site:
         env.filters["num"] = f.num
         env.filters["lit"] = f.lit
         env.filters.update(words.FILTERS)
+        env.filters["numci"] = _numci(f)
         env.bytecode_cache = _bytecode_cache(self.root, f"{mode}-{int(autoescape)}-"
                                              f"{_compiler_digest(self.root, env)}")
         env.globals.update(bar_chart=charts.bar_chart, line_chart=charts.line_chart,
@@ -373,21 +404,19 @@ class Site:
         _ENVS[key] = env
         return env
 
-    def _sample_patterns(self) -> list[Any]:
-        """The site's sampled values and their intervals (``samples.declared``), read from
-        the stage files' ``samples`` and the puzzles' ``SAMPLES`` when first needed."""
-        from site_builder.samples import declared
+    def _sample_patterns(self) -> dict[str, str]:
+        """The site's sampled values and the keys of their intervals (``samples``), read
+        from the stage files' ``samples`` and the puzzles' ``SAMPLES`` when first needed."""
+        from site_builder.samples import declared, expand
 
         raw = {}
         for p in self.puzzles:
             for stage in p.stage_names:
                 try:
-                    data = self.data[f"{p.slug}/{stage}"]
+                    raw[f"{p.slug}/{stage}"] = self.data[f"{p.slug}/{stage}"]
                 except (KeyError, UserError):
                     continue
-                raw[f"{p.slug}/{stage}"] = {"samples": data.get("samples")} if isinstance(
-                    data, dict) else {}
-        return declared(raw, self.puzzles)
+        return expand(declared(raw, self.puzzles), raw)
 
     @cached_property
     def lit_vocabulary(self) -> frozenset[str]:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from site_builder import testing
-from site_builder.samples import check_page, interval_of
+from site_builder.samples import check_page, declared, expand
 from site_builder.words import counter_word, plural_word
 from solvers import registry
 
@@ -64,9 +64,14 @@ def test_typography_lint(text: str, caught: bool) -> None:
 
 
 def test_sampled_check_needs_the_interval_on_the_same_line() -> None:
-    pats = [(("s/stats", "rows", "*", "share"), ("s/stats", "rows", "*", "ci", "share"))]
-    assert interval_of("s/stats.rows.5x5.share", pats) == "s/stats.rows.5x5.ci.share"
-    assert interval_of("s/stats.rows.5x5.boards", pats) is None
+    data = {"samples": [{"value": "rows.*.share", "interval": "rows.*.ci.share"},
+                        {"value": "rows.*.*", "interval": "rows.*.ci.*"}],
+            "rows": {"5x5": {"share": 0.5, "boards": 8, "ci": {"share": {"lo": 0.2, "hi": 0.8}}},
+                     "7x7": {"share": 0.25}}}
+    pats = expand(declared({"s/stats": data}), {"s/stats": data})
+    # a wildcard takes in only numbers whose interval is there: not the count beside them,
+    # not a row that has no interval, not the interval object itself
+    assert pats == {"s/stats.rows.5x5.share": "s/stats.rows.5x5.ci.share"}
     alone = [{"key": "s/stats.rows.5x5.share", "line": 3, "at": "article.en.md.j2:9"}]
     problems = check_page("en/s/index.html", alone, pats)
     assert len(problems) == 1 and "article.en.md.j2:9" in problems[0]

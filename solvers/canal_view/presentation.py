@@ -74,3 +74,31 @@ def draw_board(board: Any, answer: Any, cell: int, label: str) -> str:
             if clues[r][c] is not None:
                 cv.text(r, c, clues[r][c])
     return cv.svg()
+
+
+# The sampled values of the stats file and the keys of their intervals (site_builder/
+# samples.py): read by `build-site check` and the test kit, which ask that a page
+# print each one with its interval. Declared here, in view-only code, so that the
+# stats stage's code (and its long regeneration) is untouched.
+SAMPLES = {"stats": [
+    {"value": "compositions.*.fits", "interval": "compositions.*.ci.fits"},
+    {"value": "compositions.*.numbers", "interval": "compositions.*.ci.numbers"},
+    {"value": "compositions.*.ray_cells", "interval": "compositions.*.ci.ray_cells"},
+    {"value": "compositions.*.two_pow_mean", "interval": "compositions.*.ci.two_pow_mean"},
+    {"value": "flips.not_number_share", "interval": "flips.ci.not_number_share"},
+    {"value": "ladder.*.arm.cells_all", "interval": "ladder.*.arm.ci.cells_all"},
+    {"value": "ladder.*.block.cells_all", "interval": "ladder.*.block.ci.cells_all"},
+    {"value": "ladder.*.flow.cells_all", "interval": "ladder.*.flow.ci.cells_all"},
+    {"value": "ladder.*.search.cells_all", "interval": "ladder.*.search.ci.cells_all"},
+    {"value": "lakes.*.canal", "interval": "lakes.*.ci.canal"},
+    {"value": "lakes.*.lakes", "interval": "lakes.*.ci.lakes"},
+    {"value": "lakes.*.loops", "interval": "lakes.*.ci.loops"},
+    {"value": "lakes.*.share", "interval": "lakes.*.ci.share"},
+    {"value": "sandwich.*.canal", "interval": "sandwich.*.ci.canal"},
+    {"value": "sandwich.*.floor", "interval": "sandwich.*.ci.floor"},
+    {"value": "sandwich.*.per_cell", "interval": "sandwich.*.ci.per_cell"},
+    {"value": "sightlines.*.blocked_share", "interval": "sightlines.*.ci.blocked_share"},
+    {"value": "visibility.*.hidden", "interval": "visibility.*.ci.hidden"},
+    {"value": "visibility.*.says", "interval": "visibility.*.ci.says"},
+    {"value": "visibility.*.share", "interval": "visibility.*.ci.share"},
+]}

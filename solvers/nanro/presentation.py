@@ -91,3 +91,34 @@ def draw_board(board: Any, answer: Any, cell: int, label: str) -> str:
                             f'class="hint" font-size="{cell * 0.28:.0f}">{v}</text>')
     cv.borders(regions, width=max(2.5, cell / 12))
     return cv.svg()
+
+
+# The sampled values of the stats file and the keys of their intervals (site_builder/
+# samples.py): read by `build-site check` and the test kit, which ask that a page
+# print each one with its interval. Declared here, in view-only code, so that the
+# stats stage's code (and its long regeneration) is untouched.
+SAMPLES = {"stats": [
+    {"value": "ablation.*.drop.block", "interval": "ablation.*.ci.drop.block"},
+    {"value": "ablation.*.drop.clash", "interval": "ablation.*.ci.drop.clash"},
+    {"value": "ablation.*.drop.count", "interval": "ablation.*.ci.drop.count"},
+    {"value": "ablation.*.drop.reach", "interval": "ablation.*.ci.drop.reach"},
+    {"value": "ablation.*.full", "interval": "ablation.*.ci.full"},
+    {"value": "ablation.*.minus.block", "interval": "ablation.*.ci.minus.block"},
+    {"value": "ablation.*.minus.clash", "interval": "ablation.*.ci.minus.clash"},
+    {"value": "ablation.*.minus.count", "interval": "ablation.*.ci.minus.count"},
+    {"value": "ablation.*.minus.reach", "interval": "ablation.*.ci.minus.reach"},
+    {"value": "budget.*.numbered_mean", "interval": "budget.*.ci.numbered_mean"},
+    {"value": "budget.*.probe_share_mean", "interval": "budget.*.ci.probe_share_mean"},
+    {"value": "budget.*.share_mean", "interval": "budget.*.ci.share_mean"},
+    {"value": "dial.rows.*.rates.block", "interval": "dial.rows.*.ci.rates.block"},
+    {"value": "dial.rows.*.rates.clash", "interval": "dial.rows.*.ci.rates.clash"},
+    {"value": "dial.rows.*.rates.count", "interval": "dial.rows.*.ci.rates.count"},
+    {"value": "dial.rows.*.rates.probe", "interval": "dial.rows.*.ci.rates.probe"},
+    {"value": "dial.rows.*.rates.reach", "interval": "dial.rows.*.ci.rates.reach"},
+    {"value": "dial.rows.*.unique", "interval": "dial.rows.*.ci.unique"},
+    {"value": "halves.*.sizes.*.full", "interval": "halves.*.sizes.*.ci.full"},
+    {"value": "halves.*.sizes.*.mark", "interval": "halves.*.sizes.*.ci.mark"},
+    {"value": "halves.*.sizes.*.value", "interval": "halves.*.sizes.*.ci.value"},
+    {"value": "increments.*.unique", "interval": "increments.*.ci.unique"},
+    {"value": "law.cells.*.unique", "interval": "law.cells.*.ci.unique"},
+]}

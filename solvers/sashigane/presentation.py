@@ -100,3 +100,14 @@ def draw_board(board_json: Any, answer_json: Any, cell: int, label: str) -> str:
         elif k.kind == MARK:
             canvas.text(r, c, "?")
     return canvas.svg()
+
+
+# The sampled values of the stats file and the keys of their intervals (site_builder/
+# samples.py): read by `build-site check` and the test kit, which ask that a page
+# print each one with its interval. Declared here, in view-only code, so that the
+# stats stage's code (and its long regeneration) is untouched.
+SAMPLES = {"stats": [
+    {"value": "conventions.sizes.*.long_share", "interval": "conventions.sizes.*.ci.long"},
+    {"value": "conventions.sizes.*.short_share", "interval": "conventions.sizes.*.ci.short"},
+    {"value": "conventions.sizes.*.coin_share", "interval": "conventions.sizes.*.ci.coin"},
+]}

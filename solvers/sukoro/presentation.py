@@ -63,3 +63,28 @@ def draw_board(board: Any, answer: Any, cell: int, label: str) -> str:
                 cv.circle(r, c, fill=ANSWER_FILL, stroke=ANSWER_STROKE)
                 cv.text(r, c, rows[r][c], cls="ans", colour=ANSWER_INK, scale=0.5)
     return cv.svg()
+
+
+# The sampled values of the stats file and the keys of their intervals (site_builder/
+# samples.py): read by `build-site check` and the test kit, which ask that a page
+# print each one with its interval. Declared here, in view-only code, so that the
+# stats stage's code (and its long regeneration) is untouched.
+SAMPLES = {"stats": [
+    {"value": "sampling.rows.*.random_none_share", "interval": "sampling.rows.*.ci.random_none"},
+    {"value": "sampling.rows.*.random_unique_share", "interval": "sampling.rows.*.ci.random_unique"},
+    {"value": "sampling.rows.*.true_unique_share", "interval": "sampling.rows.*.ci.true_unique"},
+    {"value": "sampling.sizes.*.*.random_none_share", "interval": "sampling.sizes.*.*.ci.random_none"},
+    {"value": "sampling.sizes.*.*.random_unique_share", "interval": "sampling.sizes.*.*.ci.random_unique"},
+    {"value": "sampling.sizes.*.*.true_unique_share", "interval": "sampling.sizes.*.*.ci.true_unique"},
+    {"value": "sampling.random_unique_share", "interval": "sampling.ci.random_unique"},
+    {"value": "sampling.true_unique_share", "interval": "sampling.ci.true_unique"},
+    {"value": "edits.moved_none_share", "interval": "edits.ci.moved_none"},
+    {"value": "edits.moved_unique_share", "interval": "edits.ci.moved_unique"},
+    {"value": "edits.sizes.*.moved_none_share", "interval": "edits.sizes.*.ci.moved_none"},
+    {"value": "edits.sizes.*.moved_unique_share", "interval": "edits.sizes.*.ci.moved_unique"},
+    {"value": "edits.sizes.*.still_unique_share", "interval": "edits.sizes.*.ci.still_unique"},
+    {"value": "lemma.unique_share", "interval": "lemma.ci.unique"},
+    {"value": "lemma.unique_without_connect_share", "interval": "lemma.ci.unique_without_connect"},
+    {"value": "digits.answers.*", "interval": "digits.answers.ci.*"},
+    {"value": "digits.clues.*", "interval": "digits.clues.ci.*"},
+]}

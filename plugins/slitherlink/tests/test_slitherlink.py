@@ -419,11 +419,11 @@ def test_stats_margins_and_reference() -> None:
     each interval holding its figure, and the generator's reference at the ledger's size."""
     from slitherlink.studies import SAMPLES
 
-    from site_builder.samples import declared, interval_of
+    from site_builder.samples import declared, expand
 
     data = json.loads((ROOT / "content/slitherlink/stats.json").read_text())["data"]
     assert [r["value"] for r in data["samples"]] == list(SAMPLES)
-    pats = declared({"slitherlink/stats": data})
+    table = expand(declared({"slitherlink/stats": data}), {"slitherlink/stats": data})
     seen = 0
 
     def walk(node: object, path: str) -> None:
@@ -432,7 +432,7 @@ def test_stats_margins_and_reference() -> None:
             for k, v in node.items():
                 walk(v, f"{path}.{k}")
         elif isinstance(node, (int, float)) and not isinstance(node, bool):
-            ikey = interval_of(path, pats)
+            ikey = table.get(path)
             if ikey is None:
                 return
             ci = data
@@ -445,3 +445,29 @@ def test_stats_margins_and_reference() -> None:
     ref = data["reference"]
     assert ref["size"] in json.loads((ROOT / "content/slitherlink/ledger.json").read_text())[
         "data"]["signatures"]
+
+
+# ---- the site's standard, from the tool's test kit (site_builder.testing) ----------------
+
+def test_standard_play_checker(tmp_path: Path) -> None:
+    """The play page's checker says what rules.py and partial.py say, every rule reached."""
+    from site_builder import testing
+
+    testing.check_js_checker("slitherlink", tmp_path, root=ROOT)
+
+
+def test_standard_engines_and_bank() -> None:
+    from site_builder import testing
+
+    assert testing.check_engines_agree("slitherlink", root=ROOT) >= 1
+    assert testing.check_bank_confirmed("slitherlink", root=ROOT) == 72
+
+
+def test_standard_article() -> None:
+    """EN/JA structure parity, Japanese typography, no sampled value without its interval."""
+    from site_builder import testing
+
+    got = testing.check_parity("slitherlink", root=ROOT)
+    assert got["en"]["tables"] >= 5
+    assert testing.check_typography("slitherlink", root=ROOT) >= 3
+    assert testing.check_sampled_intervals("slitherlink", root=ROOT) > 50
