@@ -31,6 +31,8 @@ or ``testing.check_all("my-puzzle", tmp_path)`` for every check at once.
 * ``check_typography``: the Japanese pages lint clean (``typography_problems``).
 * ``check_sampled_intervals``: no sampled value printed without its interval
   (``site_builder.samples``), the rule ``build-site check`` applies to a built site.
+* ``check_templates``: no block tag at the end of a line of prose eats the paragraph
+  break after it (the site renders with ``trim_blocks``).
 
 The rendering checks render the site in memory from its committed JSON (no stage runs),
 found from ``root`` (default: the folder holding ``site.toml`` above the current one).
@@ -379,6 +381,8 @@ TYPO = [
     (re.compile(r"(?<![\d,.])(\d{2,}|[1-9]\d*\.\d+)つ"),
      f"つ counts only to {TSU_MAX}: use 個 (the counter filter)"),
     (re.compile(r"\s―\s"), "a title separated by ―: use ："),
+    (re.compile(r"。-\s"), ("a list item run into the sentence before it (a block tag "
+                           "ate the newline)")),
 ]
 
 
@@ -409,6 +413,43 @@ def check_typography(slug: str | None = None, root: Path | None = None) -> int:
     assert pages, f"no Japanese page of {slug or 'the site'}"
     assert not problems, "\n".join(problems[:20])
     return pages
+
+
+# ---- templates ---------------------------------------------------------------------------
+
+_TAG = re.compile(r"\{%-?\s*(\w+)[^%]*%\}$")
+
+
+def template_problems(path: Path) -> list[str]:
+    """Lines of a template that lose a paragraph break: the site renders with
+    ``trim_blocks``, so a block tag at the end of a line of prose eats that line's
+    newline, and a blank line after it no longer separates two paragraphs (nor a list
+    from the sentence before it). Such a tag must end with ``+%}``."""
+    lines = path.read_text(encoding="utf-8").split("\n")
+    out = []
+    for i, line in enumerate(lines[:-1]):
+        m = _TAG.search(line)
+        if not m or line.endswith("+%}") or lines[i + 1].strip():
+            continue
+        if m.group(1) in ("endmacro", "endset", "set", "macro", "import", "from"):
+            continue
+        prose = re.sub(r"\{%.*?%\}|\{\{.*?\}\}|\{#.*?#\}", "", line).strip()
+        if prose and not prose.startswith("|"):
+            out.append(f"{path}:{i + 1}: a block tag ends a line of prose before a blank "
+                       "line and eats its newline (the paragraphs run together): end it "
+                       "with +%}")
+    return out
+
+
+def check_templates(slug_or_puzzle: Any) -> int:
+    """The puzzle's templates keep their paragraph breaks (``template_problems``);
+    returns how many templates were read."""
+    p = _puzzle(slug_or_puzzle)
+    paths = sorted((p.package_dir / "templates").glob("*.j2"))
+    problems = [x for path in paths for x in template_problems(path)]
+    assert paths, f"{p.slug}: no templates"
+    assert not problems, "\n".join(problems)
+    return len(paths)
 
 
 # ---- sampled values -----------------------------------------------------------------------
@@ -453,12 +494,14 @@ def check_all(slug: str, tmp: Path, *, unreached: Iterable[str] = (),
         "bank confirmed": check_bank_confirmed(slug, root=root),
         "parity": check_parity(slug, root=root),
         "typography": check_typography(slug, root=root),
+        "templates": check_templates(slug),
         "sampled values": check_sampled_intervals(slug, root=root),
     }
 
 
 __all__ = ["check_all", "check_bank_confirmed", "check_engines_agree", "check_js_checker",
-           "check_parity", "check_partial_checker", "check_sampled_intervals",
+           "check_parity", "check_partial_checker", "check_sampled_intervals", "check_templates",
            "check_typography", "irreparable_cases", "page_cases", "python_violations",
-           "rendered", "run_checker", "site_root", "structure", "typography_problems",
+           "rendered", "run_checker", "site_root", "structure", "template_problems",
+           "typography_problems",
            "units"]

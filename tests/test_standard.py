@@ -30,6 +30,20 @@ def test_japanese_typography(slug: str) -> None:
     assert testing.check_typography(slug, root=ROOT) >= 3
 
 
+@pytest.mark.parametrize("slug", SLUGS)
+def test_templates_keep_their_paragraph_breaks(slug: str) -> None:
+    assert testing.check_templates(slug) >= 5
+
+
+def test_template_lint_catches_an_eaten_paragraph_break(tmp_path: Path) -> None:
+    t = tmp_path / "a.md.j2"
+    t.write_text("One.{% if x %} Two.{% endif %}\n\nThree.\n")
+    assert len(testing.template_problems(t)) == 1
+    t.write_text("One.{% if x %} Two.{% endif +%}\n\nThree.\n| a | {% for x in y %}b | "
+                 "{% endfor %}\n\n|---|\n")
+    assert testing.template_problems(t) == []
+
+
 def test_sampled_values_carry_their_intervals() -> None:
     assert testing.check_sampled_intervals(root=ROOT) > 50
 
@@ -58,6 +72,7 @@ def test_structure_counts_and_parity_failure() -> None:
     ("手掛かり:三つ", True), ("手掛かり：三つ", False), ("10つの領域", True),
     ("9つの領域", False), ("10個の領域", False), ("ナンロー ― 二つの事実", True),
     ("ナンロー：二つの事実", False), ("https://sen.ltd/ と", False),
+    ("鋭い形です。- 最小の問題", True),
 ])
 def test_typography_lint(text: str, caught: bool) -> None:
     assert bool(testing.typography_problems(text)) is caught
