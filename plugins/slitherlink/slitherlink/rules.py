@@ -39,12 +39,12 @@ RULES = RuleBook((
          "{row}行{col}列の{clue}のまわりに引ける線は多くても{most}本で、{clue}本に届きません。"),
     Rule("slither.loops", "the cells beside every line outside the longest piece",
          "The lines form {pieces} separate pieces; they must form one single loop.",
-         "線が{pieces}つに分かれています。線は全体でひとつのループでなければなりません。"),
+         "線が{pieces}個に分かれています。線は全体でひとつのループでなければなりません。"),
     # partial-only: a finished loop with other lines outside it
     Rule("slither.closed", "the cells beside every line outside the closed loop",
          "A loop is already closed, but {others} other piece(s) of line lie outside it; "
          "there must be one loop.",
-         "ループがすでに閉じていますが、その外に線が{others}つ残っています。ループはひとつだけです。"),
+         "ループがすでに閉じていますが、その外に線のかたまりが{others}個残っています。ループはひとつだけです。"),
     Rule("slither.deadend", "the cells around the grid corner",
          "A line ends at the grid corner in corner row {row}, column {col}; the loop has no "
          "ends.",

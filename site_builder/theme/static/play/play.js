@@ -235,7 +235,7 @@ function fillFilters() {
   const sizes = [...new Set(boards.map((b) => b.size))];
   const grades = cfg.rungs.filter((g) => boards.some((b) => b.grade === g));
   for (const g of new Set(boards.map((b) => b.grade))) if (!grades.includes(g)) grades.push(g);
-  sizeSel.replaceChildren(option("", T.allSizes), ...sizes.map((s) => option(s, s)));
+  sizeSel.replaceChildren(option("", T.allSizes), ...sizes.map((s) => option(s, sizeText(s))));
   gradeSel.replaceChildren(option("", T.allGrades), ...grades.map((g) => option(g, gradeName(g))));
   const levels = LEVELS.filter((l) => boards.some((b) => b.difficulty === l));
   levelSel.replaceChildren(option("", T.allLevels), ...levels.map((l) => option(l, levelName(l))));
@@ -267,10 +267,16 @@ function gradeName(g) {
   return words === name ? name : fmt(T.gradeName, { words, name });
 }
 
+// A board size as the page prints it: "6×6", the form the articles use, not the
+// data's "6x6".
+function sizeText(size) {
+  return String(size).replace("x", "×");
+}
+
 function boardLabel(b, n) {
   const rec = store.get(b.id);
   const mark = rec && rec.solved ? ` ${T.solvedMark}` : rec && rec.m ? ` ${T.startedMark}` : "";
-  return fmt(T.boardOption, { n, id: b.id, size: b.size, grade: gradeText(b), clues: b.clues }) + mark;
+  return fmt(T.boardOption, { n, id: b.id, size: sizeText(b.size), grade: gradeText(b), clues: b.clues }) + mark;
 }
 
 function fillBoards(keep) {
