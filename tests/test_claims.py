@@ -973,3 +973,110 @@ def test_section_a_cells_and_sukoro_edits_carry_wilson_intervals() -> None:
     assert (ed["ci"]["moved_none"]["k"], ed["ci"]["moved_none"]["n"]) == (ed["moved_none"],
                                                                           ed["moved"])
     assert ed["ci"]["moved_none"]["rate"] == pytest.approx(ed["moved_none_share"])
+
+
+def test_sashigane_sizes_where_the_coin_wins_are_listed_apart(site: Site) -> None:
+    """Issue 49: two sizes where the short arm does no better than the coin ran together
+    ("(49.0%)on 12×12"); each is now its own clause."""
+    def change(d: dict[str, Any]) -> None:
+        conv = d["conventions"]
+        conv["consistent_beats_coin"] = False
+        for r in conv["sizes"].values():
+            _convention(d, next(s for s, x in conv["sizes"].items() if x is r),
+                        r["long"], max(0, int(r["coin_share"] * r["answers"]) - 1))
+    d = _sashigane_stats(change)
+    page = text(render(site, "sashigane", "en", {"sashigane/stats": d}))
+    said = re.findall(r"the short-arm convention \([^)]*\) does no better than the coin "
+                      r"\([^)]*\)(.)", page)
+    assert len(said) == len(d["conventions"]["sizes"]) >= 2, said
+    assert said[:-1] == [";"] * (len(said) - 1) and ")on " not in page
+
+
+# -- Issue 49: sentences about the site, printed from what they describe -----------------------
+
+def _with_play(monkeypatch: pytest.MonkeyPatch, slug: str, **input_changes: Any) -> None:
+    """The puzzle's play spec with some input keys changed (a page that changed)."""
+    from solvers.common import PlaySpec
+
+    p = registry.get(slug)
+    spec = p.play
+    changed = PlaySpec(spec.model, {**spec.input, **input_changes}, spec.text, spec.css)
+    monkeypatch.setitem(p.__dict__, "play", changed)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("slug", ["nanro", "sukoro"])
+def test_play_sentence_follows_the_play_spec(site: Site, monkeypatch: pytest.MonkeyPatch,
+                                             slug: str, lang: str) -> None:
+    """Issue 49 item 1: the digit puzzles' articles said the play page had no keypad and
+    showed counts by itself; the sentence now comes from the play spec: a number pad and
+    an assist that starts off, and neither once the spec has no typed digits."""
+    pad = {"en": "number pad", "ja": "数字パッド"}[lang]
+    off = {"en": "off until you switch it on", "ja": "最初は切ってあります"}[lang]
+    page = text(render(site, slug, lang, {}))
+    assert pad in page and off in page
+    assert "no keypad" not in page and "テンキーがありません" not in page
+    assert "you never type a digit" not in page and "数字を打ち込むことはありません" not in page
+    _with_play(monkeypatch, slug, digits=False)
+    page = text(render(site, slug, lang, {}))
+    assert pad not in page and off not in page
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_slitherlink_proof_count_comes_from_confirm(site: Site, lang: str) -> None:
+    """Issue 49 item 2: 'proved unique three times' while the second engine ran on 24 of
+    72; the sentence now reads the confirm data."""
+    c = _committed("slitherlink", "confirm")
+    three = {"en": "proved unique three times", "ja": "三つの方法で答えが一つだと証明"}[lang]
+    page = text(render(site, "slitherlink", lang, {"slitherlink/confirm": c}))
+    assert (three in page) == (c["by_method"]["brute"] == c["total"])
+    every = copy.deepcopy(c)
+    every["by_method"]["brute"] = every["total"]
+    page = text(render(site, "slitherlink", lang, {"slitherlink/confirm": every}))
+    assert three in page
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("slug", list(registry.slugs()))
+def test_machine_details_only_in_the_methods_note(site: Site, slug: str, lang: str) -> None:
+    """Issue 49 item 3: the build machine (its load, its cores) sat in the running prose
+    as 'this machine'; it is now in one methods note, a block quote at the end."""
+    html = render(site, slug, lang, {})
+    notes = re.findall(r"<blockquote>(.*?)</blockquote>", html, flags=re.DOTALL)
+    assert len(notes) == 1 and 'data-key="' + slug + '/timing.machine.load"' in notes[0]
+    prose = html.replace(notes[0], "")
+    assert "timing.machine" not in prose
+    assert "this machine" not in text(html) and "このマシン" not in text(html)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_slitherlink_rarest_digit_is_set_against_every_loop(site: Site, lang: str) -> None:
+    """Issue 49 item 5: the 3 is rarest only in the generator's loops; over every 4×5 loop
+    counted once the 0 is, and the article prints that exact reference beside the sample."""
+    ledger = _committed("slitherlink", "ledger")
+    share = ledger["signatures"]["4x5"]["digit_share"]
+    assert min(("0", "1", "2", "3"), key=share.__getitem__) == "0"
+    html = render(site, "slitherlink", lang, {})
+    assert 'data-key="slitherlink/ledger.signatures.4x5.digit_share.0"' in html
+    assert 'data-key="slitherlink/stats.reference.ci.full_share.3.lo"' in html
+    mechanism = {"en": "emptiness is what the rest of the board already implies",
+                 "ja": "空白は盤のほかの部分がすでに物語っている"}[lang]
+    assert mechanism not in text(html)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_canal_view_no_thin_fringe(site: Site, lang: str) -> None:
+    """Issue 49 item 6: 'a thin fringe of the answer' against 1,058 of 1,142 canal cells
+    seen; the sentence now prints the unseen cells from the data."""
+    html = render(site, "canal-view", lang, {})
+    assert "thin fringe" not in text(html) and "ほんの縁" not in text(html)
+    assert 'data-key="canal-view/stats.sightlines.8x8.unseen_cells"' in html.split("</p>", 3)[1]
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("slug", list(registry.slugs()))
+def test_no_unexplained_spec(site: Site, slug: str, lang: str) -> None:
+    """Issue 49 item 8: 'the spec', 'Beyond the spec', rung ids in code font."""
+    page = text(render(site, slug, lang, {}))
+    assert not re.search(r"\bthe spec\b|Beyond the spec|the spec's|仕様", page)
+    assert not re.search(r"`(count|block|clash|reach|deg|neq|conn|probe)`", page)
