@@ -383,6 +383,8 @@ class Site:
             env = _ENVS[key]
             if env.cache is not None:
                 env.cache.clear()
+            # which values are samples is read from this site's data, afresh
+            env.provenance_filters._samples = self._sample_patterns  # type: ignore[attr-defined]
             return env
         for k in [k for k in _ENVS if k[:4] == key[:4]]:
             del _ENVS[k]  # the template files or settings changed: start afresh
@@ -396,6 +398,7 @@ class Site:
         env.filters["lit"] = f.lit
         env.filters.update(words.FILTERS)
         env.filters["numci"] = _numci(f)
+        env.provenance_filters = f  # type: ignore[attr-defined]
         env.bytecode_cache = _bytecode_cache(self.root, f"{mode}-{int(autoescape)}-"
                                              f"{_compiler_digest(self.root, env)}")
         env.globals.update(bar_chart=charts.bar_chart, line_chart=charts.line_chart,

@@ -17,12 +17,12 @@ export default [
   { ignores: ["**/node_modules/", "dist/", ".venv/"] },
   {
     ...js.configs.recommended,
-    files: [...BROWSER, "tests/js/*.mjs"],
+    files: [...BROWSER, "site_builder/testing_js/*.mjs"],
     languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: globals.browser },
   },
   {
     files: ["site_builder/theme/static/solve/worker.js"],
     languageOptions: { globals: globals.worker },
   },
-  { files: ["tests/js/*.mjs"], languageOptions: { globals: globals.node } },
+  { files: ["site_builder/testing_js/*.mjs"], languageOptions: { globals: globals.node } },
 ];
