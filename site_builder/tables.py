@@ -121,3 +121,32 @@ def fit_tables(html: str) -> str:
     """Every Markdown table of ``html`` split into bands that fit the column, its headers
     of several words marked to wrap (see the module's note)."""
     return _TABLE.sub(_fit, html)
+
+
+_FITTED = re.compile(r"<table>\n(?:<caption>.*?</caption>\n)?<thead>\n.*?</table>", re.DOTALL)
+_BODY = re.compile(r'<tbody( class="band")?>\n(.*?)</tbody>\n', re.DOTALL)
+
+
+def _join(m: re.Match[str]) -> str:
+    table = m[0]
+    bodies = _BODY.findall(table)
+    if len(bodies) < 2:
+        return table
+    rows = [_cells(r) for r in _ROW.findall(bodies[0][1])]
+    for _, body in bodies[1:]:
+        band = [_cells(r) for r in _ROW.findall(body)]
+        heads, band = band[0], band[1:]
+        head_end = table.index("</tr>\n</thead>")
+        table = table[:head_end] + "".join(_cell("th", a.replace(' scope="col"', ""), i)
+                                           for _, a, i in heads[1:]) + table[head_end:]
+        rows = [r + b[1:] for r, b in zip(rows, band, strict=True)]
+    start = table.index("<tbody>")
+    body = "".join("<tr>\n" + "".join(_cell(*c) for c in r) + "</tr>\n" for r in rows)
+    return table[:start] + "<tbody>\n" + body + "</tbody>\n</table>"
+
+
+def join_bands(html: str) -> str:
+    """The tables of ``html`` as written, each band a split table was shown in joined back
+    to its rows (``fit_tables``'s inverse but for the headers' wrap marks): for readers of
+    a page's text that must not depend on where a table was split."""
+    return _FITTED.sub(_join, html)

@@ -103,3 +103,20 @@ def test_no_table_is_wider_than_the_column_at_1280_and_a_phone_scrolls_it_with_a
             finally:
                 page.close()
             print(f"\n{lang} at {width} px: widest table {widest:.0f} px")
+
+
+def test_a_split_table_joins_back_to_the_rows_as_written() -> None:
+    """join_bands undoes fit_tables, so a page's text and its structure count (EN/JA
+    parity) do not depend on where a language's wider words split a table."""
+    import re
+
+    from site_builder.tables import fit_tables, join_bands
+
+    head = "".join(f"<th>head number {j} words</th>\n" for j in range(12))
+    body = "".join("<tr>\n" + "".join(f"<td>{i * 100 + j}</td>\n" for j in range(12)) + "</tr>\n"
+                   for i in range(3))
+    html = f"<table>\n<thead>\n<tr>\n{head}</tr>\n</thead>\n<tbody>\n{body}</tbody>\n</table>"
+    fitted = fit_tables(html)
+    assert fitted.count('<tbody class="band">') >= 1
+    assert re.sub(' class="words"', "", join_bands(fitted)) == html
+    assert join_bands(html) == html
