@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
-import shutil
-import tempfile
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from site_builder.errors import UserError
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+# shutil, tempfile and pathlib are imported where a file is written: `build-site solve`
+# reads one board file through read_json, and those imports (bz2, lzma, random,
+# urllib.parse, ipaddress among them) cost its process more than a small board's solve
 
 SCHEMA = 1
 # No number the pipeline writes or a board holds comes near this many digits; the bound
@@ -108,6 +113,9 @@ def dumps(obj: Any) -> str:
 
 def write_atomic(path: Path, text: str | bytes) -> None:
     """Write to a temporary file beside ``path``, then rename it into place."""
+    import shutil
+    import tempfile
+
     data = text.encode("utf-8") if isinstance(text, str) else text
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -123,7 +131,8 @@ def write_atomic(path: Path, text: str | bytes) -> None:
             shutil.rmtree(path)
         os.replace(tmp, path)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
         raise
 
 
@@ -141,14 +150,16 @@ def read_bytes(path: Path) -> bytes:
         raise UserError(f"{path}: cannot read ({e.strerror or e})") from None
 
 
-def read_json(path: Path, max_bytes: int | None = None) -> Any:
+def read_json(path: Path | str, max_bytes: int | None = None) -> Any:
     """Parse a JSON file; a UserError naming the file and the place it breaks (or that it
-    is larger than ``max_bytes``, or nested too deeply to parse)."""
+    is larger than ``max_bytes``, or nested too deeply to parse). ``path`` may be a
+    plain string (`build-site solve` reads its board file without importing pathlib)."""
     try:
-        if max_bytes is not None and path.stat().st_size > max_bytes:
-            raise UserError(f"{path}: {path.stat().st_size:,} bytes is too large "
+        if max_bytes is not None and (size := os.stat(path).st_size) > max_bytes:
+            raise UserError(f"{path}: {size:,} bytes is too large "
                             f"(at most {max_bytes:,})")
-        text = path.read_text(encoding="utf-8")
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
     except FileNotFoundError:
         raise UserError(f"{path}: file not found") from None
     except PermissionError:

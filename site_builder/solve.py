@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import re
-import signal
 import sys
 import time
 from collections.abc import Callable
@@ -17,6 +16,14 @@ from typing import TYPE_CHECKING, Any
 
 from site_builder.errors import UserError
 from solvers.common import Budget, BudgetExceeded, PuzzleError, active
+
+if TYPE_CHECKING:
+    import signal
+else:
+    try:  # signal's C core: the module itself builds its enums at import (a few ms of
+        import _signal as signal  # a solve process); the functions used here are the same
+    except ImportError:  # pragma: no cover - another Python implementation
+        import signal
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -91,17 +98,30 @@ def without_query_pairs(text: str) -> str:
     return t[:q] + t[pos:] if q else "?" + t[pos:]
 
 
+def _path_text(text: str) -> str:
+    """``str(pathlib.PurePosixPath(text))`` without pathlib: empty and "." parts
+    dropped (a leading "//" kept, as POSIX lets it mean something else)."""
+    if not text:
+        return "."
+    lead = "/" if text.startswith("/") else ""
+    if text.startswith("//") and not text.startswith("///"):
+        lead = "//"
+    parts = [p for p in text.split("/") if p and p != "."]
+    return lead + "/".join(parts) if parts or lead else "."
+
+
 def load_board(puzzle: Any, text: str) -> Any:
     """A board from a puzz.link URL, or from a JSON file (a board or a bank entry). An
     existing file wins over the URL reading, so ``boards/hard`` is read as the file."""
     check_length(text)
     if looks_like_url(text) and not _is_short_existing_file(text):
         return puzzle.decode(without_query_pairs(text))
-    from pathlib import Path
-
-    path = Path(text)
+    # the name as pathlib.Path would print it (a trailing "/" and "." parts dropped,
+    # doubled "/" merged), read with os.path: importing pathlib (urllib.parse and
+    # ipaddress with it) cost a solve process more than a small board's solve
+    path = _path_text(text)
     try:
-        is_file = path.is_file()
+        is_file = os.path.isfile(path)
     except (OSError, ValueError) as e:  # a name too long, a NUL byte
         raise UserError(f"{text[:60]!r}: neither a puzz.link URL nor a readable file ({e})"
                         ) from e

@@ -30,7 +30,7 @@ pure-Python solver where python-sat is absent or switched off).
 from __future__ import annotations
 
 import os
-import threading
+import sys
 from itertools import product
 from typing import Any, Self
 
@@ -100,7 +100,10 @@ class _MiniSat:
         self.lib.minisat22_add_cl(self.s, clause)
 
     def solve(self) -> bool:
-        main = threading.current_thread() is threading.main_thread()
+        # the main thread (where MiniSat may take over SIGINT): threading is not imported
+        # for this (a solve process that never started a thread is on its main one)
+        threading = sys.modules.get("threading")
+        main = threading is None or threading.current_thread() is threading.main_thread()
         return bool(self.lib.minisat22_solve(self.s, [], int(main)))
 
     def get_model(self) -> list[int]:

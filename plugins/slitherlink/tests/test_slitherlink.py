@@ -351,6 +351,30 @@ def test_a_solve_imports_neither_pysat_solvers_nor_satcut() -> None:
     assert not solvers_in and not satcut_in
 
 
+def test_a_solve_process_on_a_board_file_imports_no_file_writing_or_signal_enums(
+        tmp_path: Path) -> None:
+    """`build-site solve slitherlink board.json` as peers.py --process runs it, to SAT:
+    pathlib (with urllib.parse and ipaddress), shutil and tempfile (with bz2, lzma and
+    random), signal's enums and threading cost such a process more than a 10x10 board's
+    solve; none of them is imported (each was before)."""
+    if not satcut.sat_available():
+        pytest.skip("python-sat is not installed")
+    board = json.loads((OUTSIDE / "slitherlink-10x10.json").read_text())["boards"][0]["board"]
+    path = tmp_path / "board.json"
+    path.write_text(json.dumps(board))
+    code = ("import json, sys\n"
+            "from site_builder import cli\n"
+            f"rc = cli.main(['solve', 'slitherlink', {str(path)!r}, '--limit', '2', '--json'])\n"
+            "print(json.dumps([m for m in ('pathlib', 'urllib.parse', 'ipaddress', 'shutil', "
+            "'tempfile', 'bz2', 'lzma', 'random', 'signal', 'threading') "
+            "if m in sys.modules]))\n")
+    env = {k: v for k, v in os.environ.items() if k != NO_SAT_ENV}
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
+                         text=True, env=env).stdout.splitlines()
+    assert json.loads(out[0])["solutions"] == 1
+    assert json.loads(out[-1]) == []
+
+
 def _naive_probe(st: State) -> None:
     """The probe rung's definition, trial by trial with no shortcut."""
     changed = True
