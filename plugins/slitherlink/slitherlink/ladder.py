@@ -145,31 +145,40 @@ class State:
     def undo(self, to: int) -> None:
         tr = self.trail
         s, lay, g = self.s, self.lay, self.g
+        edge_cells, edge_ends, line_of = lay.edge_cells, lay.edge_ends, g.line_of
+        c_unk, c_on, v_unk, v_on = self.c_unk, self.c_on, self.v_unk, self.v_on
+        l_unk, l_on, mate, plen = self.l_unk, self.l_on, self.mate, self.plen
+        undone = lines = 0
         while len(tr) > to:
             rec = tr.pop()
             if rec[0] == 0:
                 _, e, val = rec
                 s[e] = 0
-                self.unknown += 1
-                for i in lay.edge_cells[e]:
-                    self.c_unk[i] += 1
-                    if val == LINE:
-                        self.c_on[i] -= 1
-                for v in lay.edge_ends[e]:
-                    self.v_unk[v] += 1
-                    if val == LINE:
-                        self.v_on[v] -= 1
-                ln = g.line_of[e]
-                self.l_unk[ln] += 1
+                undone += 1
+                a, b = edge_ends[e]
+                v_unk[a] += 1
+                v_unk[b] += 1
+                ln = line_of[e]
+                l_unk[ln] += 1
                 if val == LINE:
-                    self.l_on[ln] -= 1
-                    self.on_total -= 1
+                    for i in edge_cells[e]:
+                        c_unk[i] += 1
+                        c_on[i] -= 1
+                    v_on[a] -= 1
+                    v_on[b] -= 1
+                    l_on[ln] -= 1
+                    lines += 1
+                else:
+                    for i in edge_cells[e]:
+                        c_unk[i] += 1
             elif rec[0] == 1:
                 _, v, m, p = rec
-                self.mate[v] = m
-                self.plen[v] = p
+                mate[v] = m
+                plen[v] = p
             else:
                 self.closed = rec[1]
+        self.unknown += undone
+        self.on_total -= lines
         self.queue.clear()
         self.fresh.clear()
 
@@ -281,13 +290,98 @@ def _corner(st: State, i: int) -> None:
     key = (k, st.g.shape[i], st.g.read[i](s))
     verdict = _CORNER_MEMO.get(key, False)
     if verdict is False:
-        verdict = _CORNER_MEMO[key] = _corner_verdict(st, i, local)
+        verdict = _CORNER_MEMO[key] = _corner_table(*key)
     if verdict is None:
         raise Contradiction
     for j, val in verdict:  # type: ignore[union-attr]  # not True: get's False is replaced above
         e = local[j]
         if not s[e]:
             st.set(e, val)
+
+
+# per corner of a cell, the bit pair of each way m (bits CORNER_BITS[j]) -> its sides
+# at that corner drawn (0, 1 or 2): _WAY_DEG[k] lists (m, (d0, d1, d2, d3)) per way
+_WAY_DEG = {k: tuple((m, tuple(((m >> a) & 1) + ((m >> b) & 1) for a, b in CORNER_BITS))
+                     for m in ways) for k, ways in WAYS.items()}
+
+
+def _outer_table() -> dict[tuple[int, int, int], int]:
+    """(lines, undecided edges among a corner's outer edges, the cell's sides drawn at
+    it) -> 0 when the corner cannot hold 0 or 2 lines, else 4 | the values its
+    undecided outer edges can take together (1 all lines, 2 all crosses, 3 either)."""
+    out = {}
+    for on_o in range(3):
+        for unk_o in range(3 - on_o):
+            for d in range(3):
+                res = 0
+                for t in (0, 2):
+                    if on_o + d <= t <= on_o + d + unk_o:
+                        res |= 4
+                        if unk_o:
+                            need = t - d - on_o
+                            res |= 1 if need == unk_o else 2 if need == 0 else 3
+                out[(on_o, unk_o, d)] = res
+    return out
+
+
+_OUTER = _outer_table()
+
+
+def _corner_table(k: int, shape: tuple[int, ...], states: tuple[int, ...]
+                  ) -> tuple[tuple[int, int], ...] | None:
+    """The corner rung's verdict from the local states alone (the clue ``k``, the
+    number of outer edges at each corner ``shape``, the states of the four sides then
+    of each corner's outer edges): as ``_corner_list`` decides it, in the same order,
+    with the ways' corner degrees and the corners' outcomes read from tables (a solve
+    process starts with an empty memo and meets thousands of local states)."""
+    known_on = known_off = 0
+    for j in range(4):
+        x = states[j]
+        if x == LINE:
+            known_on |= 1 << j
+        elif x == CROSS:
+            known_off |= 1 << j
+    corners = []
+    pos = 4
+    for n in shape:
+        seg = states[pos:pos + n]
+        corners.append((pos, n, seg.count(LINE), seg.count(0)))
+        pos += n
+    side_on = side_off = 0
+    marks = [0, 0, 0, 0]
+    any_way = False
+    outer = _OUTER
+    for m, degs in _WAY_DEG[k]:
+        if m & known_off or (m & known_on) != known_on:
+            continue
+        got = [outer[(c[2], c[3], d)] for c, d in zip(corners, degs, strict=True)]
+        if not all(got):
+            continue
+        any_way = True
+        side_on |= m
+        side_off |= ~m & 15
+        for j in range(4):
+            marks[j] |= got[j]
+    if not any_way:
+        return None
+    out: list[tuple[int, int]] = []
+    for j in range(4):
+        if states[j]:
+            continue
+        a, b = (side_on >> j) & 1, (side_off >> j) & 1
+        if a and not b:
+            out.append((j, LINE))
+        elif b and not a:
+            out.append((j, CROSS))
+    for j, (pos, n, _on, unk) in enumerate(corners):
+        if not unk:
+            continue
+        mk = marks[j] & 3
+        if mk == 3:
+            continue
+        val = LINE if mk == 1 else CROSS
+        out.extend((x, val) for x in range(pos, pos + n) if not states[x])
+    return tuple(out)
 
 
 def _corner_verdict(st: State, i: int, local: tuple[int, ...]) -> tuple | None:

@@ -375,6 +375,30 @@ def test_a_solve_process_on_a_board_file_imports_no_file_writing_or_signal_enums
     assert json.loads(out[-1]) == []
 
 
+def test_the_corner_tables_decide_what_listing_the_ways_decides() -> None:
+    """The corner rung's verdict is read from tables on the local states alone; on
+    random local states of random boards it is the listing's verdict, in its order
+    (the same edges, the same contradictions)."""
+    from slitherlink.ladder import _corner_table, _corner_verdict
+
+    rng = random.Random(50)
+    seen = contradictions = 0
+    for h, w in ((1, 1), (1, 3), (2, 2), (3, 4), (5, 5)):
+        for _ in range(400):
+            clues = [[rng.choice([None, 0, 1, 2, 3]) for _ in range(w)] for _ in range(h)]
+            st = State(Board.from_json({"h": h, "w": w, "clues": clues}))
+            for e in range(st.lay.ne):
+                st.s[e] = rng.choice((0, 0, 1, 2))
+            for i, k in enumerate(st.clue):
+                if k < 0:
+                    continue
+                want = _corner_verdict(st, i, st.g.local[i])
+                assert _corner_table(k, st.g.shape[i], st.g.read[i](st.s)) == want
+                seen += 1
+                contradictions += want is None
+    assert seen > 3000 and 0 < contradictions < seen
+
+
 def _naive_probe(st: State) -> None:
     """The probe rung's definition, trial by trial with no shortcut."""
     changed = True
