@@ -27,15 +27,25 @@ from .stages import DIFFICULTY_PARAMS
 
 LEVELS = ("easy", "medium", "hard", "expert")
 ALL_RUNGS = (*RUNGS, "search")
-MEASURE = {
-    "en": ("From the hint trace: the highest rung a step needs, how many steps need a "
-           "trial (a probe: draw an edge one way, reach a contradiction) and how many need "
-           "the search. Easy boards need nothing past the clue-and-corner rules; medium ones "
-           "no trial; hard ones a few trials; expert ones more, or the search."),
-    "ja": ("ヒントの手順から測ります。手順が必要とする最も高い段、仮置き（辺を片方に決めて矛盾を"
-           "導く手）の数、探索の手数です。初級は数字と角の規則だけで解け、中級は仮置きが要らず、"
-           "上級は仮置きが数回、最上級はそれより多いか探索が要ります。"),
-}
+
+
+def measure(thresholds: Mapping[str, Mapping[str, int]]) -> dict[str, str]:
+    """How the levels are read, in words printed from the thresholds the bank used (each
+    level's bounds; the last level takes the rest), so the text cannot drift from them."""
+    bounds = [(level, thresholds[level]) for level in LEVELS if level in thresholds]
+    en = ", ".join(f"{level} at most {b['probe']} trial{'s' if b['probe'] != 1 else ''}"
+                   f"{' and no search' if not b['search'] else ''}" for level, b in bounds)
+    ja_names = {"easy": "初級", "medium": "中級", "hard": "上級", "expert": "最上級"}
+    ja = "、".join(f"{ja_names[level]}は仮置き {b['probe']} 回まで"
+                  f"{'で探索なし' if not b['search'] else ''}" for level, b in bounds)
+    last_en, last_ja = LEVELS[-1], ja_names[LEVELS[-1]]
+    return {
+        "en": ("From the hint trace: how many steps need a trial (a probe: draw an edge one "
+               f"way, reach a contradiction) and how many need the search: {en}; "
+               f"{last_en} boards need more, or the search."),
+        "ja": ("ヒントの手順から測ります。仮置き（辺を片方に決めて矛盾を導く手）と探索の手数で、"
+               f"{ja}、{last_ja}はそれより多いか探索が要ります。"),
+    }
 
 
 def bank_entry(board: Board, answer: Answer, ident: str) -> dict[str, Any]:
@@ -79,7 +89,7 @@ def finish(data: dict[str, Any], params: Mapping[str, Any]) -> dict[str, Any]:
         e["difficulty"] = difficulty(e["effort"], spec["thresholds"], LEVELS, ALL_RUNGS)
         counts[e["difficulty"]] += 1
     data["difficulty"] = {"levels": list(LEVELS), "thresholds": spec["thresholds"],
-                          "measure": dict(MEASURE), "counts": counts}
+                          "measure": measure(spec["thresholds"]), "counts": counts}
     if params.get("example_seed") is not None:
         data["example"] = example(data["boards"], params)
     return data

@@ -519,3 +519,25 @@ def test_standard_article() -> None:
     assert got["en"]["tables"] >= 5
     assert testing.check_typography("slitherlink", root=ROOT) >= 3
     assert testing.check_sampled_intervals("slitherlink", root=ROOT) > 50
+
+
+def test_the_bank_difficulty_text_is_printed_from_the_thresholds_its_boards_meet() -> None:
+    """The levels' words come from the thresholds (the old text said "easy: nothing past
+    clue-and-corner", while easy boards allowed a trial), and every banked board of a
+    level keeps the bound its text states."""
+    import json
+    from pathlib import Path
+
+    from slitherlink.bank import measure
+
+    data = json.loads((Path(__file__).resolve().parents[3] / "content" / "slitherlink"
+                       / "bank.json").read_text())["data"]
+    spec = data["difficulty"]
+    assert spec["measure"] == measure(spec["thresholds"])
+    changed = measure({**spec["thresholds"], "easy": {"probe": 3, "search": 0}})
+    assert "easy at most 3 trials" in changed["en"] and "仮置き 3 回まで" in changed["ja"]
+    for b in data["boards"]:
+        bound = spec["thresholds"].get(b["difficulty"])
+        if bound is not None:
+            assert b["effort"]["probe"] <= bound["probe"], b["id"]
+            assert b["effort"]["search"] <= bound["search"], b["id"]
