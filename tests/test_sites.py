@@ -244,3 +244,44 @@ def test_the_wheel_carries_the_theme_the_puzzles_and_their_content(tmp_path: Pat
     ep = next(n for n in names if n.endswith("entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(ep).decode()
     assert "[build_site.puzzles]" in text
+
+
+def test_a_plugin_wheel_carries_its_content_so_a_new_site_only_renders(tmp_path: Path) -> None:
+    """Issue 47 item 7: the Slitherlink plugin's wheel ships the content its stages wrote
+    (the files of content/slitherlink at wheel-build time, as the built-in puzzles' wheel
+    does), so a site made by ``new site`` from installed wheels, with no checkout to fall
+    back on, starts with every stage current and its first build only renders."""
+    wheels, target = tmp_path / "wheels", tmp_path / "installed"
+    for src in (REPO, REPO / "plugins" / "slitherlink"):
+        r = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q",
+                            "--no-build-isolation", "-w", str(wheels), str(src)],
+                           capture_output=True, text=True, timeout=600, check=False)
+        assert r.returncode == 0, r.stderr
+    for wheel in wheels.glob("*.whl"):
+        zipfile.ZipFile(wheel).extractall(target)
+    shipped = target / "slitherlink" / "content"
+    assert tree(shipped) == tree(REPO / "content" / "slitherlink")
+    # the installed copies only (the checkout's site_builder would fall back on its content/)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env.update(PYTHONPATH=str(target), BUILD_SITE_CACHE=str(tmp_path / "cache"))
+
+    def tool(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "site_builder.cli", *args], cwd=cwd,
+                              capture_output=True, text=True, timeout=600, check=False,
+                              env=env)
+
+    where = tool(tmp_path, "list")
+    assert where.returncode == 0, where.stderr
+    code = "import site_builder, slitherlink; print(site_builder.__file__, slitherlink.__file__)"
+    r = subprocess.run([sys.executable, "-c", code],
+                       capture_output=True, text=True, env=env, check=True, cwd=tmp_path)
+    assert all(Path(line).is_relative_to(target) for line in r.stdout.split()), r.stdout
+    site = tmp_path / "site"
+    r = tool(tmp_path, "new", "site", str(site), "--puzzles", "slitherlink")
+    assert r.returncode == 0, r.stderr
+    assert "computes" not in r.stdout, r.stdout
+    assert tree(site / "content" / "slitherlink") == tree(REPO / "content" / "slitherlink")
+    r = tool(site, "build")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "all stages current" in r.stdout, r.stdout
+    assert (site / "dist" / "en" / "slitherlink" / "index.html").is_file()
