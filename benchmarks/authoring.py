@@ -408,7 +408,7 @@ def main() -> int:
     args = ap.parse_args()
 
     if args.hugo:  # the Hugo site is built in a folder of its own: an absolute command
-        args.hugo = shutil.which(args.hugo) or str(Path(args.hugo).resolve())
+        args.hugo = os.path.abspath(shutil.which(args.hugo) or args.hugo)
     print(f"build-site ({args.root}):", flush=True)
     ours = measure_build_site(args.root.resolve(), args.repeat, args.python)
     print(f"  {int(ours['pages'][0])} HTML pages", flush=True)

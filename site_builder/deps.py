@@ -104,10 +104,38 @@ def reset_shared() -> None:
 # ---------------------------------------------------------------------------- hashing
 
 
+# Parsed stage data kept by this process for as long as its file's bytes stay the same
+# (site.py ``_stages``): nothing changes these objects, so each one's digest is computed
+# once, not on every preview rebuild that records a job reading it whole (a bank of
+# thousands of boards encodes in a quarter of a second). Keyed by identity, the object
+# held, so an id is never reused while its entry is here.
+_FROZEN: dict[int, tuple[Any, list[str]]] = {}
+
+
+def freeze(values: Any) -> None:
+    """Mark each of ``values`` (parsed JSON that is never changed) for the digest memo."""
+    for v in values:
+        if isinstance(v, (dict, list)):
+            _FROZEN[id(v)] = (v, [])
+
+
+def thaw(values: Any) -> None:
+    for v in values:
+        kept = _FROZEN.get(id(v))
+        if kept is not None and kept[0] is v:
+            del _FROZEN[id(v)]
+
+
 def digest(value: Any) -> str:
+    kept = _FROZEN.get(id(value)) if isinstance(value, (dict, list)) else None
+    if kept is not None and kept[0] is value and kept[1]:
+        return kept[1][0]
     blob = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
                       default=str)
-    return hashlib.sha256(blob.encode()).hexdigest()[:20]
+    got = hashlib.sha256(blob.encode()).hexdigest()[:20]
+    if kept is not None and kept[0] is value:
+        kept[1].append(got)
+    return got
 
 
 def shape(value: Any) -> Any:

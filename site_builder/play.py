@@ -180,19 +180,39 @@ def page_context(puzzle: Any, lang: str, index: list[dict[str, Any]], data_url: 
                      "text": text, "config": _script_json(config)}}
 
 
+# The boards' data files of one puzzle, kept in this process with the parsed bank they were
+# made from (site.py keeps one parsed object while the file's bytes stay the same), so a
+# preview rebuild that re-renders the play pages for another reason (the layout, a
+# template) does not encode a thousand JSON files again.
+_DATA: dict[tuple[str, tuple[str, ...]],
+            tuple[dict[str, Any], dict[str, str], list[dict[str, Any]]]] = {}
+
+
+def _board_data(slug: str, langs: tuple[str, ...], bank_data: dict[str, Any]
+                ) -> tuple[dict[str, str], list[dict[str, Any]]]:
+    """The play-data files (board, hints per language, index) and the board index."""
+    kept = _DATA.get((slug, langs))
+    if kept is not None and kept[0] is bank_data:
+        return kept[1], kept[2]
+    out: dict[str, str] = {}
+    index = []
+    for b in bank_data.get("boards") or []:
+        bid = _safe_id(b["id"])
+        index.append(index_entry(b))
+        out[f"{slug}/play-data/{bid}.json"] = _json(board_entry(b)) + "\n"
+        for lang in langs:
+            out[f"{slug}/play-data/hints-{lang}/{bid}.json"] = _json(trace_entry(b, lang)) + "\n"
+    out[f"{slug}/play-data/index.json"] = _json({"slug": slug, "boards": index}) + "\n"
+    _DATA[(slug, langs)] = (bank_data, out, index)
+    return out, index
+
+
 def play_files(site: Any, puzzle: Any, bank_data: dict[str, Any]) -> dict[str, str | bytes]:
     """Every output file of the play pages for one puzzle, keyed by dist-relative path."""
     slug = puzzle.slug
     boards = list(bank_data.get("boards") or [])
-    out: dict[str, str | bytes] = {}
-    index = []
-    for b in boards:
-        bid = _safe_id(b["id"])
-        index.append(index_entry(b))
-        out[f"{slug}/play-data/{bid}.json"] = _json(board_entry(b)) + "\n"
-        for lang in site.langs:
-            out[f"{slug}/play-data/hints-{lang}/{bid}.json"] = _json(trace_entry(b, lang)) + "\n"
-    out[f"{slug}/play-data/index.json"] = _json({"slug": slug, "boards": index}) + "\n"
+    data, index = _board_data(slug, tuple(site.langs), bank_data)
+    out: dict[str, str | bytes] = dict(data)
     for lang in site.langs:
         path = f"{lang}/{slug}/play/index.html"
         data_url = posix_rel(path, f"{slug}/play-data/")

@@ -186,6 +186,22 @@ def table_captions(html: str) -> str:
 # edited template, or another Jinja, compiles afresh.
 _ENVS: dict[tuple[Any, ...], jinja2.Environment] = {}
 _PARSED: dict[tuple[str, tuple[Any, ...]], dict[str, Any]] = {}
+# Markdown made HTML, by the Markdown text (block or inline): the conversion is a function
+# of the text alone (the parser's setup is fixed in this module), so under serve an edit
+# that leaves an article's text as it was (the layout, a figure it does not print) does not
+# parse and render it again. Bounded: the oldest goes first.
+_MD_HTML: dict[tuple[bool, str], str] = {}
+_MD_KEEP = 512
+
+
+def _md_memo(inline: bool, text: str, make: Callable[[str], str]) -> str:
+    key = (inline, text)
+    got = _MD_HTML.get(key)
+    if got is None:
+        got = _MD_HTML[key] = make(text)
+        while len(_MD_HTML) > _MD_KEEP:
+            del _MD_HTML[next(iter(_MD_HTML))]
+    return got
 
 
 def _bytecode_cache(root: Path, kind: str) -> jinja2.BytecodeCache | None:
@@ -347,9 +363,12 @@ class Site:
         state = tuple(cache.sha(stage_path(self.root, p.slug, n)) for n in names)
         key = (f"{self.root}/{p.slug}", state)
         if key not in _PARSED:
+            from site_builder import deps
+
             for k in [k for k in _PARSED if k[0] == key[0]]:
-                del _PARSED[k]
+                deps.thaw(_PARSED.pop(k).values())
             _PARSED[key] = load_stages(self.root, p)
+            deps.freeze(_PARSED[key].values())
         return _PARSED[key]
 
     def _check_articles(self) -> None:
@@ -501,12 +520,13 @@ class Site:
         return shown_path(self.root, filename, name)
 
     def markdown(self, name: str, ctx: dict[str, Any]) -> Markup:
-        return Markup(table_captions(self.md.render(self._render(self.md_env, name, ctx))))
+        return Markup(_md_memo(False, self._render(self.md_env, name, ctx),
+                               lambda text: table_captions(self.md.render(text))))
 
     def markdown_inline(self, name: str, ctx: dict[str, Any]) -> Markup:
         # spaced here too: a hook is also a page's meta description, outside the page body
-        return Markup(japanese_spacing(
-            self.md.renderInline(self._render(self.md_env, name, ctx).strip())))
+        return Markup(_md_memo(True, self._render(self.md_env, name, ctx).strip(),
+                               lambda text: japanese_spacing(self.md.renderInline(text))))
 
     def text(self, name: str, ctx: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
         return strip_marks(japanese_spacing(self._render(self.text_env, name, ctx), marked=True))

@@ -897,3 +897,61 @@ def test_a_switch_left_unfinished_is_never_nothing_to_do(tmp_path: Path) -> None
     assert stamp.unchanged(root, out, {}) == {"pages": 1}
     (root / ".dist.switch.json").write_text("{}", encoding="utf-8")
     assert stamp.unchanged(root, out, {}) is None
+
+
+_LIVE_LAYOUT_EDIT = """
+import json, sys
+from pathlib import Path
+from markdown_it import MarkdownIt
+from site_builder import deps, play
+from site_builder.build import build_site
+
+p = Path.cwd()
+layout = p / "templates" / "layout.html.j2"
+theme = (p / "site_builder" / "theme" / "layout.html.j2").read_text(encoding="utf-8")
+layout.parent.mkdir(exist_ok=True)
+layout.write_text(theme, encoding="utf-8")
+build_site(p, p / "dist", quiet=True)
+calls = {"md": 0, "hint files": 0, "big digest": 0}
+real_render, real_trace, real_dumps = MarkdownIt.render, play.trace_entry, deps.json.dumps
+
+def render(self, *a, **k):
+    calls["md"] += 1
+    return real_render(self, *a, **k)
+
+def trace_entry(b, lang):
+    calls["hint files"] += 1
+    return real_trace(b, lang)
+
+def dumps(obj, *a, **k):
+    got = real_dumps(obj, *a, **k)
+    calls["big digest"] += len(got) > 1_000_000
+    return got
+
+MarkdownIt.render, play.trace_entry, deps.json.dumps = render, trace_entry, dumps
+layout.write_text(theme.replace("</body>", "<!-- layout edited --></body>", 1),
+                  encoding="utf-8")
+build_site(p, p / "dist", quiet=True)
+print(json.dumps(calls))
+"""
+
+
+def test_a_layout_edit_in_a_live_process_converts_no_markdown_and_encodes_no_board_again(
+        tmp_path: Path) -> None:
+    """Issue 47 item 6: under serve (one process), an edit of the layout every page extends
+    re-renders every page, but the articles' Markdown (whose text did not change) is not
+    converted again, the play pages' hint files (whose bank did not change) are not
+    encoded again, and the bank is not digested again for the record; the result is still
+    a clean build's, byte for byte."""
+    p = copy_project(tmp_path / "proj")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env["PYTHONPATH"] = str(p)
+    r = subprocess.run([sys.executable, "-c", _LIVE_LAYOUT_EDIT], cwd=p, env=env,
+                       capture_output=True, text=True, timeout=900, check=False)
+    assert r.returncode == 0, r.stdout + r.stderr
+    calls = json.loads(r.stdout.splitlines()[-1])
+    pages = [f for f in (p / "dist").rglob("*.html") if "</body>" in f.read_text("utf-8")]
+    assert len(pages) > 20
+    assert all("<!-- layout edited -->" in f.read_text("utf-8") for f in pages)
+    assert calls == {"md": 0, "hint files": 0, "big digest": 0}, calls
+    _compare(p, tree(p / "dist"), clean_build(p), "after a layout edit in one process")
