@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from site_builder.errors import UserError
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from pathlib import Path
 
 # shutil, tempfile and pathlib are imported where a file is written: `build-site solve`
@@ -191,22 +192,30 @@ def stage_path(root: Path, slug: str, stage: str) -> Path:
     return root / "content" / slug / f"{stage}.json"
 
 
-def load_stages(root: Path, puzzle: Any) -> dict[str, Any]:
-    """The ``data`` of every stage file of ``puzzle``, keyed ``<slug>/<stage>``."""
+def load_stages(root: Path, puzzle: Any,
+                keep: Callable[[Path, Callable[[], Any]], Any] | None = None) -> dict[str, Any]:
+    """The ``data`` of every stage file of ``puzzle``, keyed ``<slug>/<stage>``.
+    ``keep(path, read)``: where one file's parse may come from a cache (``read`` parses)."""
+    def data(path: Path, stage: str) -> Any:
+        def read() -> Any:
+            got = read_stage(path, puzzle.slug, stage)["data"]
+            if stage == "bank":
+                from site_builder.schema import check_bank
+
+                check_bank(path, puzzle, got)
+            return got
+
+        return read() if keep is None else keep(path, read)
+
     out: dict[str, Any] = {}
     for stage in puzzle.stage_names:
         path = stage_path(root, puzzle.slug, stage)
         if not path.exists():
             raise UserError(f"{path}: file not found; run `build-site build --only "
                             f"{puzzle.slug}` to generate it")
-        data = read_stage(path, puzzle.slug, stage)["data"]
-        if stage == "bank":
-            from site_builder.schema import check_bank
-
-            check_bank(path, puzzle, data)
-        out[f"{puzzle.slug}/{stage}"] = data
+        out[f"{puzzle.slug}/{stage}"] = data(path, stage)
     for extra in getattr(puzzle, "on_request", ()):  # present only once someone ran it
         path = stage_path(root, puzzle.slug, extra.name)
         if path.exists():
-            out[f"{puzzle.slug}/{extra.name}"] = read_stage(path, puzzle.slug, extra.name)["data"]
+            out[f"{puzzle.slug}/{extra.name}"] = data(path, extra.name)
     return out

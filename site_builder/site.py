@@ -185,7 +185,7 @@ def table_captions(html: str) -> str:
 # template again. Jinja compares a checksum of the source and its own version, so an
 # edited template, or another Jinja, compiles afresh.
 _ENVS: dict[tuple[Any, ...], jinja2.Environment] = {}
-_PARSED: dict[tuple[str, tuple[Any, ...]], dict[str, Any]] = {}
+_PARSED: dict[tuple[str, Any], Any] = {}  # a stage file's data, by its path and bytes
 # Markdown made HTML, by the Markdown text (block or inline): the conversion is a function
 # of the text alone (the parser's setup is fixed in this module), so under serve an edit
 # that leaves an article's text as it was (the layout, a figure it does not print) does not
@@ -353,23 +353,23 @@ class Site:
         self.md.add_render_rule("softbreak", _softbreak)
 
     def _stages(self, p: Any) -> dict[str, Any]:
-        """``load_stages`` of one puzzle, kept in this process while its files' bytes are
-        the same (the preview re-renders without parsing unchanged JSON again)."""
-        from site_builder import filecache
-        from site_builder.jsonio import stage_path
+        """``load_stages`` of one puzzle, each file's parse kept in this process while its
+        bytes are the same (the preview re-renders without parsing unchanged JSON again:
+        a figure edited in stats.json does not parse the bank again)."""
+        from site_builder import deps, filecache
 
         cache = filecache.for_site(self.root)
-        names = [*p.stage_names, *(s.name for s in getattr(p, "on_request", ()))]
-        state = tuple(cache.sha(stage_path(self.root, p.slug, n)) for n in names)
-        key = (f"{self.root}/{p.slug}", state)
-        if key not in _PARSED:
-            from site_builder import deps
 
-            for k in [k for k in _PARSED if k[0] == key[0]]:
-                deps.thaw(_PARSED.pop(k).values())
-            _PARSED[key] = load_stages(self.root, p)
-            deps.freeze(_PARSED[key].values())
-        return _PARSED[key]
+        def keep(path: Path, read: Callable[[], Any]) -> Any:
+            key = (str(path), cache.sha(path))
+            if key not in _PARSED:
+                for k in [k for k in _PARSED if k[0] == key[0]]:
+                    deps.thaw([_PARSED.pop(k)])
+                _PARSED[key] = read()
+                deps.freeze([_PARSED[key]])
+            return _PARSED[key]
+
+        return load_stages(self.root, p, keep)
 
     def _check_articles(self) -> None:
         """Every puzzle has its article, README and hook in every language the site has:

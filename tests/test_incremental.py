@@ -932,6 +932,20 @@ MarkdownIt.render, play.trace_entry, deps.json.dumps = render, trace_entry, dump
 layout.write_text(theme.replace("</body>", "<!-- layout edited --></body>", 1),
                   encoding="utf-8")
 build_site(p, p / "dist", quiet=True)
+
+# a figure file saved again (other bytes, as an editor's reformat): its own parse only
+from site_builder import jsonio
+real_read = jsonio.read_stage
+
+def read_stage(path, *a, **k):
+    calls["parsed " + Path(path).name] = calls.get("parsed " + Path(path).name, 0) + 1
+    return real_read(path, *a, **k)
+
+jsonio.read_stage = read_stage
+stats = p / "content" / "sukoro" / "stats.json"
+stats.write_text(json.dumps(json.loads(stats.read_text("utf-8")), ensure_ascii=False,
+                            indent=1, sort_keys=True) + "\\n", encoding="utf-8")
+build_site(p, p / "dist", quiet=True)
 print(json.dumps(calls))
 """
 
@@ -942,7 +956,8 @@ def test_a_layout_edit_in_a_live_process_converts_no_markdown_and_encodes_no_boa
     re-renders every page, but the articles' Markdown (whose text did not change) is not
     converted again, the play pages' hint files (whose bank did not change) are not
     encoded again, and the bank is not digested again for the record; the result is still
-    a clean build's, byte for byte."""
+    a clean build's, byte for byte. Then a stage file saved with other bytes is parsed
+    again, and no other (the bank is not read again for a figure file)."""
     p = copy_project(tmp_path / "proj")
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
     env["PYTHONPATH"] = str(p)
@@ -953,5 +968,5 @@ def test_a_layout_edit_in_a_live_process_converts_no_markdown_and_encodes_no_boa
     pages = [f for f in (p / "dist").rglob("*.html") if "</body>" in f.read_text("utf-8")]
     assert len(pages) > 20
     assert all("<!-- layout edited -->" in f.read_text("utf-8") for f in pages)
-    assert calls == {"md": 0, "hint files": 0, "big digest": 0}, calls
+    assert calls == {"md": 0, "hint files": 0, "big digest": 0, "parsed stats.json": 1}, calls
     _compare(p, tree(p / "dist"), clean_build(p), "after a layout edit in one process")
