@@ -138,6 +138,12 @@ def parse(root: Path, text: str, installed: list[str] | None = None) -> SiteConf
                      "expected a non-empty list of puzzle slugs, in the order the site shows "
                      "them (`build-site list` names them)",
                      "unknown puzzle {x} (installed: {allowed})", "puzzle")
+    from site_builder import names
+
+    for slug in puzzles:  # a plugin's slug becomes a folder of the site: the one rule
+        if (why := names.problem(slug)) is not None:
+            raise _bad(path, "puzzles", f"the puzzle plugin's slug {why}; the plugin must "
+                                        "be renamed before a site can show it")
     deploy = raw.get("deploy", {})
     if not isinstance(deploy, dict):
         raise _bad(path, "deploy", "expected a table: [deploy] with to, branch or dir")

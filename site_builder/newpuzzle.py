@@ -48,6 +48,10 @@ def files(slug: str) -> dict[str, bytes]:
 
 def check_slug(slug: str) -> None:
     """A UserError unless ``slug`` can name a new puzzle here."""
+    from site_builder import names as naming
+
+    if (why := naming.problem(slug)) is not None:
+        raise UserError(f"puzzle slug {why}")
     if not SLUG.fullmatch(slug):
         raise UserError(f"{slug!r} is not a puzzle slug: use lowercase letters, digits and "
                         "single '-' between them, starting with a letter (e.g. my-puzzle)")
@@ -76,6 +80,9 @@ def new_puzzle(slug: str, dest: Path) -> str:
     """Write the package for ``slug`` into ``dest`` (absent or empty); the line to print."""
     check_slug(slug)
     dest = dest.resolve()
+    from site_builder import targets
+
+    targets.refuse_tool_folder(dest, "new puzzle:", tail="; name a folder of your own")
     if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
         raise UserError(f"{dest}: already exists and is not an empty folder; name a new one")
     made = not dest.exists()

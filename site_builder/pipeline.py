@@ -164,11 +164,78 @@ def dotted_key(data: Any, path: str = "") -> str | None:
     return None
 
 
+class Failed:
+    """What a task returns in place of its partial when the stage's own code raised: the
+    cause in one line (picklable, the same through every executor)."""
+
+    __slots__ = ("cause",)
+
+    def __init__(self, cause: str) -> None:
+        self.cause = cause
+
+
+def cause(e: BaseException) -> str:
+    """An exception as one line: its type, its message and the last line of code that
+    raised it (``file:line``, the plugin's own when it is in the traceback)."""
+    import traceback
+
+    frames = traceback.extract_tb(e.__traceback__)
+    text = " ".join(str(e).split())
+    text = f"{type(e).__name__}{': ' + text[:300] if text else ''}"
+    if frames:
+        last = frames[-1]
+        text += f" (at {Path(last.filename).name}:{last.lineno} in {last.name})"
+    return text
+
+
 def run_chunk(stage: Stage, chunk: Any, inputs: dict[str, Any]) -> tuple[Any, float]:
-    """One task, wherever it runs: the chunk's partial and the CPU seconds it took."""
+    """One task, wherever it runs: the chunk's partial and the CPU seconds it took; a
+    ``Failed`` when the stage's code raised (the driver names plugin, stage and cause)."""
     cpu = time.process_time()
-    partial = stage.run_chunk(chunk, inputs, stage.params, no_progress)
+    try:
+        partial = stage.run_chunk(chunk, inputs, stage.params, no_progress)
+    except Exception as e:  # noqa: BLE001 - a plugin's fault, told in one line
+        partial = Failed(cause(e))
     return partial, time.process_time() - cpu
+
+
+def stage_failed(slug: str, stage: str, why: str) -> UserError:
+    """The one line for a stage whose code raised (its file is left as it was)."""
+    from solvers import registry
+
+    e = registry.entries().get(slug)
+    owner = f"puzzle plugin {slug!r}" + (f" ({e.dist} {e.version})" if e else "")
+    return UserError(f"{owner}: stage {stage!r} failed: {why}; content/{slug}/{stage}.json "
+                     "is unchanged")
+
+
+def _guarded(slug: str, stage: str, fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)``: a stage's own code run by the driver (its chunk plan, its reduce);
+    an exception from it becomes ``stage_failed``'s one line."""
+    try:
+        return fn(*args)
+    except UserError:
+        raise
+    except Exception as e:  # noqa: BLE001 - a plugin's fault, told in one line
+        raise stage_failed(slug, stage, cause(e)) from None
+
+
+def check_names(slugs: list[str]) -> None:
+    """Every slug and stage name of the puzzles being built (and each stage's inputs)
+    held to the one naming rule (``site_builder.names``), before anything is written."""
+    from site_builder import names
+
+    for slug in slugs:
+        owner = f"puzzle plugin {slug!r}"
+        names.check("puzzle slug", slug)
+        try:
+            stages = all_stages(registry.get(slug))
+        except ValueError as e:
+            raise UserError(f"{owner}: {e}") from None
+        for s in stages:
+            names.check("stage", s.name, owner)
+            for d in s.deps:
+                names.check(f"stage {s.name!r} reads the stage", d, owner)
 
 
 # ---------------------------------------------------------------- executors
@@ -430,7 +497,8 @@ def run_plans(root: Path, plans: list[Plan], executor: Any, progress: Progress) 
     def finish(run: _Running, plan_: Plan) -> None:
         puzzle = puzzles[run.slug]
         cpu = time.process_time()
-        result = run.stage.combine(run.partials, run.inputs, run.stage.params)
+        result = _guarded(run.slug, run.stage.name, run.stage.combine, run.partials,
+                          run.inputs, run.stage.params)
         if on_request(run.stage):  # the record of how this one figure was computed
             result = {**result, "computed": {
                 "executor": executor.name, "workers": executor.workers,
@@ -449,7 +517,7 @@ def run_plans(root: Path, plans: list[Plan], executor: Any, progress: Progress) 
             if inputs is None:
                 continue
             waiting.remove(item)
-            chunks = stage.plan_chunks(inputs, stage.params)
+            chunks = _guarded(p.slug, stage.name, stage.plan_chunks, inputs, stage.params)
             run = _Running(p.slug, stage, inputs, [None] * len(chunks), len(chunks))
             running[p.slug, stage.name] = run
             progress.start(p.slug, stage.name, len(chunks))
@@ -466,6 +534,8 @@ def run_plans(root: Path, plans: list[Plan], executor: Any, progress: Progress) 
         while tasks:
             for f, (partial, cpu) in executor.wait_first(set(tasks)):
                 slug, name, i = tasks.pop(f)
+                if isinstance(partial, Failed):
+                    raise stage_failed(slug, name, partial.cause)
                 run = running[slug, name]
                 run.partials[i] = partial
                 run.cpu += cpu
@@ -494,6 +564,7 @@ def run_all(root: Path, slugs: list[str], *, regenerate: bool = False, jobs: int
     """
     from site_builder import filecache
 
+    check_names(list(slugs))
     asked = frozenset(stages or ())
     for name in asked:
         slug, _, st = name.partition("/")

@@ -24,6 +24,7 @@ from typing import Any
 
 from site_builder.errors import UserError
 from site_builder.jsonio import read_bytes
+from site_builder.names import file_problem
 
 THEME = Path(__file__).resolve().parent / "theme"
 
@@ -103,6 +104,8 @@ def static_sources(root: Path, puzzles: Iterable[Any]) -> dict[str, Path]:
     theme = set(out)
     for p in puzzles:
         for k, f in _files(plugin_static(p)).items():
+            if (why := file_problem(k)) is not None:
+                raise UserError(f"{f}: puzzle plugin {p.slug!r}: {why}")
             if f"static/{k}" in theme:
                 raise UserError(f"{f}: puzzle {p.slug!r} ships static/{k}, which the theme "
                                 "already has; a plugin may add static files, not replace "

@@ -119,7 +119,8 @@ def test_code_hash_follows_the_shared_modules_a_puzzle_imports(tmp_path: Path) -
 def test_failed_stage_writes_nothing(toy: Any, tmp_path: Path) -> None:
     root = tmp_path / "root"
     toy(fail=True)
-    with pytest.raises(RuntimeError):
+    with pytest.raises(UserError, match="puzzle plugin 'toy': stage 'stats' failed: "
+                                        "RuntimeError: stage failed"):
         pipeline.run_all(root, ["toy"], jobs=1, quiet=True)
     assert sorted(p.name for p in (root / "content/toy").iterdir()) == ["bank.json"]
 
