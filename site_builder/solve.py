@@ -110,12 +110,51 @@ def _path_text(text: str) -> str:
     return lead + "/".join(parts) if parts or lead else "."
 
 
+def pid_aliases(puzzle: Any) -> tuple[str, ...]:
+    """The other names pzprjs reads for the puzzle's genre in a URL (pzprjs's
+    ``variety.js`` aliases), as the puzzle's package declares them: ``PID_ALIASES`` in
+    its ``presentation`` module (a view-only role, outside the stages' code hash, so a
+    list added later restales nothing); none when it declares none. The list is the
+    puzzle's: this module names no puzzle. Asked only of a URL that names another pid
+    than the puzzle's own, so an ordinary solve does not load the module."""
+    from solvers import registry
+    from solvers.common import import_module
+
+    try:
+        view = import_module(f"{registry.package(puzzle.slug)}.presentation")
+    except Exception:  # noqa: BLE001 - a puzzle made in code, not read from a package
+        return ()
+    aliases = getattr(view, "PID_ALIASES", ())
+    return tuple(a for a in aliases if isinstance(a, str)) if isinstance(aliases, tuple) else ()
+
+
+def own_pid(puzzle: Any, url: str) -> str:
+    """``url`` (as ``without_query_pairs`` leaves it) with a pid alias of the puzzle's
+    genre replaced by the puzzle's own pid (an ``_edit``/``_play`` suffix kept), so that
+    its decoder reads every URL pzprjs reads for the genre; any other text unchanged."""
+    start = url.find("?") + 1
+    end = url.find("/", start)
+    if end < 0:
+        return url
+    name = url[start:end]
+    base = name.removesuffix("_edit").removesuffix("_play")
+    if base == puzzle.pid or base not in pid_aliases(puzzle):
+        return url
+    return url[:start] + puzzle.pid + name[len(base):] + url[end:]
+
+
+def board_url(puzzle: Any, text: str) -> str:
+    """What the puzzle's decoder is given for the URL ``text`` (pairs skipped, an alias
+    of its pid made its pid)."""
+    return own_pid(puzzle, without_query_pairs(text))
+
+
 def load_board(puzzle: Any, text: str) -> Any:
     """A board from a puzz.link URL, or from a JSON file (a board or a bank entry). An
     existing file wins over the URL reading, so ``boards/hard`` is read as the file."""
     check_length(text)
     if looks_like_url(text) and not _is_short_existing_file(text):
-        return puzzle.decode(without_query_pairs(text))
+        return puzzle.decode(board_url(puzzle, text))
     # the name as pathlib.Path would print it (a trailing "/" and "." parts dropped,
     # doubled "/" merged), read with os.path: importing pathlib (urllib.parse and
     # ipaddress with it) cost a solve process more than a small board's solve

@@ -22,7 +22,9 @@ from typing import Any
 from site_builder.errors import UserError
 from site_builder.solve import (
     DEFAULT_TIMEOUT,
+    board_url,
     check_length,
+    pid_aliases,
     result_json,
     solve_bounded,
     without_query_pairs,
@@ -127,9 +129,10 @@ def classify(puzzle: Any, text: str) -> dict[str, Any] | None:
     if not text.strip():
         return _error("empty", "no board given")
     pid, w, h = _pid_and_size(text)
-    if pid != puzzle.pid:
+    if pid != puzzle.pid and pid not in pid_aliases(puzzle):
         for slug in registry.slugs():
-            if registry.get(slug).pid == pid:
+            other = registry.get(slug)
+            if other.pid == pid or pid in pid_aliases(other):
                 return _error("other", f"a {slug} board, not a {puzzle.slug} one", slug=slug)
         return _error("unknown", f"unknown puzzle type {pid[:40]!r}", pid=pid[:40])
     if w is not None and h is not None and w * h > MAX_CELLS:
@@ -184,7 +187,7 @@ def solve_text(slug: str, text: str, *, timeout: float = DEFAULT_TIMEOUT,
         return bad
     lap("setup")
     try:
-        board = puzzle.decode(without_query_pairs(text))  # as load_board reads a URL
+        board = puzzle.decode(board_url(puzzle, text))  # as load_board reads a URL
     except (PuzzleError, UserError) as e:
         return _error("malformed", str(e))
     lap("decode")
@@ -339,7 +342,7 @@ def help_text(slug: str, text: str, *, budget: float = 10.0, most: int = 3,
     puzzle = registry.get(slug)
     helper = construct(slug)
     check_length(text)
-    board = puzzle.decode(without_query_pairs(text))
+    board = puzzle.decode(board_url(puzzle, text))
     bj = board.to_json()
     # the budget counts from here: the first solve spends it too (issue 43)
     start = time.monotonic()

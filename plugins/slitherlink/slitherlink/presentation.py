@@ -10,6 +10,11 @@ from solvers.svg import ANSWER_INK, INK, Canvas
 
 from .board import Answer, Board, layout
 
+# The other names pzprjs reads for Slitherlink in a URL (its variety.js entry for
+# "slither" carries { kanpen: "slitherlink" }): `build-site solve` and the solve page
+# read `slitherlink/W/H/body` as `slither/W/H/body` (site_builder.solve.own_pid).
+PID_ALIASES = ("slitherlink",)
+
 RUNG_NAMES = {
     "en": {"count": "clue count", "vertex": "corner degree", "corner": "clue corners",
            "loop": "one loop", "probe": "probe", "search": "search"},
