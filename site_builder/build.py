@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from site_builder import config, deps, leftovers, links, pipeline
 from site_builder import incremental as inc
-from site_builder.buildinfo import BUILD_INFO, inputs_hash, source_state
+from site_builder.buildinfo import BUILD_INFO, README_NAMES, inputs_hash, source_state
 from site_builder.errors import UserError
 from site_builder.incremental import Files, Job, Outcome
 from site_builder.jsonio import dumps, read_bytes, read_json
@@ -43,7 +43,7 @@ class BuildReport:
 def _readme_files(site: Site, p: Any) -> dict[str, str | bytes]:
     files: dict[str, str | bytes] = {}
     table: dict[str, Any] = {}
-    for lang, name in (("en", "README.md"), ("ja", "README.ja.md")):
+    for lang, name in README_NAMES.items():
         if lang not in site.langs:
             continue
         text, entries = site.text(f"{p.slug}/README.{lang}.md.j2", site.puzzle_ctx(p, lang))
@@ -126,8 +126,8 @@ def site_jobs(site: Site, values: dict[str, Any]) -> list[Job]:
         # A host serves 404.html for any missing path, however deep, so its links and its
         # stylesheet are absolute: under --base-url, else from the host's root.
         root_url = site.base_url or "/"
-        return {"404.html": site.render_page("404.html.j2", lang="en", path="404.html",
-                                             title="Page not found", alternates={},
+        return {"404.html": site.render_page("404.html.j2", lang=langs[0], path="404.html",
+                                             title=site.ui(langs[0])["notfound"], alternates={},
                                              show_langs=langs,  # only the site's languages
                                              link=lambda target: root_url + target)}
 
@@ -244,8 +244,9 @@ def check_out(root: Path, out: Path) -> None:
     """Refuse, before anything is read or written, an output folder that replacing whole
     would destroy what the build did not make: the site folder or a folder above it, the
     home or a root folder, a folder inside content/ or templates/ or the tool's own
-    folders, or a folder that holds anything and no ``.build.json`` (the marker every
-    build writes). Empty, absent and earlier builds' folders are taken."""
+    folders (``targets.tool_folders``), or a folder that holds anything and no trusted
+    build manifest (``targets.check_target``). Empty, absent and earlier builds' folders
+    are taken."""
     out = out.resolve()
     site = root.resolve()
 
@@ -258,22 +259,22 @@ def check_out(root: Path, out: Path) -> None:
     if out == site or site.is_relative_to(out):
         raise refuse(f"this would replace the site folder {site} (and everything in it) "
                      "with the built site")
+    from site_builder import targets
     from site_builder.buildinfo import input_paths
 
     loadable = [s for s in config.load(root).puzzles if s not in registry.problems()]
-    for folder in input_paths(site, loadable):
+    for folder in [*input_paths(site, loadable), *targets.tool_folders(site)]:
         d = folder.resolve()
         if out.is_relative_to(d) or d.is_relative_to(out):
-            raise refuse(f"it overlaps {d}, which the build reads")
-    if out.is_dir() and not (out / BUILD_INFO).is_file():
+            raise refuse(f"it overlaps {d}, which the build reads or the tool is made of")
+    if out.is_dir():
+        from site_builder.filecache import for_site
+
         try:
-            entries = sorted(e.name for e in out.iterdir())
+            targets.check_target(out, "--out", site, for_site(site).sha, tail=" (give --out an empty or new "
+                                 "folder, or one an earlier build wrote)")
         except OSError as e:
             raise _cannot_write(out, e) from None
-        if entries:
-            shown = ", ".join(entries[:3]) + (", ..." if len(entries) > 3 else "")
-            raise refuse(f"it holds {len(entries)} entries ({shown}) and no {BUILD_INFO}, "
-                         "so no build made it, and the build replaces the folder whole")
 
 
 def _restore_swapped(out: Path) -> None:
@@ -384,7 +385,21 @@ def render_incremental(root: Path, out: Path, base_url: str = "",
     with inc.locked(rec_path):
         outcome = _render_locked(root, out, base_url, slugs, site_slugs, cache, rec_path)
     cache.save()
+    from site_builder import targets
+
+    targets.remember(root, out)  # the folder is this tool's: repairable when spoilt
     return outcome
+
+
+def _source_recorded(root: Path, out: Path, slugs: list[str]) -> bool:
+    """Whether ``out``'s ``.build.json`` names the source state the tree is in now
+    (computed on every build: a file added to a puzzle's package, which no job reads,
+    makes the tree ``+dirty`` all the same, and the deploy message says so)."""
+    try:
+        info = read_json(out / BUILD_INFO)
+    except UserError:
+        return False
+    return isinstance(info, dict) and info.get("source") == source_state(root, slugs)
 
 
 def _outputs_intact(out: Path, jobs: dict[str, Any]) -> bool:
@@ -438,7 +453,8 @@ def _render_locked(root: Path, out: Path, base_url: str, slugs: list[str] | None
             and record.get("head") == head \
             and all(inc.file_sha(cache, path) == sha
                     for path, sha in record.get("trees", {}).items()) \
-            and _outputs_intact(out, record["jobs"]):
+            and _outputs_intact(out, record["jobs"]) \
+            and _source_recorded(root, out, site_slugs):
         # nothing any job reads has changed and dist/ is as the last build left it
         kept = sum(len(j["outputs"]) for j in record["jobs"].values())
         pages = sum(1 for j in record["jobs"].values() for k in j["outputs"]
@@ -703,6 +719,7 @@ def build_site(root: Path, out: Path, *, only: list[str] | None = None, regenera
                            kept_pages=lost,
                            kept_why="; ".join(broken[s] for s in sorted(broken)))
     outcome = render_incremental(root, out, base_url, render_slugs)
+    tidy(out, log)
     if not has_sitemap(base_url) and not quiet:
         notice("no sitemap.xml: the sitemap protocol needs absolute URLs; give --base-url "
                "https://... to write one", log)
@@ -726,6 +743,18 @@ def _last_pages(out: Path, slugs: list[str]) -> list[str]:
     gone = [s for s in slugs if s in had]
     return sorted(f for f in files if isinstance(f, str) and any(
         f.startswith(f"{s}/") or f"/{s}/" in f for s in gone))
+
+
+def tidy(out: Path, log: Any) -> list[str]:
+    """Remove from ``out`` the files its new manifest does not name (a file put there
+    by hand: the check would fail on it and block a deploy), in one line saying so."""
+    from site_builder import targets
+
+    gone = targets.remove_strays(out.resolve())
+    if gone:
+        shown = ", ".join(gone[:5]) + (f" and {len(gone) - 5} more" if len(gone) > 5 else "")
+        log(f"build-site: removed from {out.name}/ what no build wrote: {shown}")
+    return gone
 
 
 _NOTICES: set[str] = set()

@@ -19,6 +19,8 @@ from typing import Any
 from site_builder.jsonio import read_bytes
 
 BUILD_INFO = ".build.json"
+# each puzzle's README text, one file a language of the site (``<slug>/README.md``, ...)
+README_NAMES = {"en": "README.md", "ja": "README.ja.md"}
 
 
 def inputs_hash(root: Path, slugs: list[str]) -> str:

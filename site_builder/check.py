@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from site_builder import config, pipeline
-from site_builder.buildinfo import BUILD_INFO, inputs_hash
+from site_builder.buildinfo import BUILD_INFO, README_NAMES, inputs_hash
 from site_builder.errors import UserError
 from site_builder.jsonio import load_stages, read_json
 from site_builder.provenance import (
@@ -488,7 +488,8 @@ def check_site(out: Path, root: Path) -> list[str]:
                             "lists; run `build-site build`")
             continue
         pages = (*(f"{lang}/{slug}/{sub}index.html" for lang in cfg.languages
-                   for sub in ("", "readme/", "play/")), f"{slug}/README.md")
+                   for sub in ("", "readme/", "play/")),
+                 *(f"{slug}/{README_NAMES[lang]}" for lang in cfg.languages))
         problems.extend(f"{page}: missing from {out}, a page of {slug}; run `build-site "
                         "build`" for page in pages if page not in listed)
     from site_builder.sources import check_links

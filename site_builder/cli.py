@@ -429,7 +429,7 @@ def cmd_deploy(args: argparse.Namespace, root: Path) -> int:
               "problem(s)", file=sys.stderr)
         return 1
     if args.dir:
-        deploy.deploy_dir(out, _path(args.dir))
+        deploy.deploy_dir(out, _path(args.dir), root=root)
         print(f"mirrored {args.out} into {args.dir}")
         return 0
     sha = deploy.deploy(out, args.to, branch=args.branch, message=args.message,

@@ -21,10 +21,12 @@ lines) or ``root`` (then ``site_builder.check.check_site(out, root)`` runs), and
 refuse a site folder holding a symbolic link (a build writes regular files only).
 
 ``deploy`` commits only on top of a previous deploy: a branch whose tip is anything else
-(the project's own ``main``, say, whose tree would be replaced by the site's) is refused
-unless ``force``. A previous deploy is recognised by the ``Deployed-by: build-site``
-trailer every deploy commit carries, by the ``(build-site deploy)`` of older deploys'
-messages, or by its tree (a site: ``.build.json`` and ``.nojekyll`` at the top). The
+(the project's own ``main``, say, whose tree would be replaced by the site's, or a commit
+made by hand on top of a deploy, adding a ``CNAME``) is refused unless ``force``. A
+previous deploy is recognised by its message and its tree together: the
+``Deployed-by: build-site`` trailer every deploy commit carries (or the
+``(build-site deploy)`` of older deploys' messages), and a tree that is the site it
+published (``.nojekyll``, and exactly the files its ``.build.json`` lists). The
 commit message names the source state the site was built from (``.build.json``'s
 ``source``: the commit, ``+dirty`` and the changed inputs).
 
@@ -214,14 +216,33 @@ def deploy(out: Path, to: str, branch: str = "gh-pages", message: str | None = N
             shutil.rmtree(t, ignore_errors=True)
 
 
-def _is_deploy(git: _Git, commit: str) -> bool:
-    """Whether ``commit`` is one a deploy made: its marker trailer, an older deploy's
-    message, or a tree that is a built site."""
+def _is_deploy(git: _Git, commit: str) -> tuple[bool, str]:
+    """Whether ``commit`` is one a deploy made, and when not, why: its message carries
+    the marker trailer (or an older deploy's ``(build-site deploy)``), and its tree is
+    the site that deploy committed: ``.nojekyll`` at the top, and when it holds a
+    ``.build.json``, exactly the files that manifest lists besides the two. A commit made
+    by hand on top of a deploy (a ``CNAME``, any file added or removed) is none."""
     text = git("cat-file", "commit", commit).stdout
-    if MARKER in text or "(build-site deploy)" in text:
-        return True
-    top = git("ls-tree", "--name-only", commit).stdout.split()
-    return ".build.json" in top and ".nojekyll" in top
+    message = text.partition("\n\n")[2]
+    if MARKER not in message and "(build-site deploy)" not in message:
+        return False, "its message is not a deploy's"
+    files = set(git("ls-tree", "-r", "--name-only", "-z", commit).stdout.split("\0")) - {""}
+    if ".nojekyll" not in files:
+        return False, "its tree has no .nojekyll"
+    if ".build.json" in files:
+        import json
+
+        try:
+            doc = json.loads(git("cat-file", "blob", f"{commit}:.build.json").stdout)
+            listed = set(doc["manifest"])
+        except (ValueError, KeyError, TypeError):
+            return False, "its .build.json is not a build's manifest"
+        extra = sorted(files - listed - {".build.json", ".nojekyll"})
+        missing = sorted(listed - files)
+        if extra or missing:
+            shown = ", ".join([*extra, *missing][:3])
+            return False, f"its tree differs from the site its .build.json lists ({shown})"
+    return True, ""
 
 
 def _commit_and_push(git: _Git, out: Path, to: str, remote: str, branch: str, ref: str,
@@ -241,12 +262,13 @@ def _commit_and_push(git: _Git, out: Path, to: str, remote: str, branch: str, re
     if parent:
         git("fetch", "--quiet", "--no-tags", "--depth=1", remote,
             f"+{ref}:refs/deploy/tip", remote=True)
-        if not force and not _is_deploy(git, parent):
+        ours, why = (True, "") if force else _is_deploy(git, parent)
+        if not ours:
             top = git("ls-tree", "--name-only", parent).stdout.split()
             shown = ", ".join(top[:4]) + (", ..." if len(top) > 4 else "")
             raise UserError(f"--branch {branch} on {to}: its tip {parent[:12]} is not a "
-                            f"previous deploy (it holds {shown or 'nothing'}), and the "
-                            "deploy would replace its whole tree with the site; pick "
+                            f"previous deploy (it holds {shown or 'nothing'}): {why}, and "
+                            "the deploy would replace its whole tree with the site; pick "
                             "another branch, or pass --force to replace it anyway")
         if git("rev-parse", f"{parent}^{{tree}}").stdout.strip() == tree:
             return None
@@ -285,29 +307,45 @@ def _remove(p: Path) -> None:
         p.unlink()
 
 
-def _refuse_dangerous_dest(out: Path, dest: Path) -> None:
+def _refuse_dangerous_dest(out: Path, dest: Path, root: Path | None) -> dict[str, str]:
+    """Refuse a target that is not the mirror of an earlier deploy (or empty, or new),
+    in one line; returns the manifest of the site mirrored there before ({} when none),
+    the only files the mirror may delete."""
+    from site_builder import targets
+
     if dest == out or out.is_relative_to(dest) or dest.is_relative_to(out):
         raise UserError(f"--dir {dest} overlaps the output folder {out}; pick another folder")
     if dest == Path(dest.anchor) or dest == Path.home().resolve():
         raise UserError(f"--dir {dest}: refusing to mirror into a root or home folder")
+    if root is not None and (dest == root.resolve() or root.resolve().is_relative_to(dest)):
+        raise UserError(f"--dir {dest}: it holds the site folder {root.resolve()}; pick "
+                        "another folder")
+    targets.refuse_tool_folder(dest, "--dir", root, tail="; pick another folder")
     if dest.exists() and not dest.is_dir():
         raise UserError(f"--dir {dest} is a file, not a folder")
-    if dest.is_dir():
-        entries = [e.name for e in dest.iterdir() if e.name != ".git"]
-        if entries and not (dest / "index.html").exists():
-            raise UserError(
-                f"--dir {dest} is not empty and holds no index.html; mirroring would delete "
-                f"its {len(entries)} entries: empty it or pick another folder"
-            )
+    if not dest.is_dir():
+        return {}
+    tail = "; empty it or pick another folder"
+    targets.check_target(dest, "--dir", tail=tail)
+    old = targets.read_manifest(dest) or {}
+    foreign = targets.strays(dest, old)
+    if foreign:
+        shown = ", ".join(foreign[:3]) + (", ..." if len(foreign) > 3 else "")
+        raise UserError(f"--dir {dest}: it holds {len(foreign)} file(s) no deploy wrote "
+                        f"({shown}), and what no build wrote is never deleted; nothing was "
+                        f"written{tail}")
+    return old
 
 
 def deploy_dir(out: Path, dest: Path, *, check: Callable[[], list[str]] | None = None,
                root: Path | None = None) -> None:
-    """Make ``dest`` an exact copy of ``out`` (a top-level ``.git`` in ``dest`` is kept)."""
+    """Make ``dest`` an exact copy of ``out`` (a top-level ``.git`` in ``dest`` is kept).
+    ``dest`` must be absent, empty, or an earlier mirror whose files are the ones its
+    ``.build.json`` lists with those bytes: nothing else is ever deleted."""
     run_check(Path(out), check, root)
     out = _require_site(out)
     dest = Path(dest).expanduser().resolve()
-    _refuse_dangerous_dest(out, dest)
+    old = _refuse_dangerous_dest(out, dest, root)
     dest.mkdir(parents=True, exist_ok=True)
 
     keep: set[Path] = set()
@@ -322,20 +360,20 @@ def deploy_dir(out: Path, dest: Path, *, check: Callable[[], list[str]] | None =
             src, dst = Path(here) / name, target_dir / name
             keep.add(dst)
             if not _same_file(src, dst):
+                if dst.is_dir() and not dst.is_symlink():
+                    _remove(dst)  # a folder of the old site where the new one has a file
                 write_atomic(dst, src.read_bytes())
         dirs.sort()
 
-    # delete what the site does not have (a dir not in ``keep`` holds nothing kept)
-    for here, dirs, files in os.walk(dest):
+    # delete what the old site had and the new one does not (the old manifest names it;
+    # the check above made sure nothing else is there), then the folders left empty
+    for rel in sorted(old):
+        p = dest / rel
+        if p not in keep and (p.is_file() or p.is_symlink()):
+            p.unlink()
+    for here, _dirs, _files in os.walk(dest, topdown=False):
         h = Path(here)
-        if h == dest and ".git" in dirs:
-            dirs.remove(".git")  # a pages checkout's repository stays as it is
-        for name in list(dirs):
-            p = h / name
-            if p not in keep:
-                _remove(p)
-                dirs.remove(name)
-        for name in files:
-            p = h / name
-            if p not in keep:
-                _remove(p)
+        if h == dest or ".git" in h.relative_to(dest).parts[:1] or h in keep:
+            continue
+        with contextlib.suppress(OSError):
+            h.rmdir()

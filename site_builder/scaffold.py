@@ -106,18 +106,25 @@ once.
 
 def new_site(dest: Path, puzzles: list[str] | None = None) -> str:
     """Write a working site into ``dest``; returns the line to print."""
+    from site_builder import names, targets
     from solvers import registry
 
     dest = dest.resolve()
+    targets.refuse_tool_folder(dest, "new site:", tail="; name a folder of your own")
     _fresh(dest)
     broken = registry.problems()
     if puzzles is None:
-        puzzles = [s for s in registry.slugs() if s not in broken]
+        puzzles = [s for s in registry.slugs() if s not in broken and names.problem(s) is None]
     for slug in puzzles:
         registry.get(slug)  # unknown or broken: one line naming it
+        names.check("puzzle slug", slug, f"puzzle plugin {slug!r}")
+    if len(set(puzzles)) != len(puzzles):
+        twice = sorted({s for s in puzzles if puzzles.count(s) > 1})
+        raise UserError(f"--puzzles names {', '.join(twice)} twice; name each puzzle once")
     if not puzzles:
         raise UserError("no puzzle is installed to make a site of (`build-site list`)")
     copied, to_run = [], []
+    made = not dest.exists()
     try:
         dest.mkdir(parents=True, exist_ok=True)
         (dest / SITE_FILE).write_text(site_toml(puzzles), encoding="utf-8")
@@ -136,7 +143,18 @@ def new_site(dest: Path, puzzles: list[str] | None = None) -> str:
         (dest / "README.md").write_text(_README.format(title=DEFAULT_TITLE["en"]),
                                         encoding="utf-8")
     except OSError as e:
-        raise UserError(f"{dest}: cannot write the site there ({e.strerror or e})") from None
+        # nothing half-written is left: the folder is taken back to what it was (absent,
+        # or empty, as _fresh required)
+        if made:
+            shutil.rmtree(dest, ignore_errors=True)
+        else:
+            for entry in list(dest.iterdir()) if dest.is_dir() else ():
+                if entry.is_dir() and not entry.is_symlink():
+                    shutil.rmtree(entry, ignore_errors=True)
+                else:
+                    entry.unlink(missing_ok=True)
+        raise UserError(f"{dest}: cannot write the site there ({e.strerror or e}); "
+                        "nothing was left there") from None
     note = (f"; the first build computes {', '.join(to_run)} from its seeds"
             if to_run else "")
     return (f"made a site of {len(puzzles)} puzzle(s) in {dest}{note}; next: "

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -204,36 +206,50 @@ def listing(d: Path) -> dict[str, bytes]:
     return {str(p.relative_to(d)): p.read_bytes() for p in sorted(d.rglob("*")) if p.is_file()}
 
 
+def with_manifest(site: Path) -> Path:
+    """``site`` given the ``.build.json`` a build writes: every file with its sha256 (the
+    manifest a later mirror trusts its target by)."""
+    (site / ".build.json").unlink(missing_ok=True)
+    files = {p.relative_to(site).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+             for p in sorted(site.rglob("*")) if p.is_file()}
+    (site / ".build.json").write_text(json.dumps({"manifest": files}))
+    return site
+
+
 def test_dir_mirror_is_exact(site: Path, tmp_path: Path) -> None:
     dest = tmp_path / "www"
-    deploy_dir(site, dest)
+    (site / "old").mkdir()
+    (site / "old" / "gone.html").write_text("stale")
+    (site / "stale.txt").write_text("stale")
+    deploy_dir(with_manifest(site), dest)
     assert listing(dest) == listing(site)
 
-    # stale files and folders go, changed files change, unchanged files are not rewritten
-    (dest / "old").mkdir()
-    (dest / "old" / "gone.html").write_text("stale")
-    (dest / "stale.txt").write_text("stale")
+    # the old site's files and folders go, changed files change, unchanged files are not
+    # rewritten, a pages checkout's .git stays
     (dest / ".git").mkdir()
     (dest / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
     keep_ino = (dest / "sukoro" / "index.html").stat().st_ino
+    shutil.rmtree(site / "old")
+    (site / "stale.txt").unlink()
     (site / "index.html").write_text("v2\n")
     (site / "sukoro" / "deep").mkdir()
     (site / "sukoro" / "deep" / "x.svg").write_text("<svg/>")
     (site / "style.css").unlink()
     (site / "style.css").mkdir()  # a file becomes a folder
     (site / "style.css" / "a.css").write_text("a{}")
-    deploy_dir(site, dest)
+    deploy_dir(with_manifest(site), dest)
     got = listing(dest)
     assert got.pop(".git/HEAD") == b"ref: refs/heads/main\n"
     assert got == listing(site)
-    assert sorted(p.name for p in dest.iterdir()) == [".git", "index.html", "style.css", "sukoro"]
+    assert sorted(p.name for p in dest.iterdir()) == [".build.json", ".git", "index.html",
+                                                      "style.css", "sukoro"]
     assert (dest / "sukoro" / "index.html").stat().st_ino == keep_ino
     assert not list(dest.rglob("*.tmp"))
 
 
 def test_dir_refuses_failing_check_and_dangerous_targets(site: Path, tmp_path: Path) -> None:
     dest = tmp_path / "www"
-    deploy_dir(site, dest)
+    deploy_dir(with_manifest(site), dest)
     before = listing(dest)
     (site / "index.html").write_text("v2\n")
     with pytest.raises(UserError, match="check failed"):
@@ -243,7 +259,7 @@ def test_dir_refuses_failing_check_and_dangerous_targets(site: Path, tmp_path: P
     foreign = tmp_path / "docs"
     foreign.mkdir()
     (foreign / "notes.txt").write_text("precious")
-    with pytest.raises(UserError, match="holds no index.html"):
+    with pytest.raises(UserError, match="no .build.json"):
         deploy_dir(site, foreign)
     assert (foreign / "notes.txt").read_text() == "precious"
     for bad in (site, site / "sub", tmp_path):

@@ -81,29 +81,34 @@ def test_a_branch_that_is_not_a_deploy_is_refused_without_force(site: Path,
     assert deploy(site, str(bare), branch="main")
 
 
-def test_previous_deploys_are_recognised_by_marker_message_or_tree(site: Path,
-                                                                  tmp_path: Path) -> None:
+def test_previous_deploys_are_recognised_by_message_and_tree(site: Path,
+                                                             tmp_path: Path) -> None:
+    """Issue 48 item 5: a previous deploy is its message (the marker, or an older
+    deploy's words) and its tree (.nojekyll, the files its .build.json lists) together;
+    a tree that looks like a site under a message of someone else's is not one."""
     bare = tmp_path / "pages.git"
     git("init", "-q", "--bare", str(bare))
     first = deploy(site, str(bare), message="my own words")
     body = git("log", "-1", "--format=%B", "gh-pages", git_dir=bare)
     assert body.splitlines()[0] == "my own words" and deploy_module.MARKER in body
     assert first
-    # an older deploy (its message, no marker) and a site pushed by hand (its tree)
     for how in ("message", "tree"):
         work = tmp_path / f"old-{how}"
         work.mkdir()
         git("init", "-q", "-b", "gh-pages", cwd=work)
         (work / "index.html").write_text("old\n")
-        if how == "tree":
-            (work / ".build.json").write_text("{}\n")
-            (work / ".nojekyll").write_text("")
+        (work / ".build.json").write_text('{"manifest": {"index.html": "0"}}\n')
+        (work / ".nojekyll").write_text("")
         git("add", "-A", cwd=work)
         msg = "Deploy site built from abc1234 (build-site deploy)" if how == "message" else "x"
         git("commit", "-qm", msg, cwd=work)
         old = tmp_path / f"old-{how}.git"
         git("clone", "-q", "--bare", str(work), str(old))
-        assert deploy(site, str(old)), how
+        if how == "message":
+            assert deploy(site, str(old))
+        else:
+            with pytest.raises(UserError, match="its message is not a deploy's.*--force"):
+                deploy(site, str(old))
 
 
 def test_both_deploy_modes_refuse_a_site_holding_a_link(site: Path, tmp_path: Path) -> None:
