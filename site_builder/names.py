@@ -33,7 +33,7 @@ def problem(name: object) -> str | None:
     if not isinstance(name, str):
         return f"{name!r} is not a string"
     if len(name) > MAX_LENGTH:
-        return f"{name[:MAX_LENGTH]!r}... is longer than {MAX_LENGTH} characters"
+        return f"{name[:MAX_LENGTH]!r}... is longer than {MAX_LENGTH} characters ({RULE})"
     if not _NAME.fullmatch(name):
         return f"{name!r} is not a name ({RULE})"
     if name in RESERVED:

@@ -50,11 +50,11 @@ def check_slug(slug: str) -> None:
     """A UserError unless ``slug`` can name a new puzzle here."""
     from site_builder import names as naming
 
-    if (why := naming.problem(slug)) is not None:
-        raise UserError(f"puzzle slug {why}")
     if not SLUG.fullmatch(slug):
         raise UserError(f"{slug!r} is not a puzzle slug: use lowercase letters, digits and "
                         "single '-' between them, starting with a letter (e.g. my-puzzle)")
+    if (why := naming.problem(slug)) is not None:  # the rule every plugin name keeps
+        raise UserError(f"puzzle slug {why}")
     pkg = names(slug)["__PKG__"]
     if keyword.iskeyword(pkg):
         raise UserError(f"{slug!r}: its package name {pkg!r} is a Python keyword; "
