@@ -271,8 +271,9 @@ def check_out(root: Path, out: Path) -> None:
         from site_builder.filecache import for_site
 
         try:
-            targets.check_target(out, "--out", site, for_site(site).sha, tail=" (give --out an empty or new "
-                                 "folder, or one an earlier build wrote)")
+            targets.check_target(out, "--out", site, for_site(site).sha,
+                                 tail=" (give --out an empty or new folder, or one an "
+                                      "earlier build wrote)")
         except OSError as e:
             raise _cannot_write(out, e) from None
 
