@@ -6,10 +6,10 @@ The rule, for ``build --out`` and ``deploy --dir`` alike:
   site's ``content/`` and ``templates/``, every installed puzzle's package, the
   ``solvers`` kit, the ``site_builder`` package with its theme);
 - an absent or empty folder is taken; a folder that holds anything is taken only when a
-  build's manifest there is trusted (``trusted``): its ``.build.json`` parses and the
-  sha256 of every file it lists matches the file, or (``build`` only) the tool's own note
-  of the last build into that very folder (``remember``) names files that are there with
-  those bytes. Anything else is refused in one line naming what the folder holds;
+  build's manifest there is trusted (``trusted``): its ``.build.json`` parses, lists
+  files, and the sha256 of every file it lists matches the file, or (``build`` only) the
+  tool's own note of the last build into that very folder (``remember``) names files
+  that are there with those bytes. Anything else is refused in one line naming what the folder holds;
 - in a trusted folder, a file that no manifest names (put there by hand) is removed by
   the build that writes the folder's new manifest, and said in one line (``strays``).
 """
@@ -160,7 +160,9 @@ def trusted(folder: Path, root: Path | None = None, sha_of: Any = file_sha256
     may replace, and, when not, why (a clause for a one-line message)."""
     man = read_manifest(folder)
     info = folder / BUILD_INFO
-    if man is not None:
+    if man is not None and not man:
+        why = f"its {BUILD_INFO} lists no file (a build lists every file it wrote)"
+    elif man is not None:
         bad = [rel for rel, sha in man.items() if not _matches(folder, rel, sha, sha_of)]
         if not bad:
             return True, ""

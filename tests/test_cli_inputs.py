@@ -7,6 +7,7 @@ subprocesses. Nothing may raise, and an error is always exactly one line on stde
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import re
@@ -429,7 +430,11 @@ def test_value_type_swaps_in_content_never_raise(tmp_path: Path,
         target.write_text(json.dumps(doc))
         out = tmp_path / f"site-{slug}"
         out.mkdir(exist_ok=True)
-        (out / ".build.json").write_text(json.dumps({"slugs": [slug], "files": []}))
+        # an earlier build's folder: its manifest lists the files there, with their hashes
+        (out / "index.html").write_text("<p>earlier</p>\n")
+        (out / ".build.json").write_text(json.dumps({
+            "slugs": [slug], "files": ["index.html"],
+            "manifest": {"index.html": hashlib.sha256(b"<p>earlier</p>\n").hexdigest()}}))
         try:
             code, stdout, err = _run(["build", "--only", slug, "-q", "--out", str(out)], capsys)
         finally:

@@ -585,3 +585,6 @@ def test_targets_trust_rule_on_its_own(tmp_path: Path) -> None:
     assert targets.trusted(d)[0] is False
     (d / BUILD_INFO).write_text(json.dumps({"manifest": {"../x": _sha(b"a")}}))
     assert targets.trusted(d)[0] is False
+    (d / BUILD_INFO).write_text(json.dumps({"manifest": {}}))  # lists nothing: no build's
+    assert targets.trusted(d) == (False, ("its .build.json lists no file (a build lists every "
+                                         "file it wrote)"))
