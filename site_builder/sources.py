@@ -159,8 +159,8 @@ def shown_path(root: Path, filename: str | None, name: str) -> str:
 
 def eject(root: Path, puzzles: Iterable[Any], name: str) -> tuple[Path, Path]:
     """Copy the theme's or a puzzle's template or static file ``name`` (a template name
-    such as ``layout.html.j2`` or ``sukoro/article.en.md.j2``, or a static file such as
-    ``static/site.css`` or ``static/play/sukoro.js``) to the place in the site's
+    such as ``layout.html.j2`` or ``<slug>/article.en.md.j2``, or a static file such as
+    ``static/site.css`` or ``static/play/<slug>.js``) to the place in the site's
     ``templates/`` that overrides it. Returns (from, to). Refuses a file already there
     (never overwritten) and a name that is no template or static file."""
     import shutil

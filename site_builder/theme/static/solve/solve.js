@@ -340,7 +340,7 @@ function errorText(reply) {
   if (reply.error === "size") { p.w = reply.w; p.h = reply.h; }
   if (reply.error === "unknown") {
     p.pid = reply.pid;
-    // "Canal View, Nanro, Sashigane, Sukoro and Slitherlink" (not "A and B and C ..."):
+    // "A, B, C and D" (not "A and B and C ..."):
     // the language's own list, "、" between the names in Japanese
     p.names = listText(Object.values(cfg.names));
   }
