@@ -30,7 +30,7 @@ import json
 import math
 import re
 from collections.abc import Iterable, Iterator
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Decimal, localcontext
 from typing import Any
 
 from jinja2 import pass_context
@@ -100,7 +100,11 @@ def _half_up(value: float, digits: int, shift: int = 0) -> str:
     float formatting). The tie is judged on the shortest decimal that reads back as the
     float (its repr), which is the number as the JSON file writes it."""
     d = Decimal(repr(float(value))).scaleb(shift)
-    q = d.quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
+    with localcontext() as ctx:
+        # every digit of a large float kept (quantize refuses a result past the
+        # context's 28 digits: 1e33 as a percentage raised InvalidOperation)
+        ctx.prec = max(ctx.prec, d.adjusted() + digits + 2)
+        q = d.quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
     return f"{q:,.{digits}f}"
 
 
@@ -370,7 +374,13 @@ class Filters:
         """Print vocabulary: a string from JSON (a label), or a numeral of the site's
         vocabulary (typed into the template, or a JSON number such as a size)."""
         if not (isinstance(value, Node) and isinstance(value.v, str)):
-            check_literal(str(value.v if isinstance(value, Node) else value), self.vocabulary)
+            try:
+                check_literal(str(value.v if isinstance(value, Node) else value),
+                              self.vocabulary)
+            except ProvenanceError as e:
+                if isinstance(value, Node):   # a JSON value: name the file and key at fault
+                    raise ProvenanceError(f"{e} ({source_of(value._path)})") from None
+                raise
         text = value.v if isinstance(value, Node) else value
         text = str(text)
         if self.mode == "html":

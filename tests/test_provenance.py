@@ -118,3 +118,13 @@ def test_line_breaks_between_japanese_characters_vanish() -> None:
     assert md.render("英語 word\n日本") == "<p>英語 word\n日本</p>\n"
     html = md.render('数は<data value="3">3</data>\nつ。見える\n<data value="1">1</data>')
     assert "\n" in html.split("</data>")[0] or "3</data>\nつ" in html
+
+
+def test_a_huge_float_formats_in_every_format() -> None:
+    """A value past the decimal context's 28 digits still prints (1e33 as a percentage
+    raised decimal.InvalidOperation from quantize: a content fuzz found it)."""
+    from site_builder.provenance import format_value
+
+    assert format_value(1e33, "pct0") == f"{10**35:,}%"
+    assert format_value(1.5e30, "f2") == f"{15 * 10**29:,}.00"
+    assert format_value(0.0125, "pct1") == "1.3%"
