@@ -12,6 +12,7 @@ import functools
 import http.server
 import json
 import os
+import re
 import shutil
 import threading
 from collections.abc import Iterator
@@ -130,3 +131,12 @@ def play_modules(dest: Path) -> Path:
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(src, target)
     return dest / "static" / "play"
+
+
+def singular(text: str, lang: str) -> str:
+    """Python's message as the page writes it: in English a count of one in the singular
+    ("has 1 cell", play.js singular(); the rules tables' templates say "{size} cells")."""
+    if lang != "en":
+        return text
+    return re.sub(r"\b1 ((?:numbered )?(?:cell|line|side|neighbour|number|piece|region|circle))s\b",
+                  r"1 \1", text)

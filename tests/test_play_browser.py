@@ -13,10 +13,9 @@ served over http from a thread, because ES modules need http.
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
-from play_support import ALL, REGISTERED, bank, chromium, dist_files, puzzle, serve_files
+from play_support import ALL, REGISTERED, bank, chromium, dist_files, puzzle, serve_files, singular
 
 from solvers.common import PuzzleError
 
@@ -145,15 +144,6 @@ def _expected_check(page, p, b_json) -> list:
     return p.violations(b_json, p.answer_from_json(page.evaluate("window.__play.answer")))
 
 
-def _singular(text: str, lang: str) -> str:
-    """Python's message as the page writes it: in English a count of one in the singular
-    ("has 1 cell", play.js singular(); the rules tables' templates say "{size} cells")."""
-    if lang != "en":
-        return text
-    return re.sub(r"\b1 ((?:numbered )?(?:cell|line|side|neighbour|number|piece|region|circle))s\b",
-                  r"1 \1", text)
-
-
 def _assert_check(page, p, b_json, model: str, w: int, wrong: int | None,
                   lang: str = "en") -> list:
     """Check's report equals Python's (rule ids in order, messages in the page's
@@ -171,7 +161,7 @@ def _assert_check(page, p, b_json, model: str, w: int, wrong: int | None,
         return want
     assert [li.get_attribute("data-rule") for li in items] == [v.rule for v in want]
     for li, v in zip(items, want, strict=True):
-        assert li.text_content().startswith(_singular(getattr(v, lang), lang)
+        assert li.text_content().startswith(singular(getattr(v, lang), lang)
                                             + (" (" if lang == "en" else "（"))
     m = _marks(page)
     if want:

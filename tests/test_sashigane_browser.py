@@ -4,7 +4,7 @@ called solved, and a line that cuts a piece is named by its rule in Python's wor
 from __future__ import annotations
 
 import pytest
-from play_support import ARGS, CHROMIUM, bank, dist_files, serve_files
+from play_support import ARGS, CHROMIUM, bank, dist_files, serve_files, singular
 from playwright import sync_api
 
 from solvers.sashigane.board import Answer, Board
@@ -112,4 +112,4 @@ def test_drag_the_answer_then_a_wrong_piece(page):
     assert wrong and not violations(board, answer)
     pg.click("#check")
     out = pg.locator("#check-out").inner_text()
-    assert wrong[0].en in out, (wrong[0].en, out)
+    assert singular(wrong[0].en, "en") in out, (wrong[0].en, out)
