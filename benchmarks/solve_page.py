@@ -52,7 +52,6 @@ in the same run for the ratio.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
 import gzip
 import io
@@ -61,7 +60,6 @@ import os
 import statistics
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -119,32 +117,11 @@ def _served_by_serve(out: Path, files: dict[str, Any]) -> Iterator[str]:
     """``files`` written into ``out`` and served by ``build-site serve``'s own file
     handler (site_builder.serve, without the watching and the live reload): what the
     preview sends, its precompressed .br/.gz siblings included. Yields the base URL."""
-    from tornado import httpserver, web
-
-    from site_builder.serve import _make_handler
+    from site_builder.serve import files_server
 
     solve_support.write_files(out, files)
-    ready = threading.Event()
-    box: dict[str, Any] = {}
-
-    def run() -> None:
-        loop = asyncio.new_event_loop()
-        asyncio.set_event_loop(loop)
-        app = web.Application([(r"/(.*)", _make_handler(out, True),
-                                {"path": str(out), "default_filename": "index.html"})])
-        srv = httpserver.HTTPServer(app)
-        srv.listen(0, "127.0.0.1")
-        box["port"] = next(iter(srv._sockets.values())).getsockname()[1]
-        box["loop"] = loop
-        ready.set()
-        loop.run_forever()
-
-    threading.Thread(target=run, daemon=True).start()
-    ready.wait(30)
-    try:
-        yield f"http://127.0.0.1:{box['port']}"
-    finally:
-        box["loop"].call_soon_threadsafe(box["loop"].stop)
+    with files_server(out) as port:
+        yield f"http://127.0.0.1:{port}"
 
 
 def _boards(slug: str, n: int) -> list[str]:

@@ -55,7 +55,8 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -652,6 +653,38 @@ def _make_handler(out: Path, loopback: bool) -> Any:
                 self.set_header("Vary", "Accept-Encoding")
 
     return SiteFileHandler
+
+
+@contextmanager
+def files_server(out: Path, wait: float = 30) -> Iterator[int]:
+    """``out`` served on a free loopback port by serve's own file handler alone (no
+    watching, no live reload), in a thread: what the preview sends a browser, for tests
+    and benchmarks. Yields the port; the server stops when the block ends."""
+    import asyncio
+
+    from tornado import httpserver, web
+
+    ready = threading.Event()
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
+        app = web.Application([(r"/(.*)", _make_handler(out, True),
+                                {"path": str(out), "default_filename": "index.html"})])
+        srv = httpserver.HTTPServer(app)
+        srv.listen(0, "127.0.0.1")
+        box["port"] = next(iter(srv._sockets.values())).getsockname()[1]
+        box["loop"] = loop
+        ready.set()
+        loop.run_forever()
+
+    threading.Thread(target=run, daemon=True).start()
+    ready.wait(wait)
+    try:
+        yield int(box["port"])
+    finally:
+        box["loop"].call_soon_threadsafe(box["loop"].stop)
 
 
 class _NoWatcher:

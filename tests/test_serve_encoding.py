@@ -5,16 +5,14 @@ uncompressed, 19.3 MB cold, against 4.8 MB from a static host). The file handler
 
 from __future__ import annotations
 
-import asyncio
 import gzip
 import http.client
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from site_builder.serve import _make_handler, accepts, precompressed
+from site_builder.serve import accepts, files_server, precompressed
 
 
 def test_accept_encoding_is_read_with_its_weights():
@@ -26,7 +24,6 @@ def test_accept_encoding_is_read_with_its_weights():
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Iterator[tuple[int, Path]]:
-    from tornado import httpserver, web
 
     out = tmp_path_factory.mktemp("dist")
     body = b"0123456789" * 2000
@@ -38,25 +35,8 @@ def site(tmp_path_factory) -> Iterator[tuple[int, Path]]:
     (out / "static" / "b.mjs.gz").write_bytes(gzip.compress(b"export {};", mtime=0))
     (out / "index.html").write_bytes(b"<html><head></head><body>page</body></html>")
     (out / "index.html.gz").write_bytes(b"never sent")
-    ready = threading.Event()
-    box: dict = {}
-
-    def run() -> None:
-        loop = asyncio.new_event_loop()
-        asyncio.set_event_loop(loop)
-        app = web.Application([(r"/(.*)", _make_handler(out, True),
-                                {"path": str(out), "default_filename": "index.html"})])
-        srv = httpserver.HTTPServer(app)
-        srv.listen(0, "127.0.0.1")
-        box["port"] = next(iter(srv._sockets.values())).getsockname()[1]
-        box["loop"] = loop
-        ready.set()
-        loop.run_forever()
-
-    threading.Thread(target=run, daemon=True).start()
-    ready.wait(10)
-    yield box["port"], out
-    box["loop"].call_soon_threadsafe(box["loop"].stop)
+    with files_server(out, wait=10) as port:
+        yield port, out
 
 
 def _get(port: int, path: str, accept: str | None) -> tuple[int, dict[str, str], bytes]:
